@@ -1,0 +1,261 @@
+"""``Configuration`` (mirror of ``pyflink.common.configuration``) and ``ExecutionConfig``.
+
+Flink's Java ``Configuration`` keeps each value with the type it was set with
+(String, Long, Double, Boolean, byte[]) and converts on read: ``get_integer``
+parses a string, ``get_string`` prints a number. We keep the same typed raw
+values in a dict, so:
+
+* ``to_dict()`` and ``str()`` show values as Java prints them (``True`` -> ``'true'``);
+* ``add_all_to_dict`` copies the raw typed values (as PyFlink's does);
+* a value that does not parse raises Java's
+  ``IllegalArgumentException("Could not parse value '<v>' for key '<k>'.")``.
+"""
+import re
+from typing import Dict, Set
+
+from pyflink_compat.common.types import _java_str
+from pyflink_compat.util.exceptions import illegal_argument
+
+__all__ = ['Configuration', 'ExecutionConfig']
+
+_JAVA_LONG_MIN, _JAVA_LONG_MAX = -2 ** 63, 2 ** 63 - 1
+_JAVA_LONG = re.compile(r'[+-]?\d+')
+_JAVA_DOUBLE = re.compile(r'[+-]?(NaN|Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)[fFdD]?')
+
+
+class Configuration:
+    """Lightweight configuration object which stores key/value pairs.
+
+    ``j_configuration``, in pyflink-compat, is a dict of raw values to wrap (shared, not copied).
+    """
+
+    def __init__(self, other: 'Configuration' = None, j_configuration: dict = None):
+        if j_configuration is not None:
+            self._data = j_configuration
+        elif other is not None:
+            self._data = dict(other._data)
+        else:
+            self._data = {}
+
+    @classmethod
+    def from_dict(cls, map: dict) -> 'Configuration':
+        """A configuration holding the string entries of ``map`` (since PyFlink 2.3)."""
+        return cls(j_configuration=dict(map))
+
+    def get_string(self, key: str, default_value: str) -> str:
+        if key not in self._data:
+            return default_value
+        return _java_str(self._data[key])
+
+    def set_string(self, key: str, value: str) -> 'Configuration':
+        self._data[key] = value
+        return self
+
+    @staticmethod
+    def parse_list_value(value: str):
+        """A list value: a YAML list (``[a, b]`` or ``- a`` lines) or ``;``-separated items."""
+        if not value:
+            return []
+        text = value.strip()
+        if text.startswith('[') and text.endswith(']'):
+            return [_unquote_yaml_scalar(item) for item in _split_flow_sequence(text[1:-1])]
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if all(line == '-' or line.startswith('- ') for line in lines):
+            return [_unquote_yaml_scalar(line[1:].strip()) for line in lines]
+        return value.split(';')
+
+    def get_integer(self, key: str, default_value: int) -> int:
+        """The value as a Java ``long``."""
+        return self._get_converted(key, default_value, _to_java_long)
+
+    def set_integer(self, key: str, value: int) -> 'Configuration':
+        self._data[key] = value
+        return self
+
+    def get_boolean(self, key: str, default_value: bool) -> bool:
+        """The value as a boolean; strings must be ``true`` or ``false`` in any case."""
+        return self._get_converted(key, default_value, _to_java_boolean)
+
+    def set_boolean(self, key: str, value: bool) -> 'Configuration':
+        self._data[key] = value
+        return self
+
+    def get_float(self, key: str, default_value: float) -> float:
+        """The value as a Java ``double``."""
+        return self._get_converted(key, float(default_value), _to_java_double)
+
+    def set_float(self, key: str, value: float) -> 'Configuration':
+        self._data[key] = float(value)
+        return self
+
+    def get_bytearray(self, key: str, default_value: bytearray) -> bytearray:
+        if key not in self._data:
+            return bytearray(default_value)
+        value = self._data[key]
+        if not isinstance(value, (bytes, bytearray)):
+            raise illegal_argument("Configuration cannot evaluate value %s as a byte[] value"
+                                   % _java_str(value), "getBytes")
+        return bytearray(value)
+
+    def set_bytearray(self, key: str, value: bytearray) -> 'Configuration':
+        self._data[key] = bytes(value)
+        return self
+
+    def key_set(self) -> Set[str]:
+        return set(self._data)
+
+    def add_all_to_dict(self, target_dict: Dict):
+        """Copies the entries, with their typed values (an int stays an int), into ``target_dict``."""
+        target_dict.update(self._data)
+
+    def add_all(self, other: 'Configuration', prefix: str = None) -> 'Configuration':
+        """Copies the entries of ``other``, their keys prefixed with ``prefix`` when given."""
+        for key, value in other._data.items():
+            self._data[key if prefix is None else prefix + key] = value
+        return self
+
+    def contains_key(self, key: str) -> bool:
+        return key in self._data
+
+    def to_dict(self) -> Dict[str, str]:
+        """The entries with their values as strings, as Java prints them."""
+        return {key: _java_str(value) for key, value in self._data.items()}
+
+    def remove_config(self, key: str) -> bool:
+        """Removes ``key``; True if it was there."""
+        return self._data.pop(key, _MISSING) is not _MISSING
+
+    def _get_converted(self, key, default_value, convert):
+        if key not in self._data:
+            return default_value
+        value = self._data[key]
+        try:
+            return convert(value)
+        except ValueError:
+            raise illegal_argument("Could not parse value '%s' for key '%s'." % (_java_str(value), key), "get")
+
+    def _comparable_entries(self) -> dict:
+        # Java compares the typed values: Long 1, Boolean true and String "1" all differ.
+        return {key: (type(value), value) for key, value in self._data.items()}
+
+    def __hash__(self):
+        return hash(frozenset(self._data))
+
+    def __eq__(self, other):
+        return isinstance(other, Configuration) and self._comparable_entries() == other._comparable_entries()
+
+    def __str__(self):
+        """Java's ``Map.toString()`` of the entries, e.g. ``{k1=v1, k2=1}`` (in insertion order)."""
+        return "{%s}" % ", ".join("%s=%s" % (key, _java_str(value)) for key, value in self._data.items())
+
+
+_MISSING = object()
+
+
+def _to_java_long(value) -> int:
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, int):
+        return value
+    text = _java_str(value)
+    if not _JAVA_LONG.fullmatch(text) or not _JAVA_LONG_MIN <= int(text) <= _JAVA_LONG_MAX:
+        raise ValueError(text)
+    return int(text)
+
+
+def _to_java_boolean(value) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = _java_str(value).upper()
+    if text not in ('TRUE', 'FALSE'):
+        raise ValueError(text)
+    return text == 'TRUE'
+
+
+def _to_java_double(value) -> float:
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    text = _java_str(value).strip()
+    if not _JAVA_DOUBLE.fullmatch(text):
+        raise ValueError(text)
+    return float(text.rstrip('fFdD').replace('Infinity', 'inf'))
+
+
+def _split_flow_sequence(text: str) -> list:
+    """Splits the inside of a YAML ``[...]`` at commas outside quotes."""
+    items, current, quote = [], '', None
+    for char in text:
+        if quote:
+            quote = None if char == quote else quote
+        elif char in '\'"':
+            quote = char
+        elif char == ',':
+            items.append(current)
+            current = ''
+            continue
+        current += char
+    items.append(current)
+    return [item.strip() for item in items if item.strip()]
+
+
+def _unquote_yaml_scalar(text: str) -> str:
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in '\'"':
+        return text[1:-1]
+    return text
+
+
+class ExecutionConfig(object):
+    """The program's execution settings that pyflink-compat honours (a subset of PyFlink's).
+
+    ``get_parallelism``/``get_max_parallelism`` return ``PARALLELISM_DEFAULT`` (-1)
+    until set; the automatic watermark interval defaults to Flink's 200 ms.
+    """
+
+    PARALLELISM_DEFAULT = -1
+    PARALLELISM_UNKNOWN = -2
+
+    def __init__(self, j_execution_config=None):
+        self._auto_watermark_interval = 200
+        self._parallelism = ExecutionConfig.PARALLELISM_DEFAULT
+        self._max_parallelism = ExecutionConfig.PARALLELISM_DEFAULT
+        self._object_reuse = False
+        self._global_job_parameters = {}
+
+    def set_auto_watermark_interval(self, interval: int) -> 'ExecutionConfig':
+        self._auto_watermark_interval = interval
+        return self
+
+    def get_auto_watermark_interval(self) -> int:
+        return self._auto_watermark_interval
+
+    def set_parallelism(self, parallelism: int) -> 'ExecutionConfig':
+        self._parallelism = parallelism
+        return self
+
+    def get_parallelism(self) -> int:
+        return self._parallelism
+
+    def set_max_parallelism(self, max_parallelism: int):
+        self._max_parallelism = max_parallelism
+
+    def get_max_parallelism(self) -> int:
+        return self._max_parallelism
+
+    def enable_object_reuse(self) -> 'ExecutionConfig':
+        self._object_reuse = True
+        return self
+
+    def disable_object_reuse(self) -> 'ExecutionConfig':
+        self._object_reuse = False
+        return self
+
+    def is_object_reuse_enabled(self) -> bool:
+        return self._object_reuse
+
+    def set_global_job_parameters(self, global_job_parameters_dict: Dict):
+        self._global_job_parameters = dict(global_job_parameters_dict)
+
+    def get_global_job_parameters(self) -> Dict[str, str]:
+        return dict(self._global_job_parameters)

@@ -1,0 +1,127 @@
+"""``JobClient``, ``JobStatus`` and ``CompletableFuture``.
+
+Mirrors ``pyflink.common.job_client``, ``job_status`` and ``completable_future``.
+``JobClient`` here only fixes the PyFlink method names; the runtime subclasses it.
+``CompletableFuture`` is backed by a ``concurrent.futures.Future`` instead of a
+Java ``CompletableFuture``.
+"""
+import concurrent.futures
+from enum import Enum
+
+__all__ = ['JobClient', 'JobStatus', 'CompletableFuture']
+
+
+class JobStatus(Enum):
+    """The states of a job (Java ``org.apache.flink.api.common.JobStatus``, same order)."""
+
+    INITIALIZING = 0
+    CREATED = 1
+    RUNNING = 2
+    FAILING = 3
+    FAILED = 4
+    CANCELLING = 5
+    CANCELED = 6
+    FINISHED = 7
+    RESTARTING = 8
+    SUSPENDED = 9
+    RECONCILING = 10
+
+    def is_globally_terminal_state(self) -> bool:
+        """True for FINISHED, CANCELED and FAILED: the job is over and will not be recovered."""
+        return self in _GLOBALLY_TERMINAL
+
+    def is_terminal_state(self) -> bool:
+        """True for the globally terminal states and SUSPENDED."""
+        return self in _GLOBALLY_TERMINAL or self is JobStatus.SUSPENDED
+
+
+_GLOBALLY_TERMINAL = frozenset((JobStatus.FINISHED, JobStatus.CANCELED, JobStatus.FAILED))
+
+
+class CompletableFuture(object):
+    """A result that becomes available later.
+
+    ``j_completable_future`` is a ``concurrent.futures.Future``; ``py_class``, if
+    given, converts its result (as PyFlink converts the Java result).
+    """
+
+    def __init__(self, j_completable_future: concurrent.futures.Future = None, py_class=None):
+        self._future = j_completable_future if j_completable_future is not None else concurrent.futures.Future()
+        self._py_class = py_class
+
+    def cancel(self) -> bool:
+        return self._future.cancel()
+
+    def cancelled(self) -> bool:
+        return self._future.cancelled()
+
+    def done(self) -> bool:
+        return self._future.done()
+
+    def result(self):
+        """Waits for the result; raises the failure, or ``CancelledError`` if cancelled."""
+        value = self._future.result()
+        return value if self._py_class is None else self._py_class(value)
+
+    def exception(self):
+        """The failure if the future completed exceptionally, else None (does not wait)."""
+        if not self._future.done() or self._future.cancelled():
+            return None
+        return self._future.exception()
+
+    def set_result(self, result) -> bool:
+        """Completes the future with ``result``; False if it was already complete (Java ``complete``)."""
+        if self._future.done():
+            return False
+        self._future.set_result(result)
+        return True
+
+    def set_exception(self, exception) -> bool:
+        """Completes the future with a failure; False if it was already complete."""
+        if self._future.done():
+            return False
+        self._future.set_exception(exception)
+        return True
+
+    def __str__(self):
+        if not self._future.done():
+            state = "Incomplete"
+        elif self._future.cancelled():
+            state = "Completed exceptionally: CancellationException"
+        elif self._future.exception() is not None:
+            state = "Completed exceptionally: %r" % (self._future.exception(),)
+        else:
+            state = "Completed normally"
+        return "CompletableFuture@%x[%s]" % (id(self), state)
+
+
+class JobClient(object):
+    """A client scoped to one submitted job; the runtime provides the implementation."""
+
+    def __init__(self, j_job_client=None):
+        self._j_job_client = j_job_client
+
+    def get_job_id(self):
+        """The job's ``JobID``."""
+        raise NotImplementedError
+
+    def get_job_status(self) -> CompletableFuture:
+        """A future of the job's ``JobStatus``."""
+        raise NotImplementedError
+
+    def cancel(self) -> CompletableFuture:
+        """Cancels the job; the future completes once it is cancelled."""
+        raise NotImplementedError
+
+    def stop_with_savepoint(self, advance_to_end_of_event_time: bool,
+                            savepoint_directory: str = None) -> CompletableFuture:
+        """Stops the job with a savepoint; a future of the savepoint path."""
+        raise NotImplementedError
+
+    def trigger_savepoint(self, savepoint_directory: str = None) -> CompletableFuture:
+        """Triggers a savepoint; a future of the savepoint path."""
+        raise NotImplementedError
+
+    def get_job_execution_result(self) -> CompletableFuture:
+        """A future of the job's ``JobExecutionResult``."""
+        raise NotImplementedError

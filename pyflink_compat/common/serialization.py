@@ -1,0 +1,170 @@
+"""Serialization schemas (mirror of ``pyflink.common.serialization``).
+
+PyFlink's schemas are Java-backed; ours are pure Python with two levels of API
+that the runtime uses:
+
+* per record: ``deserialize(bytes) -> value`` / ``serialize(value) -> bytes``;
+* per Arrow array (vectorised, optional): ``_deserialize_arrow(pa.BinaryArray)``
+  / ``_serialize_arrow(pa.Array)``; returning ``None`` means "no vectorised
+  path, use the per-record one".
+
+``produced_type()`` of a deserializer is the TypeInformation of the stream it
+creates (PyFlink: STRING for SimpleStringSchema).
+"""
+import codecs
+
+from pyflink_compat.util.exceptions import unsupported, unsupported_class
+
+__all__ = ['SerializationSchema', 'DeserializationSchema', 'SimpleStringSchema', 'ByteArraySchema',
+           'Encoder', 'BulkWriterFactory', 'RowFieldExtractorSchema']
+
+
+class SerializationSchema(object):
+    """Base class of serialization schemas."""
+
+    def __init__(self, j_serialization_schema=None):
+        self._j_serialization_schema = j_serialization_schema
+
+    def serialize(self, value) -> bytes:
+        raise NotImplementedError("%s does not implement serialize" % type(self).__name__)
+
+    def _serialize_arrow(self, array):
+        return None
+
+
+class DeserializationSchema(object):
+    """Base class of deserialization schemas."""
+
+    def __init__(self, j_deserialization_schema=None):
+        self._j_deserialization_schema = j_deserialization_schema
+
+    def deserialize(self, message: bytes):
+        raise NotImplementedError("%s does not implement deserialize" % type(self).__name__)
+
+    def produced_type(self):
+        from pyflink_compat.common.typeinfo import Types
+        return Types.PICKLED_BYTE_ARRAY()
+
+    def _deserialize_arrow(self, array):
+        return None
+
+
+class SimpleStringSchema(SerializationSchema, DeserializationSchema):
+    """Strings as bytes in a charset (UTF-8 by default), both directions.
+
+    Like Java's ``new String(bytes, charset)``, undecodable bytes become U+FFFD
+    rather than failing.
+    """
+
+    def __init__(self, charset: str = 'UTF-8'):
+        # Java's Charset.forName fails on unknown names: fail here too.
+        codecs.lookup(charset)
+        self._charset = charset
+        SerializationSchema.__init__(self)
+        DeserializationSchema.__init__(self)
+
+    def produced_type(self):
+        from pyflink_compat.common.typeinfo import Types
+        return Types.STRING()
+
+    def deserialize(self, message: bytes):
+        if message is None:
+            return None
+        return bytes(message).decode(self._charset, errors="replace")
+
+    def serialize(self, value) -> bytes:
+        if value is None:
+            return None
+        return str(value).encode(self._charset)
+
+    def _is_utf8(self):
+        return codecs.lookup(self._charset).name == "utf-8"
+
+    def _deserialize_arrow(self, array):
+        if not self._is_utf8():
+            return None
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        try:
+            return pc.cast(array, pa.string())          # validates UTF-8
+        except pa.ArrowInvalid:
+            return None                                  # fall back to per-record, replacing bad bytes
+
+    def _serialize_arrow(self, array):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        if not self._is_utf8() or not pa.types.is_string(array.type):
+            return None
+        return pc.cast(array, pa.binary())
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._charset == self._charset
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._charset))
+
+    def __repr__(self):
+        return "SimpleStringSchema(%r)" % self._charset
+
+
+class ByteArraySchema(SerializationSchema, DeserializationSchema):
+    """Raw bytes in and out (since PyFlink 2.0)."""
+
+    def __init__(self):
+        SerializationSchema.__init__(self)
+        DeserializationSchema.__init__(self)
+
+    def produced_type(self):
+        from pyflink_compat.common.typeinfo import Types
+        return Types.PRIMITIVE_ARRAY(Types.BYTE())
+
+    def deserialize(self, message: bytes):
+        return None if message is None else bytes(message)
+
+    def serialize(self, value) -> bytes:
+        return None if value is None else bytes(value)
+
+    def _deserialize_arrow(self, array):
+        return array
+
+    def _serialize_arrow(self, array):
+        import pyarrow as pa
+        return array if pa.types.is_binary(array.type) else None
+
+    def __repr__(self):
+        return "ByteArraySchema()"
+
+
+class Encoder(object):
+    """Encoders are for file sinks, which pyflink-compat does not provide yet."""
+
+    def __init__(self, j_encoder):
+        self._j_encoder = j_encoder
+
+    simple_string_encoder = staticmethod(unsupported("Encoder.simple_string_encoder", "unsupported-apis",
+                                                     "file sinks are not provided"))
+
+
+BulkWriterFactory = unsupported_class("BulkWriterFactory", "unsupported-apis", "file sinks are not provided")
+RowDataBulkWriterFactory = unsupported_class("RowDataBulkWriterFactory", "unsupported-apis",
+                                             "file sinks are not provided")
+
+
+class RowFieldExtractorSchema(SerializationSchema):
+    """Serializes one field of a Row (since PyFlink 2.3): bytes as they are, anything else as UTF-8 str."""
+
+    def __init__(self, field_index: int):
+        if field_index < 0:
+            raise ValueError(f"Field index must be non-negative, got: {field_index}")
+        self._field_index = field_index
+        super().__init__()
+
+    def serialize(self, value) -> bytes:
+        if value is None:
+            return None
+        field = value[self._field_index]
+        if field is None:
+            return None
+        if isinstance(field, (bytes, bytearray)):
+            return bytes(field)
+        return str(field).encode("utf-8")

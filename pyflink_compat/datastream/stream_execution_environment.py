@@ -1,0 +1,220 @@
+"""StreamExecutionEnvironment (mirror of ``pyflink.datastream.stream_execution_environment``).
+
+Holds the job's configuration and the sinks registered so far; ``execute()``
+hands them to the translation (``runtime.job``), which runs one Spark
+Structured Streaming query per sink.
+"""
+import logging
+import os
+from typing import Any, List
+
+from pyflink_compat.common.configuration import Configuration
+from pyflink_compat.common.typeinfo import Types, TypeInformation
+from pyflink_compat.datastream.checkpoint_config import CheckpointConfig
+from pyflink_compat.datastream.checkpointing_mode import CheckpointingMode
+from pyflink_compat.datastream.data_stream import DataStream
+from pyflink_compat.datastream.execution_mode import RuntimeExecutionMode
+from pyflink_compat.runtime import graph, launch
+from pyflink_compat.util.exceptions import unsupported
+
+log = logging.getLogger("pyflink_compat")
+
+__all__ = ['StreamExecutionEnvironment']
+
+DEFAULT_JOB_NAME = "Flink Streaming Job"
+
+
+class StreamExecutionEnvironment(object):
+    """The context a job runs in; ``get_execution_environment()`` creates one."""
+
+    def __init__(self, j_stream_execution_environment, serializer=None):
+        configuration: Configuration = j_stream_execution_environment
+        self._configuration = configuration
+        self._sinks: List[graph.Node] = []
+        self._runtime_mode = RuntimeExecutionMode.STREAMING
+        self._checkpoint_config = CheckpointConfig()
+        self._max_parallelism = -1
+        self._buffer_timeout = 100
+        self._chaining = True
+        self._savepoint_directory = None
+        if launch.cli_parallelism is not None:
+            self._parallelism = launch.cli_parallelism
+        else:
+            self._parallelism = configuration.get_integer("parallelism.default", os.cpu_count() or 1)
+
+    @staticmethod
+    def get_execution_environment(configuration: Configuration = None) -> 'StreamExecutionEnvironment':
+        merged = Configuration()
+        for key, value in launch.cli_configuration.items():
+            merged.set_string(key, value)
+        if configuration is not None:
+            merged.add_all(configuration)
+        return StreamExecutionEnvironment(merged)
+
+    # -- configuration ------------------------------------------------------------------------
+
+    def get_config(self):
+        from pyflink_compat.common import ExecutionConfig
+        return ExecutionConfig()
+
+    def configure(self, configuration: Configuration):
+        self._configuration.add_all(configuration)
+
+    def set_parallelism(self, parallelism: int) -> 'StreamExecutionEnvironment':
+        self._parallelism = parallelism
+        return self
+
+    def get_parallelism(self) -> int:
+        return self._parallelism
+
+    def set_max_parallelism(self, max_parallelism: int) -> 'StreamExecutionEnvironment':
+        self._max_parallelism = max_parallelism
+        return self
+
+    def get_max_parallelism(self) -> int:
+        return self._max_parallelism
+
+    def get_default_local_parallelism(self) -> int:
+        return os.cpu_count() or 1
+
+    def set_default_local_parallelism(self, parallelism: int):
+        self._parallelism = parallelism
+
+    def set_runtime_mode(self, execution_mode: RuntimeExecutionMode):
+        # PyFlink returns the Java environment here, not self; callers do not chain on it.
+        self._runtime_mode = execution_mode
+        return self
+
+    def set_buffer_timeout(self, timeout_millis: int) -> 'StreamExecutionEnvironment':
+        self._buffer_timeout = timeout_millis
+        return self
+
+    def get_buffer_timeout(self) -> int:
+        return self._buffer_timeout
+
+    def disable_operator_chaining(self) -> 'StreamExecutionEnvironment':
+        self._chaining = False
+        return self
+
+    def is_chaining_enabled(self) -> bool:
+        return self._chaining
+
+    def is_chaining_of_operators_with_different_max_parallelism_enabled(self) -> bool:
+        return True
+
+    def register_slot_sharing_group(self, slot_sharing_group) -> 'StreamExecutionEnvironment':
+        return self
+
+    def get_checkpoint_config(self) -> CheckpointConfig:
+        return self._checkpoint_config
+
+    def enable_checkpointing(self, interval: int, mode: CheckpointingMode = None) -> 'StreamExecutionEnvironment':
+        self._checkpoint_config.set_checkpoint_interval(interval)
+        if mode is not None:
+            self._checkpoint_config.set_checkpointing_mode(mode)
+        return self
+
+    def get_checkpoint_interval(self) -> int:
+        return self._checkpoint_config.get_checkpoint_interval()
+
+    def get_checkpointing_mode(self) -> CheckpointingMode:
+        return self._checkpoint_config.get_checkpointing_mode()
+
+    def get_checkpointing_consistency_mode(self) -> CheckpointingMode:
+        return self._checkpoint_config.get_checkpointing_mode()
+
+    def is_unaligned_checkpoints_enabled(self):
+        return self._checkpoint_config.is_unaligned_checkpoints_enabled()
+
+    def is_force_unaligned_checkpoints(self):
+        return self._checkpoint_config.is_force_unaligned_checkpoints()
+
+    def enable_changelog_state_backend(self, enabled: bool) -> 'StreamExecutionEnvironment':
+        return self
+
+    def is_changelog_state_backend_enabled(self):
+        return None
+
+    def set_default_savepoint_directory(self, directory: str) -> 'StreamExecutionEnvironment':
+        self._savepoint_directory = directory
+        return self
+
+    def get_default_savepoint_directory(self):
+        return self._savepoint_directory
+
+    # Jars and Python dependencies: Spark needs no connector jar, and the job's Python
+    # environment is the one pyflink-compat runs in. Accepted and logged.
+    def add_jars(self, *jars_path: str):
+        log.info("add_jars(%s) accepted and ignored: pyflink-compat needs no connector jars", ", ".join(jars_path))
+
+    def add_classpaths(self, *classpaths: str):
+        log.info("add_classpaths(%s) accepted and ignored", ", ".join(classpaths))
+
+    def add_python_file(self, file_path: str):
+        log.info("add_python_file(%s) accepted: the job runs in the current Python environment", file_path)
+
+    def set_python_requirements(self, requirements_file_path: str, requirements_cache_dir: str = None):
+        log.info("set_python_requirements(%s) accepted: install requirements in the current environment",
+                 requirements_file_path)
+
+    def add_python_archive(self, archive_path: str, target_dir: str = None):
+        log.info("add_python_archive(%s) accepted and ignored", archive_path)
+
+    def set_python_executable(self, python_exec: str):
+        log.info("set_python_executable(%s) accepted and ignored", python_exec)
+
+    register_cached_file = unsupported("StreamExecutionEnvironment.register_cached_file", "unsupported-apis")
+    create_input = unsupported("StreamExecutionEnvironment.create_input", "connectors")
+    add_source = unsupported("StreamExecutionEnvironment.add_source", "legacy-kafka-api")
+
+    # -- sources ------------------------------------------------------------------------------
+
+    def from_source(self, source, watermark_strategy, source_name: str,
+                    type_info: TypeInformation = None) -> DataStream:
+        from pyflink_compat.datastream.connectors.kafka import KafkaSource
+        if not isinstance(source, KafkaSource):
+            unsupported("StreamExecutionEnvironment.from_source(%s)" % type(source).__name__, "connectors")()
+        produced = type_info or source._spec.value_deserializer.produced_type()
+        # PyFlink passes only the Java strategy here: a Python timestamp assigner is ignored and
+        # event time is the Kafka record timestamp.
+        node = graph.Node(kind=graph.KAFKA_SOURCE, name="Source: %s" % source_name, output_type=produced,
+                          payload=source._spec, watermark_strategy=watermark_strategy)
+        return DataStream((node, self))
+
+    def from_collection(self, collection: List[Any], type_info: TypeInformation = None) -> DataStream:
+        """A bounded, non-parallel source of ``collection`` (converted to ``type_info`` when given)."""
+        if type_info is None:
+            elements = tuple(collection)
+            output_type = Types.PICKLED_BYTE_ARRAY()
+        else:
+            elements = tuple(type_info.from_internal_type(type_info.to_internal_type(e))
+                             if e is not None else None for e in collection)
+            output_type = type_info
+        node = graph.Node(kind=graph.COLLECTION_SOURCE, name="Source: Collection Source",
+                          output_type=output_type, payload=graph.CollectionSourceSpec(elements), parallelism=1)
+        return DataStream((node, self))
+
+    # -- execution ----------------------------------------------------------------------------
+
+    def _add_sink(self, node: graph.Node):
+        self._sinks.append(node)
+
+    def _take_sinks(self) -> List[graph.Node]:
+        sinks, self._sinks = self._sinks, []
+        return sinks
+
+    def get_execution_plan(self) -> str:
+        from pyflink_compat.runtime import plan
+        return plan.execution_plan(self._sinks, self._parallelism)
+
+    def execute(self, job_name: str = None):
+        """Run the job until every bounded source is read (forever for unbounded ones)."""
+        from pyflink_compat.runtime import job
+        return job.execute(self, self._take_sinks(), job_name or DEFAULT_JOB_NAME)
+
+    def execute_async(self, job_name: str = 'Flink Streaming Job'):
+        from pyflink_compat.runtime import job
+        return job.execute_async(self, self._take_sinks(), job_name)
+
+    def close(self):
+        self._sinks = []

@@ -1,0 +1,133 @@
+"""The Kafka sink as a Spark Python streaming (Arrow) writer.
+
+Each Spark task serializes its elements with the sink's schemas and topic
+selector and sends them with a kafka-python producer kept for the life of the
+Python worker. Delivery guarantees:
+
+* ``at-least-once``: the task flushes and checks every send before it returns;
+  any failed send fails the task, hence the micro-batch, and nothing is marked
+  done that was not acknowledged;
+* ``none``: sends are flushed at the end of the task but failures are only
+  logged (Flink gives no guarantee either);
+* ``exactly-once``: not available yet (rejected by the translation).
+"""
+import json
+import logging
+import threading
+
+import pyarrow as pa
+from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMessage
+
+from pyflink_compat.kafka_io import properties as kprops
+from pyflink_compat.kafka_io.source import decode_object
+
+log = logging.getLogger("pyflink_compat.kafka")
+
+AT_LEAST_ONCE = "at-least-once"
+NONE = "none"
+EXACTLY_ONCE = "exactly-once"
+
+# Producer keys only Flink knows; handled here or meaningless for kafka-python.
+SINK_ONLY_KEYS = ("transaction.timeout.ms",)
+
+
+class SinkCommitMessage(WriterCommitMessage):
+    def __init__(self, records_sent: int, failures: int):
+        self.records_sent = records_sent
+        self.failures = failures
+
+
+_producers = {}
+
+
+def producer_for(properties):
+    from kafka import KafkaProducer
+    key = json.dumps(sorted(properties.items()))
+    producer = _producers.get(key)
+    if producer is None:
+        config = kprops.producer_config(properties)
+        # Throughput defaults (Kafka 4's linger.ms is 5 too); users' properties win.
+        if "linger.ms" not in properties:
+            config["linger_ms"] = 5
+        if "batch.size" not in properties:
+            config["batch_size"] = 256 * 1024
+        config.setdefault("bootstrap_timeout_ms", 10000)
+        producer = KafkaProducer(**config)
+        _producers[key] = producer
+    return producer
+
+
+class _SendTracker:
+    """Counts acknowledged and failed sends without keeping one future per record."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.failures = 0
+        self.first_error = None
+
+    def on_error(self, error):
+        with self.lock:
+            self.failures += 1
+            if self.first_error is None:
+                self.first_error = error
+
+
+class KafkaStreamWriter(DataSourceStreamArrowWriter):
+
+    def __init__(self, options):
+        self.spec = decode_object(options["spec"])
+        self.element_type = decode_object(options["element_type"])
+
+    def write(self, iterator):
+        from pyflink_compat.runtime import codec
+        spec = self.spec
+        producer = producer_for(spec.properties)
+        tracker = _SendTracker()
+        sent = 0
+        for batch in iterator:
+            elements = codec.column(batch, codec.ELEMENT)
+            timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+            python_elements = None
+
+            def python_values():
+                nonlocal python_elements
+                if python_elements is None:
+                    python_elements = codec.to_python(elements, self.element_type)
+                return python_elements
+
+            values = _serialize(spec.value_serializer, elements, python_values)
+            keys = (_serialize(spec.key_serializer, elements, python_values)
+                    if spec.key_serializer is not None else [None] * len(values))
+            if spec.topic_selector is not None:
+                topics = [spec.topic_selector.apply(e) for e in python_values()]
+            else:
+                topics = None
+            for i, value in enumerate(values):
+                ts = timestamps[i]
+                future = producer.send(spec.topic if topics is None else topics[i], value=value, key=keys[i],
+                                       timestamp_ms=ts if ts is not None and ts >= 0 else None)
+                future.add_errback(tracker.on_error)
+            sent += len(values)
+        timeout_s = int(spec.properties.get("delivery.timeout.ms", "120000")) / 1000.0
+        producer.flush(timeout=timeout_s)
+        if tracker.failures:
+            message = ("%d of %d records could not be written to Kafka (bootstrap servers '%s'): %s"
+                       % (tracker.failures, sent, spec.bootstrap_servers, tracker.first_error))
+            if spec.delivery_guarantee == AT_LEAST_ONCE:
+                raise RuntimeError(message)
+            log.warning("%s; delivery guarantee NONE, going on", message)
+        return SinkCommitMessage(sent, tracker.failures)
+
+    def commit(self, messages, batchId):
+        pass
+
+    def abort(self, messages, batchId):
+        pass
+
+
+def _serialize(schema, elements: pa.Array, python_values):
+    """Bytes for each element: the schema's vectorised path when it has one, else per record."""
+    vectorised = schema._serialize_arrow(elements)
+    if vectorised is not None:
+        return vectorised.to_pylist()
+    return [schema.serialize(v) for v in python_values()]

@@ -1,0 +1,282 @@
+"""The Kafka source as a Spark Python streaming data source.
+
+Driver side (``KafkaStreamReader``, in Spark's long-lived Python process for the
+query): plans micro-batches as offset ranges per partition, with a record cap,
+partition discovery and stopping offsets. Executor side (``read``): one task per
+partition range; a kafka-python consumer reads exactly that range and yields
+Arrow batches of (element, event_ts), the value already deserialized.
+
+Start offsets are resolved by the translation on the driver before the query
+starts (so errors surface in the user's process) and arrive in the options.
+"""
+import base64
+import json
+import logging
+import time
+from typing import Dict, List
+
+import pyarrow as pa
+from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
+from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadMaxRows
+
+from pyflink_compat.kafka_io import offsets as koffsets
+from pyflink_compat.kafka_io import properties as kprops
+from pyflink_compat.kafka_io.cluster import Cluster
+
+log = logging.getLogger("pyflink_compat.kafka")
+
+FORMAT_NAME = "pyflink_compat_kafka"
+DEFAULT_MAX_RECORDS_PER_BATCH = 500_000
+ARROW_BATCH_ROWS = 20_000
+# Minimum pause between two end-offset lookups when a poll found nothing new.
+IDLE_LOOKUP_INTERVAL_S = 0.05
+
+
+def encode_object(obj) -> str:
+    from pyspark import cloudpickle
+    return base64.b64encode(cloudpickle.dumps(obj)).decode("ascii")
+
+
+def decode_object(text: str):
+    import pickle
+    return pickle.loads(base64.b64decode(text))
+
+
+class KafkaSplit(InputPartition):
+    """One Spark task: read [start, end) of one Kafka partition."""
+
+    def __init__(self, topic: str, partition: int, start: int, end: int):
+        self.topic, self.partition, self.start, self.end = topic, partition, start, end
+
+    def __repr__(self):
+        return "KafkaSplit(%s-%d [%d, %d))" % (self.topic, self.partition, self.start, self.end)
+
+
+class KafkaDataSource(DataSource):
+    """Options: ``spec`` (pickled KafkaSourceSpec or KafkaSinkSpec), ``start_offsets``/``stop_offsets``
+    (JSON), ``schema`` (Spark DDL), ``max_records_per_batch``, ``element_type`` (pickled TypeInformation)."""
+
+    @classmethod
+    def name(cls):
+        return FORMAT_NAME
+
+    def schema(self):
+        return self.options["schema"]
+
+    def streamReader(self, schema):
+        return KafkaStreamReader(self.options)
+
+    def streamWriter(self, schema, overwrite):
+        from pyflink_compat.kafka_io.sink import KafkaStreamWriter
+        return KafkaStreamWriter(self.options)
+
+
+class KafkaStreamReader(DataSourceStreamReader):
+
+    def __init__(self, options):
+        self.spec = decode_object(options["spec"])
+        self.start_offsets = json.loads(options["start_offsets"])
+        stop = options.get("stop_offsets") or ""
+        self.stop_offsets = koffsets.from_json(json.loads(stop)) if stop else None
+        self.max_records = int(options.get("max_records_per_batch", DEFAULT_MAX_RECORDS_PER_BATCH))
+        self.element_type_text = options["element_type"]
+        # Partitions found after the start begin at their earliest offset (Flink's KafkaSource does so).
+        self.discovered_start: Dict[koffsets.TP, int] = {}
+        self.known = set(koffsets.from_json(self.start_offsets))
+        self.discovery_interval_s = self.spec.partition_discovery_interval_ms / 1000.0
+        self.last_discovery = time.monotonic()
+        self.last_lookup = 0.0
+        self.last_latest: Dict[koffsets.TP, int] = {}
+        self._cluster = None
+
+    @property
+    def cluster(self):
+        if self._cluster is None:
+            self._cluster = Cluster(self.spec.properties)
+        return self._cluster
+
+    def initialOffset(self):
+        return self.start_offsets
+
+    def getDefaultReadLimit(self):
+        return ReadMaxRows(self.max_records)
+
+    def _discover(self):
+        if self.discovery_interval_s <= 0 or time.monotonic() - self.last_discovery < self.discovery_interval_s:
+            return
+        self.last_discovery = time.monotonic()
+        try:
+            current = set(koffsets.subscribed_partitions(self.cluster, self.spec.subscription))
+        except Exception as e:                       # a failed discovery is retried next interval
+            log.warning("Kafka partition discovery failed: %s", e)
+            return
+        new = sorted(current - self.known)
+        if new:
+            earliest = self.cluster.earliest_offsets(new)
+            log.info("Discovered new Kafka partitions %s", new)
+            self.discovered_start.update(earliest)
+            self.known.update(new)
+
+    def latestOffset(self, start, limit):
+        self._discover()
+        current = koffsets.from_json(start)
+        for tp, off in self.discovered_start.items():
+            current.setdefault(tp, off)
+        pause = IDLE_LOOKUP_INTERVAL_S - (time.monotonic() - self.last_lookup)
+        if pause > 0:
+            time.sleep(pause)
+        self.last_lookup = time.monotonic()
+        latest = self.cluster.latest_offsets(sorted(current))
+        available = {}
+        for tp, off in current.items():
+            end = max(off, latest.get(tp, off))
+            if self.stop_offsets is not None and tp in self.stop_offsets:
+                end = max(off, min(end, self.stop_offsets[tp]))
+            available[tp] = end
+        if isinstance(limit, ReadMaxRows):
+            available = _cap(current, available, limit.max_rows)
+        return koffsets.to_json(available)
+
+    def reportLatestOffset(self):
+        return None
+
+    def partitions(self, start, end):
+        begin = koffsets.from_json(start)
+        finish = koffsets.from_json(end)
+        splits = []
+        for (topic, partition), stop in sorted(finish.items()):
+            first = begin.get((topic, partition), self.discovered_start.get((topic, partition), 0))
+            if stop > first:
+                splits.append(KafkaSplit(topic, partition, first, stop))
+        return splits
+
+    def read(self, partition):
+        return read_split(self.spec, decode_object(self.element_type_text), partition)
+
+    def commit(self, end):
+        pass
+
+    def stop(self):
+        if self._cluster is not None:
+            self._cluster.close()
+
+    def __getstate__(self):
+        # Spark pickles the reader to run read() on executors: leave the admin client behind.
+        state = dict(self.__dict__)
+        state["_cluster"] = None
+        return state
+
+
+def _cap(current, available, max_rows) -> Dict[koffsets.TP, int]:
+    """Spread a record cap over partitions: each gets an equal share, leftovers go round again."""
+    remaining = {tp: available[tp] - current[tp] for tp in available}
+    granted = {tp: 0 for tp in available}
+    budget = max_rows
+    while budget > 0:
+        hungry = [tp for tp in remaining if remaining[tp] > granted[tp]]
+        if not hungry:
+            break
+        share = max(1, budget // len(hungry))
+        for tp in hungry:
+            take = min(share, remaining[tp] - granted[tp], budget)
+            granted[tp] += take
+            budget -= take
+            if budget <= 0:
+                break
+    return {tp: current[tp] + granted[tp] for tp in available}
+
+
+# -- executor side ---------------------------------------------------------------------------------
+
+_consumers = {}
+
+
+def _consumer_for(properties):
+    """A kafka-python consumer per distinct configuration, kept for the life of the Python worker."""
+    from kafka import KafkaConsumer
+    key = json.dumps(sorted(properties.items()))
+    consumer = _consumers.get(key)
+    if consumer is None:
+        config = kprops.consumer_config(properties)
+        config.pop("group_id", None)             # ranges are assigned, never group-managed
+        config["enable_auto_commit"] = False
+        # Records of a planned range exist already: never wait long for a fetch (Tansu sleeps half of it).
+        if "fetch.max.wait.ms" not in properties:
+            config["fetch_max_wait_ms"] = 10
+        config.setdefault("max_partition_fetch_bytes", 8 * 1024 * 1024)
+        config.setdefault("bootstrap_timeout_ms", 10000)
+        consumer = KafkaConsumer(**config)
+        _consumers[key] = consumer
+    return consumer
+
+
+def read_split(spec, element_type, task: KafkaSplit):
+    """Yield Arrow batches of (element, event_ts) for the records of ``task``'s offset range."""
+    from kafka import TopicPartition
+
+    deserializer = spec.value_deserializer
+    properties = spec.properties
+    consumer = _consumer_for(properties)
+    tp = TopicPartition(task.topic, task.partition)
+    consumer.assign([tp])
+    consumer.seek(tp, task.start)
+    stall_limit_s = int(properties.get("request.timeout.ms", "30000")) / 1000.0
+    last_progress = time.monotonic()
+    position = task.start
+    values: List[bytes] = []
+    timestamps: List[int] = []
+    offsets: List[int] = []
+
+    def flush():
+        batch = _decode_batch(deserializer, element_type, values, timestamps, offsets, task)
+        values.clear(); timestamps.clear(); offsets.clear()
+        return batch
+
+    while position < task.end:
+        records = consumer.poll(timeout_ms=500, max_records=ARROW_BATCH_ROWS).get(tp, [])
+        if records:
+            last_progress = time.monotonic()
+            for record in records:
+                if record.offset >= task.end:
+                    break
+                if record.offset < task.start:
+                    continue
+                values.append(record.value)
+                timestamps.append(record.timestamp if record.timestamp is not None and record.timestamp >= 0
+                                  else None)
+                offsets.append(record.offset)
+            position = max(position, consumer.position(tp))
+            if len(values) >= ARROW_BATCH_ROWS:
+                yield flush()
+        else:
+            position = max(position, consumer.position(tp) or position)
+            if position < task.end and time.monotonic() - last_progress > stall_limit_s:
+                raise TimeoutError(
+                    "No progress reading Kafka topic %s partition %d at offset %d (reading up to %d) from "
+                    "bootstrap servers '%s' for %.0f s" % (task.topic, task.partition, position, task.end,
+                                                            properties["bootstrap.servers"], stall_limit_s))
+    if values:
+        yield flush()
+
+
+def _decode_batch(deserializer, element_type, values, timestamps, offsets, task) -> pa.RecordBatch:
+    from pyflink_compat.runtime import codec
+    raw = pa.array(values, pa.binary())
+    decoded = None
+    if raw.null_count == 0:
+        decoded = deserializer._deserialize_arrow(raw)
+    ts = pa.array(timestamps, pa.int64())
+    if decoded is not None:
+        return codec.make_batch(decoded.cast(codec.arrow_type(element_type)), ts)
+    elements, kept_ts = [], []
+    for value, timestamp, offset in zip(values, timestamps, offsets):
+        try:
+            element = None if value is None else deserializer.deserialize(value)
+        except Exception as e:
+            raise ValueError("Failed to deserialize the record of Kafka topic %s partition %d offset %d: %s"
+                             % (task.topic, task.partition, offset, e)) from e
+        if element is None:          # Flink's contract: a null result skips the record
+            continue
+        elements.append(element)
+        kept_ts.append(timestamp)
+    return codec.make_batch(codec.from_python(elements, element_type), pa.array(kept_ts, pa.int64()))

@@ -1,0 +1,1 @@
+"""The translation layer: PyFlink job graph -> Spark Structured Streaming queries."""

@@ -1,0 +1,193 @@
+"""How stream elements of each TypeInformation travel through Spark.
+
+A stream is a DataFrame with two columns: ``element`` (the element, as a
+Spark/Arrow type derived from its TypeInformation; pickled bytes for
+PICKLED_BYTE_ARRAY) and ``event_ts`` (the element's timestamp in epoch ms,
+null when it has none, like Flink's ``StreamRecord`` without timestamp).
+
+This module converts between TypeInformation, Spark DDL, Arrow types, and
+between Arrow arrays and the Python objects user functions see.
+"""
+import datetime
+import decimal
+import pickle
+
+import pyarrow as pa
+
+from pyflink_compat.common.typeinfo import (BasicArrayTypeInfo, ListTypeInfo, MapTypeInfo,
+                                             PickledBytesTypeInfo, PrimitiveArrayTypeInfo, RowTypeInfo,
+                                             TypeInformation, Types)
+from pyflink_compat.common.types import Row
+from pyflink_compat.util.exceptions import UnsupportedFeatureError
+
+ELEMENT = "element"
+EVENT_TS = "event_ts"
+
+
+def _basic_arrow_types():
+    return [
+        (Types.STRING(), pa.string()), (Types.BOOLEAN(), pa.bool_()), (Types.BYTE(), pa.int8()),
+        (Types.SHORT(), pa.int16()), (Types.INT(), pa.int32()), (Types.LONG(), pa.int64()),
+        (Types.FLOAT(), pa.float32()), (Types.DOUBLE(), pa.float64()), (Types.CHAR(), pa.string()),
+        (Types.BIG_INT(), pa.decimal128(38, 0)), (Types.BIG_DEC(), pa.decimal128(38, 18)),
+        (Types.SQL_DATE(), pa.date32()), (Types.SQL_TIMESTAMP(), pa.timestamp("us", tz="UTC")),
+        (Types.INSTANT(), pa.timestamp("us", tz="UTC")),
+    ]
+
+
+_BASIC = None
+
+
+def _basic_lookup(type_info):
+    global _BASIC
+    if _BASIC is None:
+        _BASIC = _basic_arrow_types()
+    for candidate, arrow_type in _BASIC:
+        if type(candidate) is type(type_info) and candidate == type_info:
+            return arrow_type
+    return None
+
+
+def _is_byte_array(type_info) -> bool:
+    return isinstance(type_info, PrimitiveArrayTypeInfo) and type_info == Types.PRIMITIVE_ARRAY(Types.BYTE())
+
+
+def arrow_type(type_info: TypeInformation) -> pa.DataType:
+    """The Arrow type an element of ``type_info`` is stored as."""
+    if type_info is None or isinstance(type_info, PickledBytesTypeInfo):
+        return pa.binary()
+    if _is_byte_array(type_info):
+        return pa.binary()
+    basic = _basic_lookup(type_info)
+    if basic is not None:
+        return basic
+    if isinstance(type_info, RowTypeInfo):
+        return pa.struct([pa.field(name, arrow_type(t))
+                          for name, t in zip(type_info.get_field_names(), type_info.get_field_types())])
+    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, PrimitiveArrayTypeInfo)):
+        return pa.list_(arrow_type(_element_type_of(type_info)))
+    if isinstance(type_info, MapTypeInfo):
+        key_t, value_t = _map_types_of(type_info)
+        return pa.map_(arrow_type(key_t), arrow_type(value_t))
+    raise UnsupportedFeatureError("Streams of type %r" % (type_info,), "types")
+
+
+def _element_type_of(type_info):
+    for attr in ("_element_type", "element_type", "_element_type_info"):
+        if hasattr(type_info, attr):
+            return getattr(type_info, attr)
+    raise UnsupportedFeatureError("Streams of type %r" % (type_info,), "types")
+
+
+def _map_types_of(type_info):
+    key = getattr(type_info, "_key_type_info", None) or getattr(type_info, "_key_type", None)
+    value = getattr(type_info, "_value_type_info", None) or getattr(type_info, "_value_type", None)
+    if key is None or value is None:
+        raise UnsupportedFeatureError("Streams of type %r" % (type_info,), "types")
+    return key, value
+
+
+def stream_schema(type_info: TypeInformation) -> pa.Schema:
+    return pa.schema([pa.field(ELEMENT, arrow_type(type_info)), pa.field(EVENT_TS, pa.int64())])
+
+
+def spark_ddl(type_info: TypeInformation) -> str:
+    """Spark DDL of a stream DataFrame whose elements have ``type_info``."""
+    from pyspark.sql.pandas.types import from_arrow_schema
+    return from_arrow_schema(stream_schema(type_info)).simpleString()
+
+
+def spark_schema(type_info: TypeInformation):
+    from pyspark.sql.pandas.types import from_arrow_schema
+    return from_arrow_schema(stream_schema(type_info))
+
+
+# -- Arrow <-> Python ---------------------------------------------------------------------------
+
+def to_python(array: pa.Array, type_info: TypeInformation) -> list:
+    """The Python objects user functions see for an Arrow column of ``type_info`` elements."""
+    if type_info is None or isinstance(type_info, PickledBytesTypeInfo):
+        return [None if v is None else pickle.loads(v) for v in array.to_pylist()]
+    values = array.to_pylist()
+    return [_from_storage(v, type_info) for v in values]
+
+
+def _from_storage(value, type_info):
+    if value is None:
+        return None
+    if isinstance(type_info, RowTypeInfo):
+        names = type_info.get_field_names()
+        row = Row(*[_from_storage(value[n], t) for n, t in zip(names, type_info.get_field_types())])
+        row.set_field_names(names)
+        return row
+    if isinstance(value, datetime.datetime) and value.tzinfo is not None:
+        return value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return value
+
+
+def from_python(values: list, type_info: TypeInformation) -> pa.Array:
+    """An Arrow column holding ``values`` as elements of ``type_info``."""
+    if type_info is None or isinstance(type_info, PickledBytesTypeInfo):
+        return pa.array([None if v is None else pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)
+                         for v in values], pa.binary())
+    target = arrow_type(type_info)
+    storage = [_to_storage(v, type_info) for v in values]
+    try:
+        return pa.array(storage, target)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as e:
+        bad = next((v for v in values if not _fits(v, target)), None)
+        raise TypeError("An element does not match the declared output type %r: %r (%s)"
+                        % (type_info, bad, e)) from e
+
+
+def _fits(value, target):
+    try:
+        pa.array([_to_storage_any(value)], target)
+        return True
+    except Exception:
+        return False
+
+
+def _to_storage_any(value):
+    return value
+
+
+def _to_storage(value, type_info):
+    if value is None:
+        return None
+    if isinstance(type_info, RowTypeInfo):
+        names = type_info.get_field_names()
+        types = type_info.get_field_types()
+        if isinstance(value, Row):
+            try:
+                fields = value.as_dict() if _has_names(value) else dict(zip(names, list(value)))
+            except TypeError:
+                fields = dict(zip(names, list(value)))
+        elif isinstance(value, dict):
+            fields = value
+        elif isinstance(value, (tuple, list)):
+            fields = dict(zip(names, value))
+        elif hasattr(value, "__dict__"):
+            fields = vars(value)
+        else:
+            raise ValueError('Unexpected tuple %r with RowTypeInfo' % (value,))
+        return {n: _to_storage(fields.get(n), t) for n, t in zip(names, types)}
+    if isinstance(value, decimal.Decimal) or not isinstance(value, Row):
+        return value
+    return value
+
+
+def _has_names(row) -> bool:
+    try:
+        row.as_dict()
+        return True
+    except TypeError:
+        return False
+
+
+def column(batch: pa.RecordBatch, name: str) -> pa.Array:
+    return batch.column(batch.schema.get_field_index(name))
+
+
+def make_batch(elements: pa.Array, event_ts: pa.Array) -> pa.RecordBatch:
+    return pa.RecordBatch.from_arrays([elements, event_ts], names=[ELEMENT, EVENT_TS])

@@ -1,0 +1,52 @@
+"""The job graph the mirror builds and the translation reads.
+
+A node is one Flink transformation. Sources have no input; sinks are where
+``execute()`` starts walking back. This is deliberately plain data: no Spark here.
+"""
+import itertools
+from typing import Any, List, Optional
+
+import attrs
+
+# Node kinds
+KAFKA_SOURCE = "kafka_source"
+COLLECTION_SOURCE = "collection_source"
+MAP = "map"
+FLAT_MAP = "flat_map"
+FILTER = "filter"
+KAFKA_SINK = "kafka_sink"
+PRINT_SINK = "print_sink"
+COLLECT_SINK = "collect_sink"
+
+SOURCE_KINDS = (KAFKA_SOURCE, COLLECTION_SOURCE)
+FUNCTION_KINDS = (MAP, FLAT_MAP, FILTER)
+SINK_KINDS = (KAFKA_SINK, PRINT_SINK, COLLECT_SINK)
+
+_ids = itertools.count(1)
+
+
+@attrs.define(eq=False)
+class Node:
+    kind: str
+    name: str
+    output_type: Any                     # TypeInformation of the elements this node emits
+    input: Optional["Node"] = None
+    payload: Any = None                  # source spec, user function, or sink spec
+    parallelism: Optional[int] = None    # None: the environment's
+    uid: Optional[str] = None
+    description: Optional[str] = None
+    watermark_strategy: Any = None       # sources: the strategy given to from_source
+    id: int = attrs.field(factory=lambda: next(_ids))
+
+    def chain(self) -> List["Node"]:
+        """This node and its inputs, source first."""
+        nodes, node = [], self
+        while node is not None:
+            nodes.append(node)
+            node = node.input
+        return list(reversed(nodes))
+
+
+@attrs.frozen
+class CollectionSourceSpec:
+    elements: tuple                      # already converted to the stream type (PyFlink converts eagerly)

@@ -1,0 +1,228 @@
+"""Running a job: start one Spark query per sink, watch them, finish, fail or cancel together.
+
+A bounded query is stopped once its source's end offset reaches the stopping
+offsets (Spark streaming queries never end by themselves); any query failing
+fails the job and stops the others, as a Flink job fails as a whole.
+"""
+import concurrent.futures
+import json
+import logging
+import queue
+import re
+import shutil
+import tempfile
+import threading
+import time
+from typing import Callable, List, Optional
+
+from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
+from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
+from pyflink_compat.runtime import graph, session, translate
+
+log = logging.getLogger("pyflink_compat")
+
+POLL_INTERVAL_S = 0.05
+
+
+class JobExecutionError(RuntimeError):
+    """The job failed; the message names the failing sink and the cause."""
+
+
+def _cause_of(exception) -> str:
+    """The most telling line of a StreamingQueryException: the Python error raised in a task."""
+    text = str(exception)
+    python_errors = re.findall(r"^(?:[\w.]+\.)?(\w+(?:Error|Exception|Exit)): (.+)$", text, re.MULTILINE)
+    for name, message in reversed(python_errors):
+        if name not in ("PythonException", "StreamingQueryException", "SparkException", "Py4JJavaError"):
+            return "%s: %s" % (name, message)
+    return text.strip().splitlines()[0][:1000] if text.strip() else repr(exception)
+
+
+class JobRun:
+    """One execution of an environment's sinks."""
+
+    def __init__(self, env, sinks: List[graph.Node], job_name: str, deliver: Callable = None):
+        if not sinks:
+            raise RuntimeError("No operators defined in streaming topology. Cannot execute.")
+        self.env = env
+        self.sinks = sinks
+        self.job_name = job_name
+        self.deliver = deliver
+        self.job_id = JobID.generate()
+        self.status = JobStatus.CREATED
+        self.error: Optional[BaseException] = None
+        self.result_future = concurrent.futures.Future()
+        self._cancel_requested = threading.Event()
+        self._queries = []
+        self._thread = None
+        self._checkpoint_root = None
+        self._started_at = None
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def start(self) -> "JobRun":
+        """Plan and start every query; planning errors (broker, topic, config) raise here."""
+        self._started_at = time.monotonic()
+        spark = session.get_session(self.env._configuration.to_dict())
+        self._checkpoint_root = tempfile.mkdtemp(prefix="pyflink-compat-job-")
+        planned = [translate.plan_query(spark, self.env, sink, self.job_name, self._checkpoint_root, self.deliver)
+                   for sink in self.sinks]
+        try:
+            for plan in planned:
+                if plan.already_done:
+                    continue
+                self._queries.append((plan, plan.start()))
+        except BaseException:
+            self._stop_all()
+            raise
+        self.status = JobStatus.RUNNING
+        log.info("Job '%s' (%s) running %d Spark quer%s", self.job_name, self.job_id, len(self._queries),
+                 "y" if len(self._queries) == 1 else "ies")
+        self._thread = threading.Thread(target=self._watch, name="pyflink-compat-job-%s" % self.job_id,
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def _watch(self):
+        try:
+            pending = list(self._queries)
+            while pending and not self._cancel_requested.is_set():
+                for plan, query in list(pending):
+                    exception = query.exception()
+                    if exception is not None:
+                        raise JobExecutionError("Job '%s' failed in %s: %s"
+                                                % (self.job_name, plan.sink.name, _cause_of(exception)))
+                    if not query.isActive:
+                        pending.remove((plan, query))
+                        continue
+                    progress = query.lastProgress
+                    if progress and plan.done_offsets is not None:
+                        end = progress["sources"][0].get("endOffset") if progress.get("sources") else None
+                        if end and plan.is_done(json.loads(end) if isinstance(end, str) else end):
+                            query.stop()
+                            pending.remove((plan, query))
+                time.sleep(POLL_INTERVAL_S)
+            self.status = JobStatus.CANCELED if self._cancel_requested.is_set() else JobStatus.FINISHED
+        except BaseException as e:       # noqa: B902 - any failure fails the job
+            self.error = e
+            self.status = JobStatus.FAILED
+        finally:
+            self._stop_all()
+            shutil.rmtree(self._checkpoint_root, ignore_errors=True)
+            if self.error is not None:
+                self.result_future.set_exception(self.error)
+            else:
+                runtime_ms = int((time.monotonic() - self._started_at) * 1000)
+                self.result_future.set_result(JobExecutionResult(self.job_id, runtime_ms))
+
+    def _stop_all(self):
+        for _, query in self._queries:
+            try:
+                if query.isActive:
+                    query.stop()
+            except Exception as e:       # stopping is best effort; the first error is what matters
+                log.debug("stopping a query failed: %s", e)
+
+    def cancel(self):
+        self.status = JobStatus.CANCELLING
+        self._cancel_requested.set()
+
+    def wait(self):
+        """Block until the job ends; return its JobExecutionResult or raise its error."""
+        try:
+            while not self.result_future.done():
+                try:
+                    return self.result_future.result(timeout=0.5)
+                except concurrent.futures.TimeoutError:
+                    continue
+            return self.result_future.result()
+        except KeyboardInterrupt:
+            self.cancel()
+            self.result_future.exception()
+            raise
+
+    @property
+    def done(self) -> bool:
+        return self.result_future.done()
+
+
+class SparkJobClient(JobClient):
+    """The JobClient ``execute_async()`` returns."""
+
+    def __init__(self, run: JobRun):
+        self._run = run
+
+    def get_job_id(self) -> JobID:
+        return self._run.job_id
+
+    def get_job_status(self) -> CompletableFuture:
+        future = concurrent.futures.Future()
+        future.set_result(self._run.status)
+        return CompletableFuture(future)
+
+    def cancel(self) -> CompletableFuture:
+        self._run.cancel()
+        future = concurrent.futures.Future()
+
+        def finished(_):
+            future.set_result(None)
+        self._run.result_future.add_done_callback(finished)
+        return CompletableFuture(future)
+
+    def get_job_execution_result(self) -> CompletableFuture:
+        return CompletableFuture(self._run.result_future)
+
+
+def execute(env, sinks, job_name):
+    return JobRun(env, sinks, job_name).start().wait()
+
+
+def execute_async(env, sinks, job_name):
+    return SparkJobClient(JobRun(env, sinks, job_name).start())
+
+
+class CollectedResults:
+    """Elements of a collect sink, in arrival order, while the job runs."""
+
+    def __init__(self):
+        self.queue = queue.Queue()
+        self.run: Optional[JobRun] = None
+
+    def deliver(self, elements):
+        for element in elements:
+            self.queue.put(element)
+
+    def next_element(self):
+        while True:
+            try:
+                return self.queue.get(timeout=0.1)
+            except queue.Empty:
+                if self.run.done:
+                    if self.queue.empty():
+                        error = self.run.result_future.exception()
+                        if error is not None:
+                            raise error
+                        raise StopIteration('No more data.')
+
+    def close(self):
+        if not self.run.done:
+            self.run.cancel()
+            self.run.result_future.exception()
+
+
+def execute_and_collect(env, collect_node: graph.Node, job_name: Optional[str], limit: Optional[int]):
+    from pyflink_compat.datastream.data_stream import CloseableIterator
+    results = CollectedResults()
+    sinks = env._take_sinks() + [collect_node]
+    results.run = JobRun(env, sinks, job_name or "DataStream Collect", results.deliver).start()
+    if limit is None:
+        return CloseableIterator(results, collect_node.output_type)
+    collected = []
+    try:
+        while len(collected) < limit:
+            collected.append(results.next_element())
+    except StopIteration:
+        pass
+    finally:
+        results.close()
+    return collected

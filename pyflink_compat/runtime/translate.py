@@ -1,0 +1,226 @@
+"""Turning one sink's chain of graph nodes into a Spark streaming query.
+
+Source node -> a streaming DataFrame of (element, event_ts) from our Python
+data sources; consecutive map/filter/flat_map nodes -> one ``mapInArrow`` stage
+that runs the user's functions over whole Arrow batches; sink node -> our Kafka
+writer, or ``foreachBatch`` for print/collect (which must happen in this
+process).
+"""
+import json
+import logging
+import os
+import uuid
+from typing import Callable, List, Optional
+
+import attrs
+import pyarrow as pa
+
+from pyflink_compat.kafka_io import offsets as koffsets
+from pyflink_compat.kafka_io import sink as ksink
+from pyflink_compat.kafka_io import source as ksource
+from pyflink_compat.kafka_io.cluster import Cluster, check_reachable
+from pyflink_compat.runtime import codec, collection_source, graph, printing
+from pyflink_compat.util.exceptions import UnsupportedFeatureError
+
+log = logging.getLogger("pyflink_compat")
+
+MAX_RECORDS_PER_BATCH_KEY = "pyflink-compat.source.max-records-per-batch"
+TRIGGER_INTERVAL_KEY = "pyflink-compat.trigger.interval"
+
+
+@attrs.define
+class PlannedQuery:
+    """A query ready to start, and how to tell that a bounded one is done."""
+    name: str
+    sink: graph.Node
+    start: Callable[[], object]            # () -> StreamingQuery
+    done_offsets: Optional[dict]           # source end offset (JSON dict) meaning "all read"; None: unbounded
+    already_done: bool = False             # a bounded source with nothing to read
+
+    def is_done(self, end_offset: dict) -> bool:
+        return self.done_offsets is not None and offsets_reached(end_offset, self.done_offsets)
+
+
+def offsets_reached(current: dict, target: dict) -> bool:
+    if "index" in target:                                   # collection source
+        return current.get("index", -1) >= target["index"]
+    have = koffsets.from_json(current)
+    return all(have.get(tp, -1) >= off for tp, off in koffsets.from_json(target).items())
+
+
+def _check_chain(chain: List[graph.Node]):
+    source = chain[0]
+    if source.kind not in graph.SOURCE_KINDS:
+        raise UnsupportedFeatureError("A stream starting at %s" % source.name, "unsupported-apis")
+    for node in chain[1:-1]:
+        if node.kind not in graph.FUNCTION_KINDS:
+            raise UnsupportedFeatureError(node.name, "unsupported-apis")
+
+
+# -- sources ------------------------------------------------------------------------------------
+
+def _kafka_source(spark, node: graph.Node, configuration: dict):
+    spec = node.payload
+    with Cluster(spec.properties) as cluster:
+        partitions = koffsets.subscribed_partitions(cluster, spec.subscription)
+        start = koffsets.resolve(cluster, spec.starting_offsets, partitions, spec.group_id)
+        stop = None
+        if spec.stopping_offsets is not None:
+            stop = koffsets.resolve(cluster, spec.stopping_offsets, partitions, spec.group_id)
+    log.info("Kafka source %s: %d partition(s), start offsets %s, stop offsets %s",
+             node.name, len(partitions), start, stop)
+    options = {
+        "spec": ksource.encode_object(spec),
+        "start_offsets": json.dumps(koffsets.to_json(start)),
+        "stop_offsets": json.dumps(koffsets.to_json(stop)) if stop is not None else "",
+        "schema": codec.spark_ddl(node.output_type),
+        "element_type": ksource.encode_object(node.output_type),
+        "max_records_per_batch": str(configuration.get(MAX_RECORDS_PER_BATCH_KEY,
+                                                       ksource.DEFAULT_MAX_RECORDS_PER_BATCH)),
+    }
+    df = spark.readStream.format(ksource.FORMAT_NAME).options(**options).load()
+    # The job finishes when every partition reaches its stopping offset: always when bounded,
+    # and for set_unbounded() only without partition discovery (as Flink's enumerator does).
+    finishes = stop is not None and (spec.bounded or spec.partition_discovery_interval_ms <= 0)
+    done = None
+    if finishes:
+        done = koffsets.to_json({tp: max(stop[tp], start[tp]) for tp in partitions})
+    already_done = finishes and all(start[tp] >= stop[tp] for tp in partitions)
+    return df, done, already_done
+
+
+def _collection_source(spark, node: graph.Node):
+    elements = node.payload.elements
+    options = {
+        "elements": ksource.encode_object(elements),
+        "element_type": ksource.encode_object(node.output_type),
+        "size": str(len(elements)),
+        "schema": codec.spark_ddl(node.output_type),
+    }
+    df = spark.readStream.format(collection_source.FORMAT_NAME).options(**options).load()
+    return df, collection_source.final_offset(len(elements)), len(elements) == 0
+
+
+# -- user functions -----------------------------------------------------------------------------
+
+def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: str, parallelism: int):
+    """One mapInArrow function applying map/filter/flat_map nodes in order to each Arrow batch.
+
+    Elements keep their timestamp; flat_map outputs inherit their input's timestamp.
+    """
+    steps = [(node.kind, node.payload, node.name) for node in nodes]
+
+    def run(batches):
+        from pyspark import TaskContext
+        from pyflink_compat.datastream.functions import SimpleRuntimeContext
+        context = TaskContext.get()
+        subtask = context.partitionId() if context is not None else 0
+        functions = [payload for _, payload, _ in steps]
+        for kind, function, name in steps:
+            if hasattr(function, "open"):
+                function.open(SimpleRuntimeContext(name, subtask % max(parallelism, 1), parallelism, {}))
+        try:
+            for batch in batches:
+                elements = codec.to_python(codec.column(batch, codec.ELEMENT), input_type)
+                timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+                for kind, function, _ in steps:
+                    if kind == graph.MAP:
+                        apply = function.map
+                        elements = [apply(e) for e in elements]
+                    elif kind == graph.FILTER:
+                        keep = function.filter
+                        kept = [(e, t) for e, t in zip(elements, timestamps) if keep(e)]
+                        elements = [e for e, _ in kept]
+                        timestamps = [t for _, t in kept]
+                    else:
+                        expand = function.flat_map
+                        pairs = [(out, t) for e, t in zip(elements, timestamps) for out in expand(e)]
+                        elements = [e for e, _ in pairs]
+                        timestamps = [t for _, t in pairs]
+                if elements:
+                    yield codec.make_batch(codec.from_python(elements, output_type),
+                                           pa.array(timestamps, pa.int64()))
+        finally:
+            for function in functions:
+                if hasattr(function, "close"):
+                    function.close()
+
+    return run
+
+
+# -- sinks ---------------------------------------------------------------------------------------
+
+def _print_batch_writer(sink: graph.Node, element_type, parallelism: int, out):
+    from pyspark.sql.functions import spark_partition_id
+    identifier = sink.payload
+
+    def write(batch_df, batch_id):
+        table = batch_df.withColumn("__subtask", spark_partition_id()).toArrow()
+        if table.num_rows == 0:
+            return
+        elements = codec.to_python(table.column(codec.ELEMENT).combine_chunks(), element_type)
+        subtasks = table.column("__subtask").to_pylist()
+        lines = [printing.line_prefix(identifier, s % parallelism, parallelism)
+                 + printing.element_string(e, element_type) + "\n" for e, s in zip(elements, subtasks)]
+        out().write("".join(lines))
+        out().flush()
+
+    return write
+
+
+def _collect_batch_writer(element_type, deliver):
+    def write(batch_df, batch_id):
+        table = batch_df.toArrow()
+        if table.num_rows:
+            deliver(codec.to_python(table.column(codec.ELEMENT).combine_chunks(), element_type))
+
+    return write
+
+
+def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str,
+               deliver: Callable = None) -> PlannedQuery:
+    chain = sink.chain()
+    _check_chain(chain)
+    source, functions = chain[0], chain[1:-1]
+    configuration = env._configuration.to_dict()
+    parallelism = sink.parallelism or env.get_parallelism()
+
+    if source.kind == graph.KAFKA_SOURCE:
+        df, done, already_done = _kafka_source(spark, source, configuration)
+    else:
+        df, done, already_done = _collection_source(spark, source)
+
+    element_type = source.output_type
+    if functions:
+        element_type = functions[-1].output_type
+        df = df.mapInArrow(fused_functions(functions, source.output_type, element_type, job_name, parallelism),
+                           codec.spark_schema(element_type))
+
+    name = "%s: %s (%s)" % (job_name, sink.name, uuid.uuid4().hex[:8])
+    checkpoint = os.path.join(checkpoint_root, "sink-%d" % sink.id)
+    writer = df.writeStream.queryName(name).option("checkpointLocation", checkpoint)
+    interval = configuration.get(TRIGGER_INTERVAL_KEY)
+    if interval:
+        writer = writer.trigger(processingTime=interval)
+
+    if sink.kind == graph.KAFKA_SINK:
+        spec = sink.payload
+        if spec.delivery_guarantee == ksink.EXACTLY_ONCE:
+            raise UnsupportedFeatureError("KafkaSink with DeliveryGuarantee.EXACTLY_ONCE", "delivery-guarantees",
+                                          "transactional delivery arrives in a later release; use AT_LEAST_ONCE")
+        check_reachable(spec.bootstrap_servers)
+        writer = (writer.format(ksource.FORMAT_NAME)
+                  .option("spec", ksource.encode_object(spec))
+                  .option("element_type", ksource.encode_object(element_type))
+                  .option("schema", codec.spark_ddl(element_type)))
+        start = writer.start
+    elif sink.kind == graph.PRINT_SINK:
+        import sys
+        writer = writer.foreachBatch(_print_batch_writer(sink, element_type, parallelism, lambda: sys.stdout))
+        start = writer.start
+    elif sink.kind == graph.COLLECT_SINK:
+        writer = writer.foreachBatch(_collect_batch_writer(element_type, deliver))
+        start = writer.start
+    else:
+        raise UnsupportedFeatureError(sink.name, "connectors")
+    return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done)

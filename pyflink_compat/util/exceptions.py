@@ -1,0 +1,95 @@
+"""Errors pyflink-compat raises where PyFlink would raise a Java exception.
+
+PyFlink forwards builder validation to Java; failures reach Python as
+``py4j.protocol.Py4JJavaError`` whose text is ``"An error occurred while calling
+oNN.method.\\n: java.lang.SomeException: message"``. We raise a subclass of
+``Py4JJavaError`` (py4j ships with pyspark) carrying the same Java class name and
+message, so ``except Py4JJavaError`` in a user's job keeps working and the text
+users grep for is unchanged. No JVM is involved.
+"""
+from py4j.protocol import Py4JJavaError
+
+PORTING_GUIDE = "porting_guide/README.md"
+
+
+class JavaStyleError(Py4JJavaError):
+    """A Java-side exception reproduced in Python: ``java_class`` and ``message``."""
+
+    def __init__(self, java_class: str, message: str, method: str = "build"):
+        # Py4JJavaError.__init__ expects a live Java object; set its fields ourselves.
+        self.args = (message,)
+        self.java_class = java_class
+        self.message = message
+        self.method = method
+        self.errmsg = "An error occurred while calling %s" % method
+        self.java_exception = None
+
+    def __str__(self):
+        return "An error occurred while calling %s.\n: %s: %s" % (
+            self.method, self.java_class, self.message)
+
+    def __repr__(self):
+        return "%s(%r, %r)" % (type(self).__name__, self.java_class, self.message)
+
+    def __reduce__(self):
+        return (type(self), (self.java_class, self.message, self.method))
+
+
+def null_pointer(message: str, method: str = "build") -> JavaStyleError:
+    return JavaStyleError("java.lang.NullPointerException", message, method)
+
+
+def illegal_state(message: str, method: str = "build") -> JavaStyleError:
+    return JavaStyleError("java.lang.IllegalStateException", message, method)
+
+
+def illegal_argument(message: str, method: str = "build") -> JavaStyleError:
+    return JavaStyleError("java.lang.IllegalArgumentException", message, method)
+
+
+class UnsupportedFeatureError(NotImplementedError):
+    """Raised by every mirrored name whose behaviour pyflink-compat does not provide (yet)."""
+
+    def __init__(self, name: str, section: str = "unsupported-apis", reason: str = ""):
+        self.name = name
+        self.section = section
+        text = "%s is not supported by pyflink-compat yet" % name
+        if reason:
+            text += " (%s)" % reason
+        text += ". See %s#%s." % (PORTING_GUIDE, section)
+        super().__init__(text)
+
+
+def unsupported(qualified_name: str, section: str = "unsupported-apis", reason: str = ""):
+    """A method body that raises UnsupportedFeatureError naming ``qualified_name``.
+
+    Use it to define mirrored methods we do not implement, so that calling them
+    gives a clear error rather than an AttributeError::
+
+        class DataStream:
+            union = unsupported("DataStream.union", "multi-input-streams")
+    """
+
+    def method(*args, **kwargs):
+        raise UnsupportedFeatureError(qualified_name, section, reason)
+
+    method.__name__ = qualified_name.rsplit(".", 1)[-1]
+    method.__qualname__ = qualified_name
+    method.__doc__ = "Not supported by pyflink-compat yet: raises UnsupportedFeatureError."
+    method._pyflink_compat_unsupported = True
+    return method
+
+
+def unsupported_class(qualified_name: str, section: str = "unsupported-apis", reason: str = ""):
+    """A class that exists (so imports work) but raises UnsupportedFeatureError when constructed."""
+
+    def __init__(self, *args, **kwargs):
+        raise UnsupportedFeatureError(qualified_name, section, reason)
+
+    short = qualified_name.rsplit(".", 1)[-1]
+    cls = type(short, (object,), {
+        "__init__": __init__,
+        "__doc__": "Not supported by pyflink-compat yet: constructing it raises UnsupportedFeatureError.",
+        "_pyflink_compat_unsupported": True,
+    })
+    return cls

@@ -1,0 +1,34 @@
+"""Session-wide real components: one Kafka-protocol broker and one Spark session.
+
+``KAFKA_BOOTSTRAP_SERVERS`` points the suite at an existing cluster (Apache
+Kafka, Redpanda) instead of starting Tansu.
+"""
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from broker import TansuBroker  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def bootstrap():
+    external = os.environ.get("KAFKA_BOOTSTRAP_SERVERS")
+    if external:
+        yield external
+        return
+    broker = TansuBroker().start(log_path=os.path.join(os.environ.get("TMPDIR", "/tmp"), "pyflink-compat-tansu.log"))
+    try:
+        yield broker.bootstrap_servers
+    finally:
+        broker.stop()
+
+
+@pytest.fixture(scope="session")
+def spark():
+    from pyflink_compat.runtime import session
+    spark = session.get_session({})
+    yield spark
+    session.stop_session()

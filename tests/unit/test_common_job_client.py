@@ -1,0 +1,162 @@
+"""JobStatus, JobID, JobExecutionResult, CompletableFuture and the JobClient base."""
+import concurrent.futures
+import pickle
+import re
+
+import pytest
+
+from pyflink_compat.common import CompletableFuture, JobClient, JobExecutionResult, JobID, JobStatus
+
+
+# -- JobStatus ------------------------------------------------------------------------------------
+
+def test_job_status_members_in_java_order():
+    assert [status.name for status in JobStatus] == [
+        'INITIALIZING', 'CREATED', 'RUNNING', 'FAILING', 'FAILED', 'CANCELLING', 'CANCELED', 'FINISHED',
+        'RESTARTING', 'SUSPENDED', 'RECONCILING']
+
+
+@pytest.mark.parametrize("status", list(JobStatus), ids=lambda status: status.name)
+def test_terminal_states(status):
+    globally_terminal = status in (JobStatus.FAILED, JobStatus.CANCELED, JobStatus.FINISHED)
+    assert status.is_globally_terminal_state() is globally_terminal
+    assert status.is_terminal_state() is (globally_terminal or status is JobStatus.SUSPENDED)
+
+
+# -- JobID ----------------------------------------------------------------------------------------
+
+def test_generated_job_ids_are_32_lower_case_hex_digits():
+    job_id = JobID.generate()
+    assert re.fullmatch(r"[0-9a-f]{32}", str(job_id))
+    assert job_id.to_hex_string() == str(job_id)
+    assert JobID.generate() != job_id
+
+
+def test_job_id_equality_hash_and_pickle():
+    job_id = JobID("FD72014D4C864993A2E5A9287B4A9C5D")
+    assert str(job_id) == "fd72014d4c864993a2e5a9287b4a9c5d"
+    assert job_id == JobID("fd72014d4c864993a2e5a9287b4a9c5d")
+    assert hash(job_id) == hash(JobID("fd72014d4c864993a2e5a9287b4a9c5d"))
+    assert job_id != "fd72014d4c864993a2e5a9287b4a9c5d"
+    assert pickle.loads(pickle.dumps(job_id)) == job_id
+
+
+@pytest.mark.parametrize("text", ["", "abc", "g" * 32, "0" * 33])
+def test_job_id_rejects_malformed_text(text):
+    with pytest.raises(ValueError, match="Cannot parse JobID from"):
+        JobID(text)
+
+
+# -- JobExecutionResult ---------------------------------------------------------------------------
+
+def test_job_execution_result_getters():
+    job_id = JobID.generate()
+    result = JobExecutionResult(job_id, 1234, {"count": 3})
+    assert result.get_job_id() is job_id
+    assert result.get_net_runtime() == 1234
+    assert result.get_accumulator_result("count") == 3
+    assert result.get_accumulator_result("missing") is None
+    assert result.get_all_accumulator_results() == {"count": 3}
+    assert result.is_job_execution_result() is True
+    assert result.get_job_execution_result() is result
+
+
+def test_job_execution_result_accumulators_are_copies():
+    result = JobExecutionResult(JobID.generate(), 0)
+    assert result.get_all_accumulator_results() == {}
+    result.get_all_accumulator_results()["x"] = 1
+    assert result.get_accumulator_result("x") is None
+
+
+def test_job_execution_result_to_string_like_java():
+    job_id = JobID("fd72014d4c864993a2e5a9287b4a9c5d")
+    assert JobExecutionResult(job_id, 42).to_string() == (
+        "Program execution finished\n"
+        "Job with JobID fd72014d4c864993a2e5a9287b4a9c5d has finished.\n"
+        "Job Runtime: 42 ms\n")
+    assert JobExecutionResult(job_id, 42, {"n": 1}).to_string().endswith(
+        "Job Runtime: 42 ms\nAccumulator Results: \n- n (int): 1\n\n")
+
+
+# -- CompletableFuture ----------------------------------------------------------------------------
+
+def test_future_completes_with_a_result():
+    future = CompletableFuture()
+    assert not future.done()
+    assert future.exception() is None
+    assert "[Incomplete]" in str(future)
+    assert future.set_result("path") is True
+    assert future.done() and not future.cancelled()
+    assert future.result() == "path"
+    assert future.set_result("again") is False
+    assert future.result() == "path"
+    assert str(future).endswith("[Completed normally]")
+
+
+def test_future_converts_its_result_with_py_class():
+    backing = concurrent.futures.Future()
+    future = CompletableFuture(backing, JobStatus)
+    backing.set_result(7)
+    assert future.result() is JobStatus.FINISHED
+
+
+def test_future_completed_exceptionally():
+    future = CompletableFuture()
+    failure = RuntimeError("boom")
+    assert future.set_exception(failure) is True
+    assert future.done()
+    assert future.exception() is failure
+    with pytest.raises(RuntimeError, match="boom"):
+        future.result()
+    assert future.set_result(1) is False
+    assert "Completed exceptionally" in str(future)
+
+
+def test_future_cancel():
+    future = CompletableFuture()
+    assert future.cancel() is True
+    assert future.cancelled() and future.done()
+    assert future.exception() is None
+    with pytest.raises(concurrent.futures.CancelledError):
+        future.result()
+
+
+def test_completed_future_cannot_be_cancelled():
+    future = CompletableFuture()
+    future.set_result(1)
+    assert future.cancel() is False
+    assert not future.cancelled()
+
+
+def test_future_wraps_an_executor_future():
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:
+        future = CompletableFuture(executor.submit(lambda: 6 * 7))
+        assert future.result() == 42
+    assert future.done()
+
+
+# -- JobClient ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda client: client.get_job_id(),
+    lambda client: client.get_job_status(),
+    lambda client: client.cancel(),
+    lambda client: client.stop_with_savepoint(False),
+    lambda client: client.stop_with_savepoint(True, savepoint_directory="/tmp/sp"),
+    lambda client: client.trigger_savepoint(),
+    lambda client: client.get_job_execution_result(),
+])
+def test_job_client_base_leaves_the_methods_to_the_runtime(call):
+    with pytest.raises(NotImplementedError):
+        call(JobClient())
+
+
+def test_job_client_subclass():
+    class FinishedJobClient(JobClient):
+        def get_job_status(self):
+            future = CompletableFuture()
+            future.set_result(JobStatus.FINISHED)
+            return future
+
+    assert FinishedJobClient("handle")._j_job_client == "handle"
+    assert FinishedJobClient().get_job_status().result() is JobStatus.FINISHED
