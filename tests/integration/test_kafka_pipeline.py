@@ -2,10 +2,11 @@
 import time
 
 import pytest
+from kafka.errors import IncompatibleBrokerVersion
 
 from kafka_helpers import (add_partitions, by_partition, commit_group_offsets, consume, create_topic, produce,
                            unique_topic, values)
-from pyflink_compat.common import SimpleStringSchema, Types, WatermarkStrategy
+from pyflink_compat.common import JobStatus, SimpleStringSchema, Types, WatermarkStrategy
 from pyflink_compat.datastream import StreamExecutionEnvironment
 from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
 from pyflink_compat.datastream.connectors.kafka import (KafkaOffsetResetStrategy, KafkaOffsetsInitializer,
@@ -35,7 +36,7 @@ def run_bounded(source, out_topic, bootstrap, transform=lambda ds: ds):
 
 
 def test_issue_example_job_upper_cases_every_record(spark, bootstrap):
-    src, out = create_topic(bootstrap, unique_topic("in")), unique_topic("out")
+    src, out = create_topic(bootstrap, unique_topic("in")), create_topic(bootstrap, unique_topic("out"))
     produce(bootstrap, src, ["a", "", "bc", "dé"])
     source = (source_builder(bootstrap).set_topics(src).set_group_id("g")
               .set_starting_offsets(KafkaOffsetsInitializer.earliest())
@@ -46,7 +47,7 @@ def test_issue_example_job_upper_cases_every_record(spark, bootstrap):
 
 
 def test_flat_map_and_untyped_map_then_typed(spark, bootstrap):
-    src, out = create_topic(bootstrap, unique_topic("in")), unique_topic("out")
+    src, out = create_topic(bootstrap, unique_topic("in")), create_topic(bootstrap, unique_topic("out"))
     produce(bootstrap, src, ["a b", "c"])
     source = source_builder(bootstrap).set_topics(src).set_bounded(KafkaOffsetsInitializer.latest()).build()
     run_bounded(source, out, bootstrap,
@@ -57,8 +58,7 @@ def test_flat_map_and_untyped_map_then_typed(spark, bootstrap):
 
 
 def test_several_partitions_keep_per_partition_order(spark, bootstrap):
-    src, out = create_topic(bootstrap, unique_topic("in"), 3), unique_topic("out")
-    create_topic(bootstrap, out, 3)
+    src, out = create_topic(bootstrap, unique_topic("in"), 3), create_topic(bootstrap, unique_topic("out"), 3)
     for p in range(3):
         produce(bootstrap, src, ["p%d-%d" % (p, i) for i in range(50)], partition=p)
     source = source_builder(bootstrap).set_topics(src).set_bounded(KafkaOffsetsInitializer.latest()).build()
@@ -92,7 +92,7 @@ def test_subscription_modes(spark, bootstrap, mode):
     else:
         builder.set_partitions({KafkaTopicPartition(t1, 1), KafkaTopicPartition(t2, 0)})
         expected = ["one-1", "two-0"]
-    out = unique_topic("out")
+    out = create_topic(bootstrap, unique_topic("out"))
     run_bounded(builder.build(), out, bootstrap)
     assert sorted(values(consume(bootstrap, out, len(expected)))) == expected
 
@@ -127,7 +127,7 @@ def test_every_offsets_initializer_as_start(spark, bootstrap):
         builder = source_builder(bootstrap).set_topics(topic).set_starting_offsets(initializer)
         if group_id:
             builder.set_group_id(group_id)
-        out = unique_topic("out-" + name)
+        out = create_topic(bootstrap, unique_topic("out-" + name))
         run_bounded(builder.set_bounded(KafkaOffsetsInitializer.latest()).build(), out, bootstrap)
         assert values(consume(bootstrap, out, len(expected))) == expected, name
 
@@ -141,14 +141,14 @@ def test_latest_start_reads_only_new_records_and_offsets_fall_back_to_reset_stra
               .set_starting_offsets(KafkaOffsetsInitializer.offsets({KafkaTopicPartition(topic, 0): 0},
                                                                     KafkaOffsetResetStrategy.LATEST))
               .set_bounded(KafkaOffsetsInitializer.latest()).build())
-    out = unique_topic("out")
+    out = create_topic(bootstrap, unique_topic("out"))
     run_bounded(source, out, bootstrap)
     assert values(consume(bootstrap, out, 1)) == ["old0"]
 
     env = StreamExecutionEnvironment.get_execution_environment()
     latest_source = (source_builder(bootstrap).set_topics(topic)
                      .set_starting_offsets(KafkaOffsetsInitializer.latest()).build())
-    out2 = unique_topic("out")
+    out2 = create_topic(bootstrap, unique_topic("out"))
     env.from_source(latest_source, WatermarkStrategy.no_watermarks(), "src").sink_to(kafka_sink(bootstrap, out2))
     client = env.execute_async("latest")
     try:
@@ -175,7 +175,7 @@ def test_every_offsets_initializer_as_stop(spark, bootstrap):
         builder = source_builder(bootstrap).set_topics(topic).set_bounded(initializer)
         if group_id:
             builder.set_group_id(group_id)
-        out = unique_topic("out-" + name)
+        out = create_topic(bootstrap, unique_topic("out-" + name))
         run_bounded(builder.build(), out, bootstrap)     # returns only once the job finished
         assert values(consume(bootstrap, out, count, settle_s=1.0, timeout_s=5 if count == 0 else 60)) \
             == everything[:count], name
@@ -187,17 +187,16 @@ def test_set_unbounded_without_discovery_stops_at_stopping_offsets(spark, bootst
     source = (source_builder(bootstrap).set_topics(topic)
               .set_property("partition.discovery.interval.ms", "-1")
               .set_unbounded(KafkaOffsetsInitializer.offsets({KafkaTopicPartition(topic, 0): 4})).build())
-    out = unique_topic("out")
+    out = create_topic(bootstrap, unique_topic("out"))
     run_bounded(source, out, bootstrap)
     assert values(consume(bootstrap, out, 4, settle_s=1.0)) == ["x0", "x1", "x2", "x3"]
 
 
-def test_streaming_job_picks_up_new_records_and_new_partitions(spark, bootstrap):
+def test_streaming_job_picks_up_records_produced_after_it_started(spark, bootstrap):
     topic = create_topic(bootstrap, unique_topic("stream"), 1)
-    out = unique_topic("out")
+    out = create_topic(bootstrap, unique_topic("out"))
     produce(bootstrap, topic, ["before"])
-    source = (source_builder(bootstrap).set_topics(topic)
-              .set_property("partition.discovery.interval.ms", "1000").build())
+    source = source_builder(bootstrap).set_topics(topic).build()
     env = StreamExecutionEnvironment.get_execution_environment()
     env.from_source(source, WatermarkStrategy.no_watermarks(), "src") \
         .map(lambda s: s + "!", output_type=Types.STRING()).sink_to(kafka_sink(bootstrap, out))
@@ -206,21 +205,53 @@ def test_streaming_job_picks_up_new_records_and_new_partitions(spark, bootstrap)
         assert values(consume(bootstrap, out, 1, settle_s=0)) == ["before!"]
         produce(bootstrap, topic, ["after"])
         assert values(consume(bootstrap, out, 2, settle_s=0)) == ["before!", "after!"]
-        add_partitions(bootstrap, topic, 2)
-        time.sleep(1.5)
-        produce(bootstrap, topic, ["new-partition"], partition=1)
-        assert sorted(values(consume(bootstrap, out, 3, settle_s=0))) == ["after!", "before!", "new-partition!"]
-        assert client.get_job_status().result().name == "RUNNING"
+        assert client.get_job_status().result() == JobStatus.RUNNING
     finally:
         client.cancel().result()
-    assert client.get_job_status().result().name == "CANCELED"
+    assert client.get_job_status().result() == JobStatus.CANCELED
+
+
+def _broker_can_add_partitions(bootstrap, topic) -> bool:
+    try:
+        add_partitions(bootstrap, topic, 2)
+        return True
+    except IncompatibleBrokerVersion:       # Tansu 0.6 has no CreatePartitions API
+        return False
+
+
+def test_partition_added_while_running_is_read_from_its_start(spark, bootstrap):
+    """A partition added to a subscribed topic is discovered and read from its earliest offset.
+
+    Tansu 0.6 cannot add partitions (no CreatePartitions API): there the same discovery path is
+    shown with a second topic matching the subscribed pattern. Against a real Kafka cluster
+    (KAFKA_BOOTSTRAP_SERVERS) the partition is really added."""
+    prefix = unique_topic("grow")
+    topic = create_topic(bootstrap, prefix + "-main", 1)
+    out = create_topic(bootstrap, unique_topic("out"))
+    produce(bootstrap, topic, ["p0-a"])
+    source = (source_builder(bootstrap).set_topic_pattern(prefix + "-.*")
+              .set_property("partition.discovery.interval.ms", "500").build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_source(source, WatermarkStrategy.no_watermarks(), "src").sink_to(kafka_sink(bootstrap, out))
+    client = env.execute_async("grow")
+    try:
+        assert values(consume(bootstrap, out, 1, settle_s=0)) == ["p0-a"]
+        if _broker_can_add_partitions(bootstrap, topic):
+            target_topic, target_partition = topic, 1
+        else:
+            target_topic, target_partition = create_topic(bootstrap, prefix + "-extra", 1), 0
+        # produced before discovery runs: still read, since new partitions start at their earliest offset
+        produce(bootstrap, target_topic, ["new-1", "new-2"], partition=target_partition)
+        assert sorted(values(consume(bootstrap, out, 3, settle_s=0))) == ["new-1", "new-2", "p0-a"]
+    finally:
+        client.cancel().result()
 
 
 def test_pattern_subscription_picks_up_topics_created_later(spark, bootstrap):
     prefix = unique_topic("pat")
     first = create_topic(bootstrap, prefix + "-a")
     produce(bootstrap, first, ["a"])
-    out = unique_topic("out")
+    out = create_topic(bootstrap, unique_topic("out"))
     source = (source_builder(bootstrap).set_topic_pattern(prefix + "-.*")
               .set_property("partition.discovery.interval.ms", "1000").build())
     env = StreamExecutionEnvironment.get_execution_environment()

@@ -1,0 +1,586 @@
+"""Foundation benchmark: N records of B bytes, 2-partition topic -> map(str.upper) -> Kafka, bounded.
+
+    /work/venv/bin/python benchmarks/bench_upper.py [--records N] [--value-bytes B] [--skip-raw]
+
+Starts its own Tansu broker (or uses KAFKA_BOOTSTRAP_SERVERS), writes the input,
+then runs, one after the other, each measured the same way:
+
+* pyflink-compat: ``python -m pyflink_compat run benchmarks/upper_job.py ...`` as a fresh process;
+* the raw loop: ``benchmarks/raw_upper_loop.py`` (kafka-python consume -> upper -> produce, one process);
+* real PyFlink: the same job file under $PYFLINK_ORACLE_PYTHON, when that is set.
+
+For every run: end-to-end time (process start -> exit), time to the first output
+record, steady rate (output records between 10 % and 90 % of the total over the
+time between their arrivals, seen by a side consumer), peak memory (summed RSS,
+and PSS, of the process and all its descendants, sampled every 0.2 s), CPU seconds
+of the process tree, and a check of the output: exactly N records, each input
+index once, each value upper-cased. Prints a table and writes
+benchmarks/results/<timestamp>.json. See benchmarks/README.md.
+"""
+import argparse
+import importlib.util
+import json
+import multiprocessing
+import os
+import platform
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+RESULTS = os.path.join(HERE, "results")
+JOB = os.path.join(HERE, "upper_job.py")
+RAW_LOOP = os.path.join(HERE, "raw_upper_loop.py")
+
+PARTITIONS = 2
+SAMPLE_INTERVAL_S = 0.2
+INDEX_DIGITS = 10
+TARGETS = {"steady_records_per_s": 40_000, "ratio_to_raw": 0.8, "first_output_s": 10.0}
+
+
+# -- input ---------------------------------------------------------------------------------------
+
+def filler(value_bytes: int) -> bytes:
+    """The lower-case tail after the index: upper-casing changes every letter of it."""
+    size = max(0, value_bytes - INDEX_DIGITS - 1)
+    alphabet = b"abcdefghijklmnopqrstuvwxyz"
+    return (alphabet * (size // len(alphabet) + 1))[:size]
+
+
+def value_of(index: int, tail: bytes) -> bytes:
+    return b"%0*d " % (INDEX_DIGITS, index) + tail
+
+
+def _produce_partition(args):
+    """Child process: write the records of one partition, the last one alone and acknowledged."""
+    bootstrap, topic, partition, records, value_bytes = args
+    from kafka import KafkaProducer
+    tail = filler(value_bytes)
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, enable_idempotence=False, linger_ms=5,
+                             batch_size=256 * 1024, max_in_flight_requests_per_connection=5)
+    try:
+        indexes = range(partition, records, PARTITIONS)
+        last = indexes[-1] if len(indexes) else None
+        for i in indexes:
+            if i == last:
+                break
+            producer.send(topic, value=value_of(i, tail), partition=partition)
+        producer.flush(timeout=300)
+        if last is not None:
+            # Tansu's end offset is the last batch's base offset + 1: a batch of one makes it exact.
+            producer.send(topic, value=value_of(last, tail), partition=partition).get(timeout=60)
+        return len(indexes)
+    finally:
+        producer.close(timeout=10)
+
+
+def produce_input(bootstrap, topic, records, value_bytes):
+    started = time.monotonic()
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(PARTITIONS) as pool:
+        result = pool.map_async(_produce_partition,
+                                [(bootstrap, topic, p, records, value_bytes) for p in range(PARTITIONS)])
+        counts = result.get(timeout=max(120.0, records / 5000.0))
+    elapsed = time.monotonic() - started
+    return sum(counts), elapsed
+
+
+def create_topics(bootstrap, names, partitions):
+    from kafka import KafkaAdminClient
+    from kafka.admin import NewTopic
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    try:
+        admin.create_topics([NewTopic(n, partitions, 1) for n in names])
+        deadline = time.monotonic() + 20
+        while True:
+            described = admin.describe_topics(list(names))
+            if all(d["error_code"] == 0 and len(d["partitions"]) == partitions for d in described):
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError("topics %s not ready: %s" % (names, described))
+            time.sleep(0.1)
+    finally:
+        admin.close()
+
+
+def end_offsets(bootstrap, topic):
+    from kafka import KafkaConsumer, TopicPartition
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
+    try:
+        return sum(consumer.end_offsets([TopicPartition(topic, p) for p in range(PARTITIONS)]).values())
+    finally:
+        consumer.close()
+
+
+# -- watching the output -------------------------------------------------------------------------
+
+class OutputWatcher(threading.Thread):
+    """Consumes the output topic while a run goes on: arrival time of every polled batch, and checks."""
+
+    def __init__(self, bootstrap, topic, expected, value_bytes):
+        super().__init__(name="watch-" + topic, daemon=True)
+        self.bootstrap, self.topic, self.expected = bootstrap, topic, expected
+        self.upper_tail = filler(value_bytes).upper()
+        self.arrivals = []                  # (monotonic time, cumulative count)
+        self.count = 0
+        self.seen = bytearray(expected)
+        self.duplicates = 0
+        self.bad = 0
+        self.bad_examples = []
+        self.error = None
+        self.cpu_s = 0.0
+        self.ready = threading.Event()
+        self._stop = threading.Event()
+
+    def stop(self):
+        self._stop.set()
+
+    def run(self):
+        try:
+            self._run()
+        except BaseException as e:           # reported with the run's results
+            self.error = repr(e)
+        finally:
+            self.ready.set()
+
+    def _run(self):
+        from kafka import KafkaConsumer, TopicPartition
+        consumer = KafkaConsumer(bootstrap_servers=self.bootstrap, enable_auto_commit=False,
+                                 fetch_max_wait_ms=10, check_crcs=False)
+        try:
+            tps = [TopicPartition(self.topic, p) for p in range(PARTITIONS)]
+            consumer.assign(tps)
+            consumer.seek_to_beginning(*tps)
+            consumer.poll(timeout_ms=0)       # connect before the run starts
+            self.ready.set()
+            seen, tail, digits, expected = self.seen, self.upper_tail, INDEX_DIGITS, self.expected
+            while not self._stop.is_set():
+                polled = consumer.poll(timeout_ms=100, max_records=50_000)
+                if not polled:
+                    continue
+                now = time.monotonic()
+                for records in polled.values():
+                    for record in records:
+                        value = record.value
+                        try:
+                            index = int(value[:digits])
+                        except (TypeError, ValueError):
+                            index = -1
+                        if 0 <= index < expected and value[digits + 1:] == tail and value[digits:digits + 1] == b" ":
+                            if seen[index]:
+                                self.duplicates += 1
+                            else:
+                                seen[index] = 1
+                        else:
+                            self.bad += 1
+                            if len(self.bad_examples) < 3:
+                                self.bad_examples.append(repr(value[:40]))
+                    self.count += len(records)
+                self.arrivals.append((now, self.count))
+        finally:
+            self.cpu_s = time.thread_time()
+            consumer.close()
+
+    def missing(self):
+        return self.expected - sum(self.seen)
+
+
+# -- process tree sampling -----------------------------------------------------------------------
+
+def _read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except (OSError, ValueError):
+        return None
+
+
+def _stat(pid):
+    """(ppid, utime+stime ticks, starttime) from /proc/<pid>/stat, or None."""
+    text = _read("/proc/%d/stat" % pid)
+    if text is None:
+        return None
+    fields = text[text.rfind(")") + 2:].split()
+    return int(fields[1]), int(fields[11]) + int(fields[12]), int(fields[19])
+
+
+def _kib(text, key):
+    for line in (text or "").splitlines():
+        if line.startswith(key):
+            return int(line.split()[1])
+    return 0
+
+
+def process_tree(root):
+    """{pid: (cpu ticks, starttime)} for root and all its descendants."""
+    stats, children = {}, {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        stat = _stat(int(name))
+        if stat is not None:
+            stats[int(name)] = stat
+            children.setdefault(stat[0], []).append(int(name))
+    tree, todo = {}, [root]
+    while todo:
+        pid = todo.pop()
+        if pid in stats and pid not in tree:
+            tree[pid] = stats[pid][1:]
+            todo.extend(children.get(pid, ()))
+    return tree
+
+
+def _label(pid):
+    cmdline = (_read("/proc/%d/cmdline" % pid) or "").split("\0")
+    exe = os.path.basename(cmdline[0]) if cmdline and cmdline[0] else "?"
+    if exe.startswith("java"):
+        return "jvm"
+    if "pyspark.daemon" in cmdline:
+        return "python worker daemon"
+    if "pyspark.worker" in cmdline or "pyspark.daemon" in " ".join(cmdline):
+        return "python worker"
+    return exe
+
+
+class TreeSampler:
+    """Summed RSS / PSS of a process tree, every SAMPLE_INTERVAL_S, and CPU time per process."""
+
+    def __init__(self, root):
+        self.root = root
+        self.peak_rss_kib = 0
+        self.peak_pss_kib = 0
+        self.peak_breakdown = {}
+        self.cpu_ticks = {}                  # (pid, starttime) -> last seen ticks
+        self.labels = {}
+        self.peak_processes = 0
+        self.known = set()                   # (pid, starttime) ever in the tree
+
+    def sample(self):
+        tree = process_tree(self.root)
+        rss = pss = 0
+        breakdown = {}
+        for pid, (ticks, start) in tree.items():
+            key = (pid, start)
+            self.known.add(key)
+            self.cpu_ticks[key] = ticks
+            if key not in self.labels:
+                self.labels[key] = _label(pid)
+            r = _kib(_read("/proc/%d/status" % pid), "VmRSS:")
+            rss += r
+            pss += _kib(_read("/proc/%d/smaps_rollup" % pid), "Pss:")
+            label = self.labels[key]
+            breakdown[label] = breakdown.get(label, 0) + r
+        if rss > self.peak_rss_kib:
+            self.peak_rss_kib = rss
+            self.peak_breakdown = breakdown
+        self.peak_pss_kib = max(self.peak_pss_kib, pss)
+        self.peak_processes = max(self.peak_processes, len(tree))
+
+    def cpu_seconds(self):
+        return sum(self.cpu_ticks.values()) / os.sysconf("SC_CLK_TCK")
+
+    def cpu_by_label(self):
+        result = {}
+        for key, ticks in self.cpu_ticks.items():
+            label = self.labels[key]
+            result[label] = result.get(label, 0.0) + ticks / os.sysconf("SC_CLK_TCK")
+        return {k: round(v, 1) for k, v in sorted(result.items(), key=lambda kv: -kv[1])}
+
+    def leftovers(self):
+        """Processes of the tree still alive after the root exited (same pid and start time)."""
+        alive = []
+        for pid, start in self.known:
+            stat = _stat(pid)
+            if stat is not None and stat[2] == start and pid != self.root:
+                alive.append(pid)
+        return alive
+
+
+# -- one measured run ----------------------------------------------------------------------------
+
+def steady_rate(arrivals, total, low=0.1, high=0.9):
+    """Records/s between the poll that reached low*total and the one that reached high*total."""
+    first = next(((t, c) for t, c in arrivals if c >= low * total), None)
+    last = next(((t, c) for t, c in arrivals if c >= high * total), None)
+    if first is None or last is None or last[0] <= first[0]:
+        return None
+    return (last[1] - first[1]) / (last[0] - first[0])
+
+
+def measured_run(name, command, env, bootstrap, output_topic, records, value_bytes, timeout_s, log_path):
+    watcher = OutputWatcher(bootstrap, output_topic, records, value_bytes)
+    watcher.start()
+    if not watcher.ready.wait(30):
+        raise TimeoutError("output watcher for %s did not start" % name)
+    if watcher.error:
+        raise RuntimeError("output watcher failed: %s" % watcher.error)
+    result = {"name": name, "command": command}
+    with open(log_path, "wb") as log:
+        started = time.monotonic()
+        process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=REPO,
+                                   start_new_session=True)
+        sampler = TreeSampler(process.pid)
+        timed_out = False
+        try:
+            while process.poll() is None:
+                sampler.sample()
+                if time.monotonic() - started > timeout_s:
+                    timed_out = True
+                    break
+                time.sleep(SAMPLE_INTERVAL_S)
+        finally:
+            if process.poll() is None:
+                _kill_group(process)
+        ended = time.monotonic()
+    leftovers = sampler.leftovers()
+    for pid in leftovers:                    # descendants this run started that outlived it
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+    # Everything the run wrote should be readable now; give the watcher a deadline to catch up.
+    catch_up_deadline = time.monotonic() + max(30.0, records / 20000.0)
+    while watcher.count < records and time.monotonic() < catch_up_deadline and watcher.is_alive():
+        time.sleep(0.1)
+    time.sleep(1.0)                          # anything beyond the expected count shows up as extra
+    watcher.stop()
+    watcher.join(30)
+
+    e2e_s = ended - started
+    arrivals = watcher.arrivals
+    first_output = (arrivals[0][0] - started) if arrivals else None
+    last_output = next(((t - started) for t, c in arrivals if c >= records), None)
+    steady = steady_rate(arrivals, records)
+    missing = watcher.missing()
+    result.update({
+        "exit_code": process.returncode,
+        "timed_out": timed_out,
+        "end_to_end_s": round(e2e_s, 3),
+        "end_to_end_records_per_s": round(records / e2e_s, 1),
+        "first_output_s": round(first_output, 3) if first_output is not None else None,
+        "last_output_s": round(last_output, 3) if last_output is not None else None,
+        "steady_records_per_s": round(steady, 1) if steady is not None else None,
+        "peak_rss_mib": round(sampler.peak_rss_kib / 1024.0, 1),
+        "peak_pss_mib": round(sampler.peak_pss_kib / 1024.0, 1),
+        "peak_rss_breakdown_mib": {k: round(v / 1024.0, 1) for k, v in sampler.peak_breakdown.items()},
+        "peak_processes": sampler.peak_processes,
+        "cpu_s": round(sampler.cpu_seconds(), 1),
+        "cpu_s_by_process": sampler.cpu_by_label(),
+        "leftover_processes_killed": len(leftovers),
+        "output": {"records": watcher.count, "missing": missing, "duplicates": watcher.duplicates,
+                   "not_upper_cased_or_unknown": watcher.bad, "bad_examples": watcher.bad_examples,
+                   "watcher_error": watcher.error, "watcher_cpu_s": round(watcher.cpu_s, 1)},
+        "output_ok": (watcher.count == records and missing == 0 and watcher.duplicates == 0
+                      and watcher.bad == 0 and watcher.error is None),
+        "ok": False,
+        "log": os.path.relpath(log_path, REPO),
+        "arrivals": _thin(arrivals, started),
+    })
+    result["ok"] = result["output_ok"] and process.returncode == 0 and not timed_out
+    if process.returncode != 0 or timed_out:
+        result["log_tail"] = _tail(log_path)
+    return result
+
+
+def _thin(arrivals, started, points=200):
+    """The arrival curve as (seconds since start, cumulative records), at most ``points`` of it."""
+    step = max(1, len(arrivals) // points)
+    chosen = arrivals[::step]
+    if arrivals and chosen[-1] is not arrivals[-1]:
+        chosen.append(arrivals[-1])
+    return [[round(t - started, 3), c] for t, c in chosen]
+
+
+def _tail(path, lines=30):
+    with open(path, "rb") as f:
+        return f.read().decode("utf-8", "replace").splitlines()[-lines:]
+
+
+def _kill_group(process):
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except OSError:
+        pass
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        process.wait(10)
+
+
+# -- the benchmark -------------------------------------------------------------------------------
+
+def load_test_broker():
+    spec = importlib.util.spec_from_file_location("pyflink_compat_test_broker",
+                                                  os.path.join(REPO, "tests", "broker.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.TansuBroker
+
+
+def versions():
+    found = {"python": platform.python_version()}
+    for module in ("pyspark", "kafka", "pyarrow", "crc32c"):
+        try:
+            found[module] = getattr(__import__(module), "__version__", "installed")
+        except ImportError:
+            found[module] = None
+    return found
+
+
+def fmt(value, spec="{:,.0f}", none="—"):
+    return none if value is None else spec.format(value)
+
+
+def print_table(runs, records, value_bytes):
+    print()
+    print("%s records of %d B, %d partitions -> map(str.upper) -> Kafka, bounded, AT_LEAST_ONCE"
+          % (format(records, ","), value_bytes, PARTITIONS))
+    header = ("run", "ok", "end-to-end s", "e2e rec/s", "first out s", "steady rec/s", "peak RSS MiB",
+              "peak PSS MiB", "CPU s")
+    rows = []
+    for r in runs:
+        if r.get("skipped"):
+            rows.append((r["name"], r["skipped"]) + ("",) * (len(header) - 2))
+            continue
+        rows.append((r["name"], "yes" if r["ok"] else "NO", fmt(r["end_to_end_s"], "{:.1f}"),
+                     fmt(r["end_to_end_records_per_s"]), fmt(r["first_output_s"], "{:.1f}"),
+                     fmt(r["steady_records_per_s"]), fmt(r["peak_rss_mib"]), fmt(r["peak_pss_mib"]),
+                     fmt(r["cpu_s"], "{:.1f}")))
+    widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]
+    for row in [header] + rows:
+        print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+
+
+def evaluate(runs):
+    by_name = {r["name"]: r for r in runs if not r.get("skipped")}
+    compat, raw = by_name.get("pyflink-compat"), by_name.get("raw loop")
+    verdict = {}
+    if compat:
+        steady = compat["steady_records_per_s"]
+        verdict["steady_records_per_s"] = {"value": steady, "target": TARGETS["steady_records_per_s"],
+                                           "met": steady is not None and steady >= TARGETS["steady_records_per_s"]}
+        first = compat["first_output_s"]
+        verdict["first_output_s"] = {"value": first, "target": TARGETS["first_output_s"],
+                                     "met": first is not None and first <= TARGETS["first_output_s"]}
+        if raw and raw["steady_records_per_s"] and steady:
+            ratio = steady / raw["steady_records_per_s"]
+            verdict["ratio_to_raw_steady"] = {"value": round(ratio, 3), "target": TARGETS["ratio_to_raw"],
+                                              "met": ratio >= TARGETS["ratio_to_raw"]}
+        if raw:
+            verdict["ratio_to_raw_end_to_end"] = {
+                "value": round(compat["end_to_end_records_per_s"] / raw["end_to_end_records_per_s"], 3)}
+    return verdict
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--value-bytes", type=int, default=100)
+    parser.add_argument("--skip-raw", action="store_true", help="don't run the raw kafka-python loop")
+    parser.add_argument("--skip-compat", action="store_true", help="don't run pyflink-compat")
+    parser.add_argument("--parallelism", type=int, default=None, help="passed to the job (default: none set)")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="deadline per run in seconds (default: 120 + records / 2000)")
+    args = parser.parse_args(argv)
+    if args.value_bytes < INDEX_DIGITS + 1:
+        parser.error("--value-bytes must be at least %d" % (INDEX_DIGITS + 1))
+    records, value_bytes = args.records, args.value_bytes
+    timeout_s = args.timeout or 120.0 + records / 2000.0
+
+    os.makedirs(RESULTS, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    broker = None
+    bootstrap = os.environ.get("KAFKA_BOOTSTRAP_SERVERS")
+    runs = []
+    result = {"benchmark": "upper", "timestamp": stamp, "records": records, "value_bytes": value_bytes,
+              "partitions": PARTITIONS, "cpus": os.cpu_count(), "versions": versions(), "targets": TARGETS}
+    try:
+        if not bootstrap:
+            broker = load_test_broker()().start()
+            bootstrap = broker.bootstrap_servers
+            result["broker"] = "tansu (tests/broker.py)"
+        else:
+            result["broker"] = "KAFKA_BOOTSTRAP_SERVERS"
+        result["bootstrap_servers"] = bootstrap
+        suffix = uuid.uuid4().hex[:8]
+        topics = {k: "bench-upper-%s-%s" % (k, suffix) for k in ("in", "out-compat", "out-raw", "out-oracle")}
+        create_topics(bootstrap, list(topics.values()), PARTITIONS)
+
+        print("producing %s records of %d B to %s ..." % (format(records, ","), value_bytes, topics["in"]),
+              flush=True)
+        produced, produce_s = produce_input(bootstrap, topics["in"], records, value_bytes)
+        end = end_offsets(bootstrap, topics["in"])
+        result["input"] = {"topic": topics["in"], "produced": produced, "produce_s": round(produce_s, 2),
+                           "produce_records_per_s": round(produced / produce_s, 1), "end_offsets_sum": end}
+        print("  %s records in %.1f s (%s/s); end offsets sum %s"
+              % (format(produced, ","), produce_s, format(round(produced / produce_s), ","), format(end, ",")),
+              flush=True)
+        if end != records:
+            raise RuntimeError("input end offsets sum to %d, expected %d" % (end, records))
+
+        job_args = [bootstrap, topics["in"]]
+        extra = [str(args.parallelism)] if args.parallelism else []
+        env = dict(os.environ)
+        env["PYTHONPATH"] = REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+
+        plans = []
+        if not args.skip_compat:
+            plans.append(("pyflink-compat",
+                          [sys.executable, "-m", "pyflink_compat", "run", JOB] + job_args + [topics["out-compat"]]
+                          + extra, env, topics["out-compat"]))
+        if not args.skip_raw:
+            plans.append(("raw loop", [sys.executable, RAW_LOOP] + job_args + [topics["out-raw"], str(timeout_s)],
+                          env, topics["out-raw"]))
+        oracle = os.environ.get("PYFLINK_ORACLE_PYTHON")
+        if oracle:
+            oracle_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+            plans.append(("real PyFlink", [oracle, JOB] + job_args + [topics["out-oracle"]] + extra, oracle_env,
+                          topics["out-oracle"]))
+
+        for name, command, run_env, out_topic in plans:
+            print("running %s ..." % name, flush=True)
+            log_path = os.path.join(RESULTS, "%s-%s.log" % (stamp, name.replace(" ", "-")))
+            run = measured_run(name, command, run_env, bootstrap, out_topic, records, value_bytes, timeout_s,
+                               log_path)
+            runs.append(run)
+            print("  %s: %.1f s end to end, output %s" % (name, run["end_to_end_s"],
+                                                          "ok" if run["output_ok"] else run["output"]), flush=True)
+            if not run["ok"] and run.get("log_tail"):
+                print("  exit code %s%s; log tail:\n    %s" % (run["exit_code"],
+                                                            " (timed out)" if run["timed_out"] else "",
+                                                            "\n    ".join(run["log_tail"])), flush=True)
+        if not oracle:
+            runs.append({"name": "real PyFlink", "skipped": "not installed (set PYFLINK_ORACLE_PYTHON)"})
+    finally:
+        if broker is not None:
+            broker.stop()
+        result["runs"] = runs
+        result["verdict"] = evaluate(runs)
+        path = os.path.join(RESULTS, "%s.json" % stamp)
+        with open(path, "w") as f:
+            json.dump(result, f, indent=1)
+
+    print_table(runs, records, value_bytes)
+    for run in runs:
+        if run.get("skipped"):
+            print("%s: %s" % (run["name"], run["skipped"]))
+    print()
+    for key, v in result["verdict"].items():
+        met = v.get("met")
+        print("%-26s %s%s" % (key, v["value"],
+                               "" if met is None else "   (target %s: %s)" % (v["target"], "met" if met else "MISSED")))
+    print("\nresult: %s" % os.path.relpath(path, REPO))
+    return 0 if runs and all(r.get("ok", True) for r in runs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""Sinks on real Spark and the real broker: Kafka sink features, print(), execute_and_collect, errors."""
+import socket
+import time
+
+import pytest
+
+from kafka_helpers import consume, create_topic, produce, unique_topic, values
+from pyflink_compat.common import Configuration, Row, SimpleStringSchema, Types, WatermarkStrategy
+from pyflink_compat.datastream import StreamExecutionEnvironment
+from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
+from pyflink_compat.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
+                                                        KafkaSink, KafkaSource, KafkaTopicSelector)
+from pyflink_compat.kafka_io.cluster import KafkaConnectionError, KafkaTopicNotFoundError
+from pyflink_compat.util.exceptions import UnsupportedFeatureError
+
+pytestmark = pytest.mark.integration
+
+
+def bounded_source(bootstrap, topic):
+    return (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic)
+            .set_value_only_deserializer(SimpleStringSchema())
+            .set_bounded(KafkaOffsetsInitializer.latest()).build())
+
+
+def test_topic_selector_and_key_schema_reach_kafka(spark, bootstrap):
+    src = create_topic(bootstrap, unique_topic("in"))
+    out_a, out_b = create_topic(bootstrap, unique_topic("a")), create_topic(bootstrap, unique_topic("b"))
+    produce(bootstrap, src, ["apple", "banana", "avocado"])
+
+    class ByFirstLetter(KafkaTopicSelector):
+        def apply(self, data):
+            return out_a if data.startswith("A") else out_b
+
+    serializer = (KafkaRecordSerializationSchema.builder().set_topic_selector(ByFirstLetter())
+                  .set_key_serialization_schema(SimpleStringSchema())
+                  .set_value_serialization_schema(SimpleStringSchema()).build())
+    sink = (KafkaSink.builder().set_bootstrap_servers(bootstrap).set_record_serializer(serializer)
+            .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_source(bounded_source(bootstrap, src), WatermarkStrategy.no_watermarks(), "src") \
+        .map(str.upper, output_type=Types.STRING()).sink_to(sink)
+    env.execute("selector")
+    a_records = consume(bootstrap, out_a, 2)
+    assert [(r.key, r.value) for r in a_records] == [(b"APPLE", b"APPLE"), (b"AVOCADO", b"AVOCADO")]
+    assert [(r.key, r.value) for r in consume(bootstrap, out_b, 1)] == [(b"BANANA", b"BANANA")]
+
+
+def test_callable_topic_selector_without_key_gives_null_keys_and_keeps_record_timestamps(spark, bootstrap):
+    src = create_topic(bootstrap, unique_topic("in"))
+    out = create_topic(bootstrap, unique_topic("out"))
+    produce(bootstrap, src, ["x", "y"], timestamp_ms=1_600_000_000_123)
+    serializer = (KafkaRecordSerializationSchema.builder().set_topic_selector(lambda v: out)
+                  .set_value_serialization_schema(SimpleStringSchema()).build())
+    sink = KafkaSink.builder().set_bootstrap_servers(bootstrap).set_record_serializer(serializer).build()
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_source(bounded_source(bootstrap, src), WatermarkStrategy.no_watermarks(), "src").sink_to(sink)
+    env.execute("null keys")                       # default delivery guarantee NONE still delivers normally
+    records = consume(bootstrap, out, 2)
+    assert [(r.key, r.value, r.timestamp) for r in records] == [
+        (None, b"x", 1_600_000_000_123), (None, b"y", 1_600_000_000_123)]
+
+
+def test_100k_records_at_least_once_none_lost(spark, bootstrap):
+    src = create_topic(bootstrap, unique_topic("big"), 2)
+    out = create_topic(bootstrap, unique_topic("out"), 2)
+    for p in range(2):
+        produce(bootstrap, src, ["r%d-%06d" % (p, i) for i in range(50_000)], partition=p)
+    sink = (KafkaSink.builder().set_bootstrap_servers(bootstrap)
+            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(out)
+                                   .set_value_serialization_schema(SimpleStringSchema()).build())
+            .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
+    config = Configuration()
+    config.set_string("pyflink-compat.source.max-records-per-batch", "30000")     # several micro-batches
+    env = StreamExecutionEnvironment.get_execution_environment(config)
+    env.from_source(bounded_source(bootstrap, src), WatermarkStrategy.no_watermarks(), "src") \
+        .map(str.upper, output_type=Types.STRING()).sink_to(sink)
+    env.execute("100k")
+    got = values(consume(bootstrap, out, 100_000, timeout_s=120))
+    assert len(got) == 100_000
+    assert set(got) == {"R%d-%06d" % (p, i) for p in range(2) for i in range(50_000)}
+
+
+def test_print_formats_like_pyflink(spark, capsys):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    env.from_collection(["a", "b"], type_info=Types.STRING()).print()
+    env.from_collection([Row(name="x", n=1), Row(name="y", n=None)],
+                        type_info=Types.ROW_NAMED(["name", "n"], [Types.STRING(), Types.INT()])).print("rows")
+    env.from_collection([{"k": 1}]).map(lambda d: d).print()          # pickled: str() of the object
+    env.execute("print")
+    lines = capsys.readouterr().out.splitlines()
+    assert sorted(lines) == sorted(["a", "b", "rows> +I[x, 1]", "rows> +I[y, null]", "{'k': 1}"])
+
+
+def test_print_prefixes_subtask_at_parallelism_above_one(spark, capsys):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    env.from_collection([1, 2, 3], type_info=Types.INT()).print("n")
+    env.execute("print p2")
+    lines = capsys.readouterr().out.splitlines()
+    assert sorted(line.split("> ", 1)[1] for line in lines) == ["1", "2", "3"]
+    assert all(line.split("> ", 1)[0] in ("n:1", "n:2") for line in lines)
+
+
+def test_execute_and_collect_with_and_without_limit(spark):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    doubled = env.from_collection([1, 2, 3]).map(lambda x: x * 2, output_type=Types.LONG())
+    assert doubled.execute_and_collect(limit=2) == [2, 4]
+    env2 = StreamExecutionEnvironment.get_execution_environment()
+    words = env2.from_collection(["a b", "c"]).flat_map(lambda s: s.split())
+    with words.execute_and_collect() as results:
+        assert list(results) == ["a", "b", "c"]
+
+
+def test_exactly_once_is_refused_at_execute_with_a_clear_error(spark, bootstrap):
+    sink = (KafkaSink.builder().set_bootstrap_servers(bootstrap)
+            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic("t")
+                                   .set_value_serialization_schema(SimpleStringSchema()).build())
+            .set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE).set_transactional_id_prefix("p").build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_collection(["a"], type_info=Types.STRING()).sink_to(sink)
+    with pytest.raises(UnsupportedFeatureError, match="EXACTLY_ONCE.*porting_guide/README.md#delivery-guarantees"):
+        env.execute("eo")
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_unreachable_bootstrap_servers_fail_fast_naming_them(spark):
+    servers = "127.0.0.1:%d" % _closed_port()
+    source = (KafkaSource.builder().set_bootstrap_servers(servers).set_topics("t")
+              .set_value_only_deserializer(SimpleStringSchema()).build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_source(source, WatermarkStrategy.no_watermarks(), "src").print()
+    started = time.monotonic()
+    with pytest.raises(KafkaConnectionError, match=servers):
+        env.execute("unreachable")
+    assert time.monotonic() - started < 30          # the issue's bound; it takes about 10 s
+
+
+def test_missing_topic_fails_naming_it(spark, bootstrap):
+    missing = unique_topic("missing")
+    source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(missing)
+              .set_value_only_deserializer(SimpleStringSchema()).build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_source(source, WatermarkStrategy.no_watermarks(), "src").print()
+    with pytest.raises(KafkaTopicNotFoundError, match=missing):
+        env.execute("missing")
+
+
+def test_a_failing_user_function_fails_the_job_with_its_error(spark):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_collection([1, 0]).map(lambda x: 1 // x).print()
+    with pytest.raises(Exception, match="ZeroDivisionError"):
+        env.execute("boom")
+
+
+def test_execute_without_sinks_fails_as_flink_does(spark):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_collection([1])
+    with pytest.raises(RuntimeError, match="No operators defined in streaming topology. Cannot execute."):
+        env.execute()
