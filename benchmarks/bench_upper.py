@@ -134,10 +134,10 @@ class OutputWatcher(threading.Thread):
         self.error = None
         self.cpu_s = 0.0
         self.ready = threading.Event()
-        self._stop = threading.Event()
+        self._stop_requested = threading.Event()
 
     def stop(self):
-        self._stop.set()
+        self._stop_requested.set()
 
     def run(self):
         try:
@@ -158,7 +158,7 @@ class OutputWatcher(threading.Thread):
             consumer.poll(timeout_ms=0)       # connect before the run starts
             self.ready.set()
             seen, tail, digits, expected = self.seen, self.upper_tail, INDEX_DIGITS, self.expected
-            while not self._stop.is_set():
+            while not self._stop_requested.is_set():
                 polled = consumer.poll(timeout_ms=100, max_records=50_000)
                 if not polled:
                     continue
@@ -419,6 +419,8 @@ def _kill_group(process):
 # -- the benchmark -------------------------------------------------------------------------------
 
 def load_test_broker():
+    if REPO not in sys.path:                 # tests/broker.py may import pyflink_compat
+        sys.path.insert(0, REPO)
     spec = importlib.util.spec_from_file_location("pyflink_compat_test_broker",
                                                   os.path.join(REPO, "tests", "broker.py"))
     module = importlib.util.module_from_spec(spec)

@@ -40,9 +40,14 @@ def get_session(configuration: dict = None):
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
         from pyspark.sql import SparkSession
+        master = spark_master(configuration)
         builder = SparkSession.builder.appName(configuration.get("pipeline.name", "pyflink-compat"))
-        builder = builder.master(spark_master(configuration))
+        builder = builder.master(master)
         settings = dict(DEFAULTS)
+        if master.startswith("local"):
+            # Embedded mode: keep every Spark endpoint on loopback.
+            os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+            settings.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
         settings.update({k: v for k, v in configuration.items() if k.startswith("spark.") and k != "spark.master"})
         for key, value in settings.items():
             builder = builder.config(key, value)

@@ -1,0 +1,101 @@
+"""The runner: unchanged PyFlink job files through ``pyflink-compat run``, locally and on a Spark cluster."""
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from broker import free_port, wait_for_port
+from kafka_helpers import consume, create_topic, produce, unique_topic, values
+
+pytestmark = pytest.mark.integration
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+JOBS = os.path.join(REPO, "tests", "jobs")
+UPPER_JOB = os.path.join(REPO, "pyflink_compat", "demo", "upper_job.py")
+
+
+def run_cli(*args, extra_env=None, timeout=300):
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.update(extra_env or {})
+    return subprocess.run([sys.executable, "-m", "pyflink_compat", "run", *args], capture_output=True,
+                          text=True, timeout=timeout, env=env, cwd=REPO)
+
+
+def test_unchanged_job_file_runs_through_the_cli_with_args_parallelism_and_settings():
+    result = run_cli("-p", "1", "-D", "my.setting=42", "-Dspark.sql.shuffle.partitions=1",
+                     os.path.join(JOBS, "print_job.py"), "hello", "a", "spark")
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = result.stdout.splitlines()
+    assert "ARGS ['hello', 'a', 'spark']" in lines
+    assert "PARALLELISM 1" in lines
+    assert "CONFIG 42" in lines
+    assert "SAME CLASS pyflink_compat.common.types" in lines
+    printed = [line for line in lines if line.startswith("+I[")]
+    assert sorted(printed) == ["+I[hello, 5]", "+I[spark, 5]"]
+
+
+def test_cli_reports_usage_errors():
+    result = run_cli("--no-such-option", "job.py")
+    assert result.returncode == 2
+    assert "unknown option --no-such-option" in result.stderr
+
+
+def test_the_issue_example_job_through_the_cli(bootstrap):
+    src, out = create_topic(bootstrap, unique_topic("in")), create_topic(bootstrap, unique_topic("out"))
+    produce(bootstrap, src, ["x", "", "yz"])
+    result = run_cli("-py", UPPER_JOB, bootstrap, src, out)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert values(consume(bootstrap, out, 2)) == ["X", "YZ"]
+
+
+@pytest.fixture(scope="module")
+def standalone_cluster(tmp_path_factory):
+    """A Spark standalone master and one worker from the installed pyspark: executors in other processes."""
+    import pyspark
+    spark_class = os.path.join(os.path.dirname(pyspark.__file__), "bin", "spark-class")
+    logs = tmp_path_factory.mktemp("spark-standalone")
+    env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", SPARK_WORKER_DIR=str(logs / "work"))
+    master_port, worker_port = free_port(), free_port()
+    processes = []
+    try:
+        processes.append(subprocess.Popen(
+            [spark_class, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port",
+             str(master_port), "--webui-port", str(free_port())],
+            stdout=open(logs / "master.log", "wb"), stderr=subprocess.STDOUT, env=env, start_new_session=True))
+        wait_for_port(master_port, timeout_s=60)
+        master_url = "spark://127.0.0.1:%d" % master_port
+        processes.append(subprocess.Popen(
+            [spark_class, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1", "--port",
+             str(worker_port), "--webui-port", str(free_port()), "--cores", "2", "--memory", "2g", master_url],
+            stdout=open(logs / "worker.log", "wb"), stderr=subprocess.STDOUT, env=env, start_new_session=True))
+        wait_for_port(worker_port, timeout_s=60)
+        deadline = time.monotonic() + 60               # the worker registers with the master
+        while "Successfully registered with master" not in (logs / "worker.log").read_text(errors="replace"):
+            assert time.monotonic() < deadline, (logs / "worker.log").read_text(errors="replace")[-2000:]
+            time.sleep(0.5)
+        yield master_url, logs
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def test_same_job_runs_on_a_spark_standalone_cluster(bootstrap, standalone_cluster):
+    master_url, logs = standalone_cluster
+    src, out = create_topic(bootstrap, unique_topic("in"), 2), create_topic(bootstrap, unique_topic("out"))
+    produce(bootstrap, src, ["c%d" % i for i in range(20)], partition=0)
+    produce(bootstrap, src, ["d%d" % i for i in range(20)], partition=1)
+    result = run_cli("-D", "spark.master=%s" % master_url, "-D", "spark.driver.host=127.0.0.1",
+                     "-D", "spark.driver.bindAddress=127.0.0.1", UPPER_JOB, bootstrap, src, out,
+                     extra_env={"SPARK_LOCAL_IP": "127.0.0.1"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    got = values(consume(bootstrap, out, 40))
+    assert sorted(got) == sorted(["C%d" % i for i in range(20)] + ["D%d" % i for i in range(20)])
+    # The work ran in executor processes started by the worker, not in the driver.
+    executor_logs = list((logs / "work").rglob("stderr"))
+    assert executor_logs, "no executor was launched by the standalone worker"
