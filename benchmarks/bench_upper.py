@@ -246,6 +246,37 @@ def _label(pid):
     return exe
 
 
+def machine_busy_ticks():
+    """Non-idle CPU ticks of the whole machine so far (all cores), from /proc/stat."""
+    fields = [int(x) for x in _read("/proc/stat").splitlines()[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return sum(fields[:8]) - idle
+
+
+def own_cpu_ticks(pids):
+    """CPU ticks used so far by the given processes (this benchmark, the broker)."""
+    total = 0
+    for pid in pids:
+        stat = _stat(pid)
+        if stat is not None:
+            total += stat[1]
+    return total
+
+
+def wait_until_quiet(max_wait_s, busy_limit=0.25, window_s=3.0):
+    """Wait (at most max_wait_s) for a window in which the machine is < busy_limit busy. Returns the
+    busy fraction of the last window."""
+    deadline = time.monotonic() + max_wait_s
+    cores = os.cpu_count() or 1
+    hz = os.sysconf("SC_CLK_TCK")
+    while True:
+        before = machine_busy_ticks()
+        time.sleep(window_s)
+        busy = (machine_busy_ticks() - before) / hz / window_s / cores
+        if busy < busy_limit or time.monotonic() + window_s > deadline:
+            return busy
+
+
 class TreeSampler:
     """Summed RSS / PSS of a process tree, every SAMPLE_INTERVAL_S, and CPU time per process."""
 
@@ -267,8 +298,7 @@ class TreeSampler:
             key = (pid, start)
             self.known.add(key)
             self.cpu_ticks[key] = ticks
-            if key not in self.labels:
-                self.labels[key] = _label(pid)
+            self.labels[key] = _label(pid)  # again each time: the launcher script execs into java
             r = _kib(_read("/proc/%d/status" % pid), "VmRSS:")
             rss += r
             pss += _kib(_read("/proc/%d/smaps_rollup" % pid), "Pss:")
@@ -311,7 +341,8 @@ def steady_rate(arrivals, total, low=0.1, high=0.9):
     return (last[1] - first[1]) / (last[0] - first[0])
 
 
-def measured_run(name, command, env, bootstrap, output_topic, records, value_bytes, timeout_s, log_path):
+def measured_run(name, command, env, bootstrap, output_topic, records, value_bytes, timeout_s, log_path,
+                 own_pids=()):
     watcher = OutputWatcher(bootstrap, output_topic, records, value_bytes)
     watcher.start()
     if not watcher.ready.wait(30):
@@ -319,7 +350,10 @@ def measured_run(name, command, env, bootstrap, output_topic, records, value_byt
     if watcher.error:
         raise RuntimeError("output watcher failed: %s" % watcher.error)
     result = {"name": name, "command": command}
+    own_pids = [os.getpid()] + list(own_pids)
+    hz = os.sysconf("SC_CLK_TCK")
     with open(log_path, "wb") as log:
+        busy_before, own_before = machine_busy_ticks(), own_cpu_ticks(own_pids)
         started = time.monotonic()
         process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=REPO,
                                    start_new_session=True)
@@ -336,8 +370,17 @@ def measured_run(name, command, env, bootstrap, output_topic, records, value_byt
             if process.poll() is None:
                 _kill_group(process)
         ended = time.monotonic()
+        busy_after, own_after = machine_busy_ticks(), own_cpu_ticks(own_pids)
+    # CPU the machine spent on neither the run, this benchmark (watcher) nor the broker: other work.
+    other_cpu_s = ((busy_after - busy_before) - (own_after - own_before)) / hz - sampler.cpu_seconds()
+    # Descendants that outlive the run: give them a grace period to exit by themselves, then kill them.
     leftovers = sampler.leftovers()
-    for pid in leftovers:                    # descendants this run started that outlived it
+    grace_deadline = time.monotonic() + 10
+    while leftovers and time.monotonic() < grace_deadline:
+        time.sleep(0.2)
+        leftovers = sampler.leftovers()
+    lingered_s = time.monotonic() - ended if leftovers else None
+    for pid in leftovers:                    # processes this run started, by id
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
@@ -371,7 +414,9 @@ def measured_run(name, command, env, bootstrap, output_topic, records, value_byt
         "peak_processes": sampler.peak_processes,
         "cpu_s": round(sampler.cpu_seconds(), 1),
         "cpu_s_by_process": sampler.cpu_by_label(),
-        "leftover_processes_killed": len(leftovers),
+        "other_cpu_s_during_run": round(max(0.0, other_cpu_s), 1),
+        "machine_cpus": os.cpu_count(),
+        "leftover_processes_killed_after_10s": len(leftovers),
         "output": {"records": watcher.count, "missing": missing, "duplicates": watcher.duplicates,
                    "not_upper_cased_or_unknown": watcher.bad, "bad_examples": watcher.bad_examples,
                    "watcher_error": watcher.error, "watcher_cpu_s": round(watcher.cpu_s, 1)},
@@ -447,16 +492,15 @@ def print_table(runs, records, value_bytes):
     print("%s records of %d B, %d partitions -> map(str.upper) -> Kafka, bounded, AT_LEAST_ONCE"
           % (format(records, ","), value_bytes, PARTITIONS))
     header = ("run", "ok", "end-to-end s", "e2e rec/s", "first out s", "steady rec/s", "peak RSS MiB",
-              "peak PSS MiB", "CPU s")
+              "peak PSS MiB", "CPU s", "other load CPU s")
     rows = []
     for r in runs:
         if r.get("skipped"):
-            rows.append((r["name"], r["skipped"]) + ("",) * (len(header) - 2))
             continue
         rows.append((r["name"], "yes" if r["ok"] else "NO", fmt(r["end_to_end_s"], "{:.1f}"),
                      fmt(r["end_to_end_records_per_s"]), fmt(r["first_output_s"], "{:.1f}"),
                      fmt(r["steady_records_per_s"]), fmt(r["peak_rss_mib"]), fmt(r["peak_pss_mib"]),
-                     fmt(r["cpu_s"], "{:.1f}")))
+                     fmt(r["cpu_s"], "{:.1f}"), fmt(r["other_cpu_s_during_run"], "{:.1f}")))
     widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]
     for row in [header] + rows:
         print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
@@ -490,6 +534,8 @@ def main(argv=None):
     parser.add_argument("--skip-raw", action="store_true", help="don't run the raw kafka-python loop")
     parser.add_argument("--skip-compat", action="store_true", help="don't run pyflink-compat")
     parser.add_argument("--parallelism", type=int, default=None, help="passed to the job (default: none set)")
+    parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="S",
+                        help="before each run, wait up to S seconds for the machine to be < 25%% busy")
     parser.add_argument("--timeout", type=float, default=None,
                         help="deadline per run in seconds (default: 120 + records / 2000)")
     args = parser.parse_args(argv)
@@ -549,10 +595,13 @@ def main(argv=None):
                           topics["out-oracle"]))
 
         for name, command, run_env, out_topic in plans:
-            print("running %s ..." % name, flush=True)
+            busy = wait_until_quiet(args.wait_quiet) if args.wait_quiet else None
+            print("running %s ...%s" % (name, "" if busy is None else " (machine %.0f%% busy before)" % (busy * 100)),
+                  flush=True)
             log_path = os.path.join(RESULTS, "%s-%s.log" % (stamp, name.replace(" ", "-")))
             run = measured_run(name, command, run_env, bootstrap, out_topic, records, value_bytes, timeout_s,
-                               log_path)
+                               log_path, own_pids=[broker.process.pid] if broker is not None else [])
+            run["machine_busy_before"] = None if busy is None else round(busy, 3)
             runs.append(run)
             print("  %s: %.1f s end to end, output %s" % (name, run["end_to_end_s"],
                                                           "ok" if run["output_ok"] else run["output"]), flush=True)

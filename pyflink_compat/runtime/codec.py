@@ -9,7 +9,6 @@ This module converts between TypeInformation, Spark DDL, Arrow types, and
 between Arrow arrays and the Python objects user functions see.
 """
 import datetime
-import decimal
 import pickle
 
 import pyarrow as pa
@@ -135,21 +134,7 @@ def from_python(values: list, type_info: TypeInformation) -> pa.Array:
     try:
         return pa.array(storage, target)
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as e:
-        bad = next((v for v in values if not _fits(v, target)), None)
-        raise TypeError("An element does not match the declared output type %r: %r (%s)"
-                        % (type_info, bad, e)) from e
-
-
-def _fits(value, target):
-    try:
-        pa.array([_to_storage_any(value)], target)
-        return True
-    except Exception:
-        return False
-
-
-def _to_storage_any(value):
-    return value
+        raise TypeError("An element does not match the declared output type %r (%s)" % (type_info, e)) from e
 
 
 def _to_storage(value, type_info):
@@ -159,10 +144,7 @@ def _to_storage(value, type_info):
         names = type_info.get_field_names()
         types = type_info.get_field_types()
         if isinstance(value, Row):
-            try:
-                fields = value.as_dict() if _has_names(value) else dict(zip(names, list(value)))
-            except TypeError:
-                fields = dict(zip(names, list(value)))
+            fields = value.as_dict() if _has_names(value) else dict(zip(names, list(value)))
         elif isinstance(value, dict):
             fields = value
         elif isinstance(value, (tuple, list)):
@@ -172,8 +154,6 @@ def _to_storage(value, type_info):
         else:
             raise ValueError('Unexpected tuple %r with RowTypeInfo' % (value,))
         return {n: _to_storage(fields.get(n), t) for n, t in zip(names, types)}
-    if isinstance(value, decimal.Decimal) or not isinstance(value, Row):
-        return value
     return value
 
 

@@ -1,0 +1,170 @@
+"""Pure logic of the runner and the translation: no Spark, no broker."""
+import importlib
+import sys
+
+import pyarrow as pa
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pyflink_compat import aliasing
+from pyflink_compat.cli import UsageError, parse_run_args
+from pyflink_compat.common import Row, Types
+from pyflink_compat.datastream import StreamExecutionEnvironment
+from pyflink_compat.kafka_io.offsets import from_json, to_json
+from pyflink_compat.kafka_io.source import _cap
+from pyflink_compat.runtime import codec, printing
+from pyflink_compat.runtime.translate import offsets_reached
+from pyflink_compat.util.exceptions import UnsupportedFeatureError
+
+
+# -- CLI --------------------------------------------------------------------------------------------
+
+def test_run_args_like_flink_run():
+    job, args, config, parallelism = parse_run_args(
+        ["-p", "3", "-D", "a.b=1", "-Dc=x=y", "-py", "job.py", "--input", "-p", "t"])
+    assert (job, args, config, parallelism) == ("job.py", ["--input", "-p", "t"], {"a.b": "1", "c": "x=y"}, 3)
+    assert parse_run_args(["job.py"]) == ("job.py", [], {}, None)
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "no job file"), (["-p"], "needs a number"), (["-p", "x", "j.py"], "must be a number"),
+    (["-D", "novalue", "j.py"], "key=value"), (["--bogus", "j.py"], "unknown option --bogus"),
+])
+def test_run_args_errors(argv, message):
+    with pytest.raises(UsageError, match=message):
+        parse_run_args(argv)
+
+
+def test_pyflink_imports_resolve_to_the_same_modules():
+    aliasing.install()
+    try:
+        common = importlib.import_module("pyflink.common")
+        kafka = importlib.import_module("pyflink.datastream.connectors.kafka")
+        from pyflink.datastream.connectors.kafka import KafkaSource  # noqa: F401 - the import itself is the test
+        assert common is importlib.import_module("pyflink_compat.common")
+        assert kafka.KafkaSource is importlib.import_module("pyflink_compat.datastream.connectors.kafka").KafkaSource
+        with pytest.raises(ImportError):
+            from pyflink.datastream.connectors import KafkaSink  # noqa: F401 - as in PyFlink
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module("pyflink.no_such_module")
+    finally:
+        sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, aliasing.PyFlinkAliasFinder)]
+        for name in [n for n in sys.modules if n == "pyflink" or n.startswith("pyflink.")]:
+            del sys.modules[name]
+
+
+# -- offsets ----------------------------------------------------------------------------------------
+
+@given(st.dictionaries(st.tuples(st.sampled_from(["a", "b.c", "d-e"]), st.integers(0, 50)),
+                       st.integers(0, 2**62)))
+def test_offsets_json_round_trip(offsets):
+    assert from_json(to_json(offsets)) == offsets
+
+
+@given(st.lists(st.tuples(st.integers(0, 1000), st.integers(0, 1000)), min_size=1, max_size=6),
+       st.integers(1, 3000))
+def test_record_cap_is_respected_and_spread(ranges, cap):
+    current = {("t", i): start for i, (start, _) in enumerate(ranges)}
+    available = {("t", i): start + extra for i, (start, extra) in enumerate(ranges)}
+    capped = _cap(current, available, cap)
+    total_available = sum(available[tp] - current[tp] for tp in current)
+    total = sum(capped[tp] - current[tp] for tp in current)
+    assert total == min(cap, total_available)
+    assert all(current[tp] <= capped[tp] <= available[tp] for tp in current)
+
+
+def test_offsets_reached():
+    assert offsets_reached({"t": {"0": 5, "1": 3}}, {"t": {"0": 5, "1": 2}})
+    assert not offsets_reached({"t": {"0": 4}}, {"t": {"0": 5}})
+    assert not offsets_reached({"t": {"0": 9}}, {"t": {"0": 5, "1": 1}})
+    assert offsets_reached({"index": 3}, {"index": 3})
+
+
+# -- element encoding -------------------------------------------------------------------------------
+
+PERSON = Types.ROW_NAMED(["name", "age", "score"], [Types.STRING(), Types.INT(), Types.DOUBLE()])
+
+
+@given(st.lists(st.one_of(st.none(), st.text())))
+def test_strings_round_trip_through_arrow(items):
+    assert codec.to_python(codec.from_python(items, Types.STRING()), Types.STRING()) == items
+
+
+@given(st.lists(st.integers(-2**63, 2**63 - 1)))
+def test_longs_round_trip_through_arrow(items):
+    assert codec.to_python(codec.from_python(items, Types.LONG()), Types.LONG()) == items
+
+
+@given(st.lists(st.recursive(st.one_of(st.integers(), st.text(), st.none(), st.floats(allow_nan=False)),
+                             lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=8)))
+def test_pickled_elements_round_trip(items):
+    assert codec.to_python(codec.from_python(items, Types.PICKLED_BYTE_ARRAY()),
+                           Types.PICKLED_BYTE_ARRAY()) == items
+
+
+@given(st.lists(st.tuples(st.text(), st.integers(-2**31, 2**31 - 1), st.floats(allow_nan=False))))
+def test_rows_round_trip_and_keep_field_names(items):
+    rows = [Row(name=n, age=a, score=s) for n, a, s in items]
+    back = codec.to_python(codec.from_python(rows, PERSON), PERSON)
+    assert back == rows
+    assert all(r.as_dict() == {"name": n, "age": a, "score": s} for r, (n, a, s) in zip(back, items))
+
+
+def test_rows_accept_tuples_and_dicts_and_reject_other_values():
+    arr = codec.from_python([("a", 1, 0.5), {"name": "b", "age": 2, "score": 1.5}], PERSON)
+    assert codec.to_python(arr, PERSON) == [Row(name="a", age=1, score=0.5), Row(name="b", age=2, score=1.5)]
+    with pytest.raises(TypeError, match="declared output type"):
+        codec.from_python(["not a number"], Types.INT())
+
+
+def test_stream_schema_has_element_and_timestamp():
+    assert codec.stream_schema(Types.STRING()) == pa.schema([("element", pa.string()), ("event_ts", pa.int64())])
+    assert "struct<name:string,age:int,score:double>" in codec.spark_ddl(PERSON)
+
+
+# -- print() ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("identifier, subtask, parallelism, prefix", [
+    (None, 0, 1, ""), ("out", 0, 1, "out> "), (None, 1, 2, "2> "), ("out", 0, 4, "out:1> ")])
+def test_print_prefix(identifier, subtask, parallelism, prefix):
+    assert printing.line_prefix(identifier, subtask, parallelism) == prefix
+
+
+def test_print_element_strings():
+    assert printing.element_string(Row("a", 1, None), PERSON) == "+I[a, 1, null]"
+    assert printing.element_string({"k": (1, 2)}, Types.PICKLED_BYTE_ARRAY()) == "{'k': (1, 2)}"
+    assert printing.element_string(True, Types.BOOLEAN()) == "true"
+    assert printing.element_string("s", Types.STRING()) == "s"
+
+
+# -- the mirror's errors ----------------------------------------------------------------------------
+
+def test_transformations_reject_non_callables_with_pyflink_messages():
+    ds = StreamExecutionEnvironment.get_execution_environment().from_collection([1])
+    with pytest.raises(TypeError, match="^The input must be a MapFunction or a callable function$"):
+        ds.map(1)
+    with pytest.raises(TypeError, match="^The input must be a FlatMapFunction or a callable function$"):
+        ds.flat_map("x")
+    with pytest.raises(TypeError, match="^The input must be a FilterFunction or a callable function$"):
+        ds.filter(None)
+
+
+@pytest.mark.parametrize("method, section", [
+    ("key_by", "state-and-windows"), ("union", "multi-input-streams"), ("add_sink", "legacy-kafka-api"),
+    ("assign_timestamps_and_watermarks", "event-time")])
+def test_methods_not_provided_yet_name_themselves_and_the_guide(method, section):
+    ds = StreamExecutionEnvironment.get_execution_environment().from_collection([1])
+    with pytest.raises(UnsupportedFeatureError) as error:
+        getattr(ds, method)(lambda x: x)
+    assert "DataStream.%s" % method in str(error.value)
+    assert "porting_guide/README.md#%s" % section in str(error.value)
+
+
+def test_types_and_names_follow_pyflink():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    ds = env.from_collection(["a"], type_info=Types.STRING())
+    assert ds.get_type() == Types.STRING()
+    assert ds.map(str.upper).get_type() == Types.PICKLED_BYTE_ARRAY()
+    assert ds.filter(bool).get_type() == Types.STRING()
+    assert ds.name("n").uid("u").set_parallelism(2) is ds and ds.get_name() == "n"
