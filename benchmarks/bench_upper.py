@@ -119,11 +119,20 @@ def end_offsets(bootstrap, topic):
 # -- watching the output -------------------------------------------------------------------------
 
 class OutputWatcher(threading.Thread):
-    """Consumes the output topic while a run goes on: arrival time of every polled batch, and checks."""
+    """Watches the output topic while a run goes on, and checks every output record.
 
-    def __init__(self, bootstrap, topic, expected, value_bytes):
+    mode "consumer": consumes during the run; an arrival is (time a poll returned, records so far).
+    mode "offsets": during the run only asks for the end offsets every 50 ms (next to no CPU taken
+    from the run); an arrival is (time, sum of end offsets). On Tansu an end offset is the base offset
+    of the partition's last batch + 1, so it lags by at most one producer batch. Once the run is over
+    (``run_done()``) it consumes everything for the checks.
+    """
+
+    OFFSETS_INTERVAL_S = 0.05
+
+    def __init__(self, bootstrap, topic, expected, value_bytes, mode="consumer"):
         super().__init__(name="watch-" + topic, daemon=True)
-        self.bootstrap, self.topic, self.expected = bootstrap, topic, expected
+        self.bootstrap, self.topic, self.expected, self.mode = bootstrap, topic, expected, mode
         self.upper_tail = filler(value_bytes).upper()
         self.arrivals = []                  # (monotonic time, cumulative count)
         self.count = 0
@@ -132,11 +141,17 @@ class OutputWatcher(threading.Thread):
         self.bad = 0
         self.bad_examples = []
         self.error = None
+        self.cpu_s_during_run = None
         self.cpu_s = 0.0
         self.ready = threading.Event()
+        self._run_done = threading.Event()
         self._stop_requested = threading.Event()
 
+    def run_done(self):
+        self._run_done.set()
+
     def stop(self):
+        self._run_done.set()
         self._stop_requested.set()
 
     def run(self):
@@ -149,41 +164,60 @@ class OutputWatcher(threading.Thread):
 
     def _run(self):
         from kafka import KafkaConsumer, TopicPartition
+        # fetch_max_wait_ms: Tansu sleeps about half of it on every fetch; 50 ms keeps an idle
+        # watcher cheap and arrival times within ~25 ms.
         consumer = KafkaConsumer(bootstrap_servers=self.bootstrap, enable_auto_commit=False,
-                                 fetch_max_wait_ms=10, check_crcs=False)
+                                 fetch_max_wait_ms=50, check_crcs=False)
         try:
             tps = [TopicPartition(self.topic, p) for p in range(PARTITIONS)]
             consumer.assign(tps)
             consumer.seek_to_beginning(*tps)
             consumer.poll(timeout_ms=0)       # connect before the run starts
             self.ready.set()
-            seen, tail, digits, expected = self.seen, self.upper_tail, INDEX_DIGITS, self.expected
+            if self.mode == "offsets":
+                last = 0
+                while not self._run_done.is_set():
+                    total = sum(consumer.end_offsets(tps).values())
+                    if total > last:
+                        self.arrivals.append((time.monotonic(), total))
+                        last = total
+                    self._run_done.wait(self.OFFSETS_INTERVAL_S)
+                self.cpu_s_during_run = time.thread_time()
             while not self._stop_requested.is_set():
                 polled = consumer.poll(timeout_ms=100, max_records=50_000)
+                if self.cpu_s_during_run is None and self._run_done.is_set():
+                    self.cpu_s_during_run = time.thread_time()
                 if not polled:
                     continue
                 now = time.monotonic()
                 for records in polled.values():
-                    for record in records:
-                        value = record.value
-                        try:
-                            index = int(value[:digits])
-                        except (TypeError, ValueError):
-                            index = -1
-                        if 0 <= index < expected and value[digits + 1:] == tail and value[digits:digits + 1] == b" ":
-                            if seen[index]:
-                                self.duplicates += 1
-                            else:
-                                seen[index] = 1
-                        else:
-                            self.bad += 1
-                            if len(self.bad_examples) < 3:
-                                self.bad_examples.append(repr(value[:40]))
-                    self.count += len(records)
-                self.arrivals.append((now, self.count))
+                    self._check(records)
+                if self.mode == "consumer":
+                    self.arrivals.append((now, self.count))
         finally:
             self.cpu_s = time.thread_time()
+            if self.cpu_s_during_run is None:
+                self.cpu_s_during_run = self.cpu_s
             consumer.close()
+
+    def _check(self, records):
+        seen, tail, digits, expected = self.seen, self.upper_tail, INDEX_DIGITS, self.expected
+        for record in records:
+            value = record.value
+            try:
+                index = int(value[:digits])
+            except (TypeError, ValueError):
+                index = -1
+            if 0 <= index < expected and value[digits + 1:] == tail and value[digits:digits + 1] == b" ":
+                if seen[index]:
+                    self.duplicates += 1
+                else:
+                    seen[index] = 1
+            else:
+                self.bad += 1
+                if len(self.bad_examples) < 3:
+                    self.bad_examples.append(repr(value[:40]))
+        self.count += len(records)
 
     def missing(self):
         return self.expected - sum(self.seen)
@@ -234,15 +268,26 @@ def process_tree(root):
     return tree
 
 
-def _label(pid):
-    cmdline = (_read("/proc/%d/cmdline" % pid) or "").split("\0")
-    exe = os.path.basename(cmdline[0]) if cmdline and cmdline[0] else "?"
+def _cmdline(pid):
+    return [a for a in (_read("/proc/%d/cmdline" % pid) or "").split("\0") if a]
+
+
+def _label(pid, root):
+    """A short name for a process of the run: jvm, driver, or the Python worker module it runs."""
+    cmdline = _cmdline(pid)
+    if not cmdline:
+        return "?"
+    exe = os.path.basename(cmdline[0])
     if exe.startswith("java"):
         return "jvm"
-    if "pyspark.daemon" in cmdline:
-        return "python worker daemon"
-    if "pyspark.worker" in cmdline or "pyspark.daemon" in " ".join(cmdline):
-        return "python worker"
+    if pid == root:
+        return "driver (%s)" % exe
+    if "-m" in cmdline:
+        modules = [a for a in cmdline[cmdline.index("-m") + 1:] if not a.startswith("-")]
+        name = " ".join(m.rsplit(".", 1)[-1] if m != "pyspark.worker" else "worker" for m in modules)
+        stat = _stat(pid)
+        forked = stat is not None and _cmdline(stat[0]) == cmdline
+        return "py %s%s" % (name, " (forked)" if forked else "")
     return exe
 
 
@@ -298,12 +343,13 @@ class TreeSampler:
             key = (pid, start)
             self.known.add(key)
             self.cpu_ticks[key] = ticks
-            self.labels[key] = _label(pid)  # again each time: the launcher script execs into java
+            self.labels[key] = _label(pid, self.root)  # each time: the launcher script execs into java
             r = _kib(_read("/proc/%d/status" % pid), "VmRSS:")
             rss += r
             pss += _kib(_read("/proc/%d/smaps_rollup" % pid), "Pss:")
             label = self.labels[key]
-            breakdown[label] = breakdown.get(label, 0) + r
+            total, count = breakdown.get(label, (0, 0))
+            breakdown[label] = (total + r, count + 1)
         if rss > self.peak_rss_kib:
             self.peak_rss_kib = rss
             self.peak_breakdown = breakdown
@@ -342,8 +388,8 @@ def steady_rate(arrivals, total, low=0.1, high=0.9):
 
 
 def measured_run(name, command, env, bootstrap, output_topic, records, value_bytes, timeout_s, log_path,
-                 own_pids=()):
-    watcher = OutputWatcher(bootstrap, output_topic, records, value_bytes)
+                 own_pids=(), watch="consumer"):
+    watcher = OutputWatcher(bootstrap, output_topic, records, value_bytes, watch)
     watcher.start()
     if not watcher.ready.wait(30):
         raise TimeoutError("output watcher for %s did not start" % name)
@@ -379,13 +425,13 @@ def measured_run(name, command, env, bootstrap, output_topic, records, value_byt
     while leftovers and time.monotonic() < grace_deadline:
         time.sleep(0.2)
         leftovers = sampler.leftovers()
-    lingered_s = time.monotonic() - ended if leftovers else None
     for pid in leftovers:                    # processes this run started, by id
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
 
+    watcher.run_done()
     # Everything the run wrote should be readable now; give the watcher a deadline to catch up.
     catch_up_deadline = time.monotonic() + max(30.0, records / 20000.0)
     while watcher.count < records and time.monotonic() < catch_up_deadline and watcher.is_alive():
@@ -397,7 +443,7 @@ def measured_run(name, command, env, bootstrap, output_topic, records, value_byt
     e2e_s = ended - started
     arrivals = watcher.arrivals
     first_output = (arrivals[0][0] - started) if arrivals else None
-    last_output = next(((t - started) for t, c in arrivals if c >= records), None)
+    last_output = (arrivals[-1][0] - started) if arrivals else None
     steady = steady_rate(arrivals, records)
     missing = watcher.missing()
     result.update({
@@ -410,16 +456,19 @@ def measured_run(name, command, env, bootstrap, output_topic, records, value_byt
         "steady_records_per_s": round(steady, 1) if steady is not None else None,
         "peak_rss_mib": round(sampler.peak_rss_kib / 1024.0, 1),
         "peak_pss_mib": round(sampler.peak_pss_kib / 1024.0, 1),
-        "peak_rss_breakdown_mib": {k: round(v / 1024.0, 1) for k, v in sampler.peak_breakdown.items()},
+        "peak_rss_breakdown": {k: "%.0f MiB in %d process%s" % (v / 1024.0, n, "" if n == 1 else "es")
+                               for k, (v, n) in sorted(sampler.peak_breakdown.items(), key=lambda kv: -kv[1][0])},
         "peak_processes": sampler.peak_processes,
         "cpu_s": round(sampler.cpu_seconds(), 1),
+        "cpu_us_per_record": round(sampler.cpu_seconds() * 1e6 / records, 1),
         "cpu_s_by_process": sampler.cpu_by_label(),
         "other_cpu_s_during_run": round(max(0.0, other_cpu_s), 1),
         "machine_cpus": os.cpu_count(),
         "leftover_processes_killed_after_10s": len(leftovers),
         "output": {"records": watcher.count, "missing": missing, "duplicates": watcher.duplicates,
                    "not_upper_cased_or_unknown": watcher.bad, "bad_examples": watcher.bad_examples,
-                   "watcher_error": watcher.error, "watcher_cpu_s": round(watcher.cpu_s, 1)},
+                   "watcher_error": watcher.error, "watcher_mode": watch,
+                   "watcher_cpu_s_during_run": round(watcher.cpu_s_during_run or 0.0, 1)},
         "output_ok": (watcher.count == records and missing == 0 and watcher.duplicates == 0
                       and watcher.bad == 0 and watcher.error is None),
         "ok": False,
@@ -487,12 +536,13 @@ def fmt(value, spec="{:,.0f}", none="—"):
     return none if value is None else spec.format(value)
 
 
-def print_table(runs, records, value_bytes):
+def print_table(runs, records, value_bytes, watch):
     print()
-    print("%s records of %d B, %d partitions -> map(str.upper) -> Kafka, bounded, AT_LEAST_ONCE"
-          % (format(records, ","), value_bytes, PARTITIONS))
+    print("%s records of %d B, %d partitions -> map(str.upper) -> Kafka, bounded, AT_LEAST_ONCE (output timed by %s)"
+          % (format(records, ","), value_bytes, PARTITIONS,
+             "a side consumer" if watch == "consumer" else "end offsets"))
     header = ("run", "ok", "end-to-end s", "e2e rec/s", "first out s", "steady rec/s", "peak RSS MiB",
-              "peak PSS MiB", "CPU s", "other load CPU s")
+              "peak PSS MiB", "CPU s", "CPU us/rec", "other load CPU s")
     rows = []
     for r in runs:
         if r.get("skipped"):
@@ -500,7 +550,8 @@ def print_table(runs, records, value_bytes):
         rows.append((r["name"], "yes" if r["ok"] else "NO", fmt(r["end_to_end_s"], "{:.1f}"),
                      fmt(r["end_to_end_records_per_s"]), fmt(r["first_output_s"], "{:.1f}"),
                      fmt(r["steady_records_per_s"]), fmt(r["peak_rss_mib"]), fmt(r["peak_pss_mib"]),
-                     fmt(r["cpu_s"], "{:.1f}"), fmt(r["other_cpu_s_during_run"], "{:.1f}")))
+                     fmt(r["cpu_s"], "{:.1f}"), fmt(r["cpu_us_per_record"], "{:.1f}"),
+                     fmt(r["other_cpu_s_during_run"], "{:.1f}")))
     widths = [max(len(str(row[i])) for row in rows + [header]) for i in range(len(header))]
     for row in [header] + rows:
         print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
@@ -534,6 +585,12 @@ def main(argv=None):
     parser.add_argument("--skip-raw", action="store_true", help="don't run the raw kafka-python loop")
     parser.add_argument("--skip-compat", action="store_true", help="don't run pyflink-compat")
     parser.add_argument("--parallelism", type=int, default=None, help="passed to the job (default: none set)")
+    parser.add_argument("--watch", choices=("consumer", "offsets"), default="consumer",
+                        help="how the output is timed during a run: a consuming side thread (default), or end "
+                             "offsets only (takes no CPU from the run; records are checked after it)")
+    parser.add_argument("--compat-arg", action="append", default=[], metavar="ARG",
+                        help="extra argument for 'pyflink-compat run' before the job file, e.g. "
+                             "--compat-arg=-Dspark.sql.shuffle.partitions=2 (repeatable)")
     parser.add_argument("--wait-quiet", type=float, default=0.0, metavar="S",
                         help="before each run, wait up to S seconds for the machine to be < 25%% busy")
     parser.add_argument("--timeout", type=float, default=None,
@@ -549,7 +606,8 @@ def main(argv=None):
     broker = None
     bootstrap = os.environ.get("KAFKA_BOOTSTRAP_SERVERS")
     runs = []
-    result = {"benchmark": "upper", "timestamp": stamp, "records": records, "value_bytes": value_bytes,
+    result = {"benchmark": "upper", "timestamp": stamp, "watch": args.watch, "records": records,
+              "value_bytes": value_bytes,
               "partitions": PARTITIONS, "cpus": os.cpu_count(), "versions": versions(), "targets": TARGETS}
     try:
         if not bootstrap:
@@ -580,11 +638,14 @@ def main(argv=None):
         env = dict(os.environ)
         env["PYTHONPATH"] = REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
 
+        compat_env = dict(env)
+        # Timestamps of the job's phases (session started, query running) in its log; driver only.
+        compat_env.setdefault("PYFLINK_COMPAT_LOG_LEVEL", "INFO")
         plans = []
         if not args.skip_compat:
             plans.append(("pyflink-compat",
-                          [sys.executable, "-m", "pyflink_compat", "run", JOB] + job_args + [topics["out-compat"]]
-                          + extra, env, topics["out-compat"]))
+                          [sys.executable, "-m", "pyflink_compat", "run"] + args.compat_arg + [JOB] + job_args
+                          + [topics["out-compat"]] + extra, compat_env, topics["out-compat"]))
         if not args.skip_raw:
             plans.append(("raw loop", [sys.executable, RAW_LOOP] + job_args + [topics["out-raw"], str(timeout_s)],
                           env, topics["out-raw"]))
@@ -600,7 +661,8 @@ def main(argv=None):
                   flush=True)
             log_path = os.path.join(RESULTS, "%s-%s.log" % (stamp, name.replace(" ", "-")))
             run = measured_run(name, command, run_env, bootstrap, out_topic, records, value_bytes, timeout_s,
-                               log_path, own_pids=[broker.process.pid] if broker is not None else [])
+                               log_path, own_pids=[broker.process.pid] if broker is not None else [],
+                               watch=args.watch)
             run["machine_busy_before"] = None if busy is None else round(busy, 3)
             runs.append(run)
             print("  %s: %.1f s end to end, output %s" % (name, run["end_to_end_s"],
@@ -620,7 +682,7 @@ def main(argv=None):
         with open(path, "w") as f:
             json.dump(result, f, indent=1)
 
-    print_table(runs, records, value_bytes)
+    print_table(runs, records, value_bytes, args.watch)
     for run in runs:
         if run.get("skipped"):
             print("%s: %s" % (run["name"], run["skipped"]))

@@ -2,7 +2,8 @@
 
 Flink 2.x configures checkpoint storage through configuration
 (``state.checkpoints.dir``); these classes exist so imports keep working and
-record their settings. pyflink-compat checkpoints to Spark's checkpoint location.
+record their settings; nothing reads them yet (each run uses a temporary Spark
+checkpoint location, see porting_guide/README.md#checkpoints).
 """
 from typing import Optional
 

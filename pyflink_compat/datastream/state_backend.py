@@ -3,8 +3,7 @@
 In Flink 2.x these can no longer be set on the environment from Python
 (``set_state_backend`` was removed); jobs choose a backend through configuration
 (``state.backend.type``). They exist here so imports keep working, as plain
-configuration holders: pyflink-compat keeps keyed state in Spark's state store
-whatever is chosen.
+configuration holders; nothing reads them yet (keyed state is not provided yet).
 """
 from enum import Enum
 from typing import List, Optional

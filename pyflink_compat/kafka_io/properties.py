@@ -37,6 +37,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 import attrs
 
+from pyflink_compat.kafka_io import redaction
 from pyflink_compat.kafka_io.spec import is_secret_key
 
 log = logging.getLogger("pyflink_compat.kafka")
@@ -733,6 +734,12 @@ def _translate(properties: Mapping[str, object], kind: str,
                                  % (origin[name], key, name))
             out[name] = converted
             origin.setdefault(name, key)
+    for name, converted in out.items():
+        if _is_secret_kwarg(name):
+            redaction.register_secret(converted)
+    for key, value in properties.items():
+        if _is_secret_property(key):
+            redaction.register_secret(value)
     return out
 
 

@@ -19,7 +19,7 @@ import pyarrow as pa
 from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMessage
 
 from pyflink_compat.kafka_io import properties as kprops
-from pyflink_compat.kafka_io.source import decode_object
+from pyflink_compat.kafka_io.source import SPEC_OPTION, decode_object
 
 log = logging.getLogger("pyflink_compat.kafka")
 
@@ -75,7 +75,7 @@ class _SendTracker:
 class KafkaStreamWriter(DataSourceStreamArrowWriter):
 
     def __init__(self, options):
-        self.spec = decode_object(options["spec"])
+        self.spec = decode_object(options[SPEC_OPTION])
         self.element_type = decode_object(options["element_type"])
 
     def write(self, iterator):

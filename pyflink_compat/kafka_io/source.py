@@ -26,6 +26,9 @@ from pyflink_compat.kafka_io.cluster import Cluster
 log = logging.getLogger("pyflink_compat.kafka")
 
 FORMAT_NAME = "pyflink_compat_kafka"
+# The pickled spec holds the Kafka properties, passwords included. Spark redacts option values whose key
+# matches spark.redaction.regex (default: secret|password|token|...) in plans and logs: hence the name.
+SPEC_OPTION = "kafka_spec_secret"
 DEFAULT_MAX_RECORDS_PER_BATCH = 500_000
 ARROW_BATCH_ROWS = 20_000
 # Minimum pause between two end-offset lookups when a poll found nothing new.
@@ -53,7 +56,7 @@ class KafkaSplit(InputPartition):
 
 
 class KafkaDataSource(DataSource):
-    """Options: ``spec`` (pickled KafkaSourceSpec or KafkaSinkSpec), ``start_offsets``/``stop_offsets``
+    """Options: ``kafka_spec_secret`` (pickled KafkaSourceSpec or KafkaSinkSpec), ``start_offsets``/``stop_offsets``
     (JSON), ``schema`` (Spark DDL), ``max_records_per_batch``, ``element_type`` (pickled TypeInformation)."""
 
     @classmethod
@@ -74,7 +77,7 @@ class KafkaDataSource(DataSource):
 class KafkaStreamReader(DataSourceStreamReader):
 
     def __init__(self, options):
-        self.spec = decode_object(options["spec"])
+        self.spec = decode_object(options[SPEC_OPTION])
         self.start_offsets = json.loads(options["start_offsets"])
         stop = options.get("stop_offsets") or ""
         self.stop_offsets = koffsets.from_json(json.loads(stop)) if stop else None

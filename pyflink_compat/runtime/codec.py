@@ -16,6 +16,7 @@ import pyarrow as pa
 from pyflink_compat.common.typeinfo import (BasicArrayTypeInfo, ListTypeInfo, MapTypeInfo,
                                              PickledBytesTypeInfo, PrimitiveArrayTypeInfo, RowTypeInfo,
                                              TypeInformation, Types)
+from pyflink_compat.common.time import Instant
 from pyflink_compat.common.types import Row
 from pyflink_compat.util.exceptions import UnsupportedFeatureError
 
@@ -72,18 +73,11 @@ def arrow_type(type_info: TypeInformation) -> pa.DataType:
 
 
 def _element_type_of(type_info):
-    for attr in ("_element_type", "element_type", "_element_type_info"):
-        if hasattr(type_info, attr):
-            return getattr(type_info, attr)
-    raise UnsupportedFeatureError("Streams of type %r" % (type_info,), "types")
+    return type_info._element_type
 
 
 def _map_types_of(type_info):
-    key = getattr(type_info, "_key_type_info", None) or getattr(type_info, "_key_type", None)
-    value = getattr(type_info, "_value_type_info", None) or getattr(type_info, "_value_type", None)
-    if key is None or value is None:
-        raise UnsupportedFeatureError("Streams of type %r" % (type_info,), "types")
-    return key, value
+    return type_info._key_type_info, type_info._value_type_info
 
 
 def stream_schema(type_info: TypeInformation) -> pa.Schema:
@@ -112,6 +106,7 @@ def to_python(array: pa.Array, type_info: TypeInformation) -> list:
 
 
 def _from_storage(value, type_info):
+    """The Python object a user function sees for one stored value (recursively)."""
     if value is None:
         return None
     if isinstance(type_info, RowTypeInfo):
@@ -119,9 +114,25 @@ def _from_storage(value, type_info):
         row = Row(*[_from_storage(value[n], t) for n, t in zip(names, type_info.get_field_types())])
         row.set_field_names(names)
         return row
+    if isinstance(type_info, MapTypeInfo):
+        key_type, value_type = _map_types_of(type_info)
+        return {_from_storage(k, key_type): _from_storage(v, value_type) for k, v in value}
+    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo)) or (
+            isinstance(type_info, PrimitiveArrayTypeInfo) and not _is_byte_array(type_info)):
+        element_type = _element_type_of(type_info)
+        return [_from_storage(v, element_type) for v in value]
+    if type_info == Types.INSTANT():
+        return Instant.of_epoch_milli(_epoch_millis(value))
     if isinstance(value, datetime.datetime) and value.tzinfo is not None:
         return value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
     return value
+
+
+def _epoch_millis(moment: datetime.datetime) -> int:
+    return (moment - _EPOCH) // datetime.timedelta(milliseconds=1)
+
+
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 
 
 def from_python(values: list, type_info: TypeInformation) -> pa.Array:
@@ -138,22 +149,35 @@ def from_python(values: list, type_info: TypeInformation) -> pa.Array:
 
 
 def _to_storage(value, type_info):
+    """The Arrow-ready form of one element of ``type_info`` (recursively), as PyFlink converts it."""
     if value is None:
         return None
     if isinstance(type_info, RowTypeInfo):
         names = type_info.get_field_names()
         types = type_info.get_field_types()
-        if isinstance(value, Row):
-            fields = value.as_dict() if _has_names(value) else dict(zip(names, list(value)))
+        if isinstance(value, Row) and _has_names(value):
+            missing = [n for n in names if n not in value.as_dict()]
+            if missing:
+                raise ValueError("Row %r has no field(s) %s of %r" % (value, ", ".join(missing), type_info))
+            fields = [value[n] for n in names]
         elif isinstance(value, dict):
-            fields = value
-        elif isinstance(value, (tuple, list)):
-            fields = dict(zip(names, value))
+            fields = [value.get(n) for n in names]
+        elif isinstance(value, (Row, tuple, list)):
+            fields = list(value)
         elif hasattr(value, "__dict__"):
-            fields = vars(value)
+            fields = [vars(value).get(n) for n in names]
         else:
             raise ValueError('Unexpected tuple %r with RowTypeInfo' % (value,))
-        return {n: _to_storage(fields.get(n), t) for n, t in zip(names, types)}
+        return {n: _to_storage(v, t) for n, v, t in zip(names, fields, types)}
+    if isinstance(type_info, MapTypeInfo):
+        key_type, value_type = _map_types_of(type_info)
+        return [(_to_storage(k, key_type), _to_storage(v, value_type)) for k, v in value.items()]
+    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo)) or (
+            isinstance(type_info, PrimitiveArrayTypeInfo) and not _is_byte_array(type_info)):
+        element_type = _element_type_of(type_info)
+        return [_to_storage(v, element_type) for v in value]
+    if isinstance(value, Instant):
+        return _EPOCH + datetime.timedelta(milliseconds=value.to_epoch_milli())
     return value
 
 

@@ -28,6 +28,10 @@ class JobExecutionError(RuntimeError):
     """The job failed; the message names the failing sink and the cause."""
 
 
+class JobCancellationError(JobExecutionError):
+    """The job was cancelled (its execution result fails with this, as Flink's does)."""
+
+
 def _cause_of(exception) -> str:
     """The most telling line of a StreamingQueryException: the Python error raised in a task."""
     text = str(exception)
@@ -102,10 +106,14 @@ class JobRun:
                             query.stop()
                             pending.remove((plan, query))
                 time.sleep(POLL_INTERVAL_S)
-            self.status = JobStatus.CANCELED if self._cancel_requested.is_set() else JobStatus.FINISHED
+            if self._cancel_requested.is_set():
+                self.status = JobStatus.CANCELED
+                self.error = JobCancellationError("Job '%s' (%s) was cancelled." % (self.job_name, self.job_id))
+            else:
+                self.status = JobStatus.FINISHED
         except BaseException as e:       # noqa: B902 - any failure fails the job
             self.error = e
-            self.status = JobStatus.FAILED
+            self.status = JobStatus.CANCELED if self._cancel_requested.is_set() else JobStatus.FAILED
         finally:
             self._stop_all()
             shutil.rmtree(self._checkpoint_root, ignore_errors=True)
@@ -200,7 +208,7 @@ class CollectedResults:
                 if self.run.done:
                     if self.queue.empty():
                         error = self.run.result_future.exception()
-                        if error is not None:
+                        if error is not None and not isinstance(error, JobCancellationError):
                             raise error
                         raise StopIteration('No more data.')
 

@@ -1,6 +1,6 @@
 """The one Spark session a pyflink-compat process uses.
 
-Spark local mode is the default (``local[*]``); ``spark.master`` from the job's
+Spark local mode is the default (``local[*,3]``); ``spark.master`` from the job's
 configuration (``-D spark.master=...``) or the ``SPARK_MASTER`` environment
 variable runs the same job on a cluster. Every ``spark.*`` key of the job's
 configuration is passed to Spark.
@@ -22,11 +22,15 @@ DEFAULTS = {
     "spark.sql.streaming.stopTimeout": "60s",
     # Python data sources and Arrow UDFs: use Arrow-native batches, avoid pandas conversions.
     "spark.sql.execution.arrow.pyspark.enabled": "true",
+    # Python workers may start slowly on a loaded 2-core machine: give them time to connect back.
+    "spark.python.authenticate.socketTimeout": "120s",
 }
 
 
 def spark_master(configuration: dict) -> str:
-    return configuration.get("spark.master") or os.environ.get("SPARK_MASTER") or "local[*]"
+    # local[*,3]: all cores, and a failed task is tried up to 3 times, as on a cluster
+    # (spark.task.maxFailures); a failing user function still fails the job.
+    return configuration.get("spark.master") or os.environ.get("SPARK_MASTER") or "local[*,3]"
 
 
 def get_session(configuration: dict = None):

@@ -20,7 +20,7 @@ from pyflink_compat.kafka_io import sink as ksink
 from pyflink_compat.kafka_io import source as ksource
 from pyflink_compat.kafka_io.cluster import Cluster, check_reachable
 from pyflink_compat.runtime import codec, collection_source, graph, printing
-from pyflink_compat.util.exceptions import UnsupportedFeatureError
+from pyflink_compat.util.exceptions import UnsupportedFeatureError, illegal_state
 
 log = logging.getLogger("pyflink_compat")
 
@@ -48,8 +48,14 @@ def offsets_reached(current: dict, target: dict) -> bool:
     return all(have.get(tp, -1) >= off for tp, off in koffsets.from_json(target).items())
 
 
-def _check_chain(chain: List[graph.Node]):
+def _check_chain(chain: List[graph.Node], runtime_mode):
     source = chain[0]
+    from pyflink_compat.datastream.execution_mode import RuntimeExecutionMode
+    if (runtime_mode == RuntimeExecutionMode.BATCH and source.kind == graph.KAFKA_SOURCE
+            and not source.payload.bounded):
+        raise illegal_state("Detected an UNBOUNDED source with the 'execution.runtime-mode' set to 'BATCH'. "
+                            "This combination is not allowed, please set the 'execution.runtime-mode' to "
+                            "STREAMING or AUTOMATIC", "execute")
     if source.kind not in graph.SOURCE_KINDS:
         raise UnsupportedFeatureError("A stream starting at %s" % source.name, "unsupported-apis")
     for node in chain[1:-1]:
@@ -70,7 +76,7 @@ def _kafka_source(spark, node: graph.Node, configuration: dict):
     log.info("Kafka source %s: %d partition(s), start offsets %s, stop offsets %s",
              node.name, len(partitions), start, stop)
     options = {
-        "spec": ksource.encode_object(spec),
+        ksource.SPEC_OPTION: ksource.encode_object(spec),
         "start_offsets": json.dumps(koffsets.to_json(start)),
         "stop_offsets": json.dumps(koffsets.to_json(stop)) if stop is not None else "",
         "schema": codec.spark_ddl(node.output_type),
@@ -106,24 +112,27 @@ def _collection_source(spark, node: graph.Node):
 def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: str, parallelism: int):
     """One mapInArrow function applying map/filter/flat_map nodes in order to each Arrow batch.
 
-    Elements keep their timestamp; flat_map outputs inherit their input's timestamp.
+    Elements keep their timestamp; flat_map outputs inherit their input's timestamp. A node with a
+    declared (non-pickled) output type converts its outputs to that type, as the operator boundary
+    does in PyFlink, so a later function sees the same values it would there.
     """
-    steps = [(node.kind, node.payload, node.name) for node in nodes]
+    last = len(nodes) - 1
+    steps = [(node.kind, node.payload, node.name, node.parallelism or parallelism,
+              _converts(node.output_type) and i != last, node.output_type) for i, node in enumerate(nodes)]
 
     def run(batches):
         from pyspark import TaskContext
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
         context = TaskContext.get()
-        subtask = context.partitionId() if context is not None else 0
-        functions = [payload for _, payload, _ in steps]
-        for kind, function, name in steps:
+        partition = context.partitionId() if context is not None else 0
+        for _, function, name, node_parallelism, _, _ in steps:
             if hasattr(function, "open"):
-                function.open(SimpleRuntimeContext(name, subtask % max(parallelism, 1), parallelism, {}))
+                function.open(SimpleRuntimeContext(name, partition % node_parallelism, node_parallelism, {}))
         try:
             for batch in batches:
                 elements = codec.to_python(codec.column(batch, codec.ELEMENT), input_type)
                 timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
-                for kind, function, _ in steps:
+                for kind, function, _, _, convert, node_type in steps:
                     if kind == graph.MAP:
                         apply = function.map
                         elements = [apply(e) for e in elements]
@@ -137,15 +146,22 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
                         pairs = [(out, t) for e, t in zip(elements, timestamps) for out in expand(e)]
                         elements = [e for e, _ in pairs]
                         timestamps = [t for _, t in pairs]
+                    if convert:
+                        elements = codec.to_python(codec.from_python(elements, node_type), node_type)
                 if elements:
                     yield codec.make_batch(codec.from_python(elements, output_type),
                                            pa.array(timestamps, pa.int64()))
         finally:
-            for function in functions:
+            for _, function, _, _, _, _ in steps:
                 if hasattr(function, "close"):
                     function.close()
 
     return run
+
+
+def _converts(type_info) -> bool:
+    from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
+    return type_info is not None and not isinstance(type_info, PickledBytesTypeInfo)
 
 
 # -- sinks ---------------------------------------------------------------------------------------
@@ -180,7 +196,7 @@ def _collect_batch_writer(element_type, deliver):
 def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str,
                deliver: Callable = None) -> PlannedQuery:
     chain = sink.chain()
-    _check_chain(chain)
+    _check_chain(chain, env._runtime_mode)
     source, functions = chain[0], chain[1:-1]
     configuration = env._configuration.to_dict()
     parallelism = sink.parallelism or env.get_parallelism()
@@ -210,7 +226,7 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
                                           "transactional delivery arrives in a later release; use AT_LEAST_ONCE")
         check_reachable(spec.bootstrap_servers)
         writer = (writer.format(ksource.FORMAT_NAME)
-                  .option("spec", ksource.encode_object(spec))
+                  .option(ksource.SPEC_OPTION, ksource.encode_object(spec))
                   .option("element_type", ksource.encode_object(element_type))
                   .option("schema", codec.spark_ddl(element_type)))
         start = writer.start
