@@ -29,6 +29,8 @@ FORMAT_NAME = "pyflink_compat_kafka"
 # The pickled spec holds the Kafka properties, passwords included. Spark redacts option values whose key
 # matches spark.redaction.regex (default: secret|password|token|...) in plans and logs: hence the name.
 SPEC_OPTION = "kafka_spec_secret"
+# Optional: a pickled function over Arrow batches of (element, event_ts), applied to what read() decoded.
+TRANSFORM_OPTION = "transform"
 DEFAULT_MAX_RECORDS_PER_BATCH = 500_000
 ARROW_BATCH_ROWS = 20_000
 # Minimum pause between two end-offset lookups when a poll found nothing new.
@@ -83,6 +85,7 @@ class KafkaStreamReader(DataSourceStreamReader):
         self.stop_offsets = koffsets.from_json(json.loads(stop)) if stop else None
         self.max_records = int(options.get("max_records_per_batch", DEFAULT_MAX_RECORDS_PER_BATCH))
         self.element_type_text = options["element_type"]
+        self.transform_text = options.get(TRANSFORM_OPTION)
         # Partitions found after the start begin at their earliest offset (Flink's KafkaSource does so).
         self.discovered_start: Dict[koffsets.TP, int] = {}
         self.known = set(koffsets.from_json(self.start_offsets))
@@ -154,7 +157,8 @@ class KafkaStreamReader(DataSourceStreamReader):
         return splits
 
     def read(self, partition):
-        return read_split(self.spec, decode_object(self.element_type_text), partition)
+        batches = read_split(self.spec, decode_object(self.element_type_text), partition)
+        return apply_transform(self.transform_text, batches)
 
     def commit(self, end):
         pass
@@ -168,6 +172,13 @@ class KafkaStreamReader(DataSourceStreamReader):
         state = dict(self.__dict__)
         state["_cluster"] = None
         return state
+
+
+def apply_transform(transform_text, batches):
+    """Run the query's fused user functions (if any) over the batches a read task produced."""
+    if not transform_text:
+        return batches
+    return decode_object(transform_text)(batches)
 
 
 def _cap(current, available, max_rows) -> Dict[koffsets.TP, int]:

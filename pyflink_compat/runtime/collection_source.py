@@ -2,7 +2,7 @@
 import pyarrow as pa
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 
-from pyflink_compat.kafka_io.source import decode_object
+from pyflink_compat.kafka_io.source import TRANSFORM_OPTION, apply_transform, decode_object
 
 FORMAT_NAME = "pyflink_compat_collection"
 
@@ -27,6 +27,7 @@ class CollectionStreamReader(DataSourceStreamReader):
         self.elements_text = options["elements"]
         self.element_type_text = options["element_type"]
         self.size = int(options["size"])
+        self.transform_text = options.get(TRANSFORM_OPTION)
 
     def initialOffset(self):
         return {"index": 0}
@@ -44,7 +45,8 @@ class CollectionStreamReader(DataSourceStreamReader):
         first, last = partition.value
         elements = list(decode_object(self.elements_text))[first:last]
         element_type = decode_object(self.element_type_text)
-        yield codec.make_batch(codec.from_python(elements, element_type), pa.nulls(len(elements), pa.int64()))
+        batch = codec.make_batch(codec.from_python(elements, element_type), pa.nulls(len(elements), pa.int64()))
+        return apply_transform(self.transform_text, iter([batch]))
 
     def commit(self, end):
         pass

@@ -1,10 +1,11 @@
 """Turning one sink's chain of graph nodes into a Spark streaming query.
 
 Source node -> a streaming DataFrame of (element, event_ts) from our Python
-data sources; consecutive map/filter/flat_map nodes -> one ``mapInArrow`` stage
-that runs the user's functions over whole Arrow batches; sink node -> our Kafka
-writer, or ``foreachBatch`` for print/collect (which must happen in this
-process).
+data sources. The map/filter/flat_map nodes after it become one function over
+whole Arrow batches (``mapInArrow``-style), run by the source's read task right
+after decoding, so records cross between the JVM and Python once on the way in
+and once on the way out. Sink node -> our Kafka writer, or ``foreachBatch`` for
+print/collect (which must happen in this process).
 """
 import json
 import logging
@@ -65,7 +66,14 @@ def _check_chain(chain: List[graph.Node], runtime_mode):
 
 # -- sources ------------------------------------------------------------------------------------
 
-def _kafka_source(spark, node: graph.Node, configuration: dict):
+def _transform_options(transform, output_type) -> dict:
+    options = {"schema": codec.spark_ddl(output_type)}
+    if transform is not None:
+        options[ksource.TRANSFORM_OPTION] = ksource.encode_object(transform)
+    return options
+
+
+def _kafka_source(spark, node: graph.Node, configuration: dict, transform=None, output_type=None):
     spec = node.payload
     with Cluster(spec.properties) as cluster:
         partitions = koffsets.subscribed_partitions(cluster, spec.subscription)
@@ -79,10 +87,10 @@ def _kafka_source(spark, node: graph.Node, configuration: dict):
         ksource.SPEC_OPTION: ksource.encode_object(spec),
         "start_offsets": json.dumps(koffsets.to_json(start)),
         "stop_offsets": json.dumps(koffsets.to_json(stop)) if stop is not None else "",
-        "schema": codec.spark_ddl(node.output_type),
         "element_type": ksource.encode_object(node.output_type),
         "max_records_per_batch": str(configuration.get(MAX_RECORDS_PER_BATCH_KEY,
                                                        ksource.DEFAULT_MAX_RECORDS_PER_BATCH)),
+        **_transform_options(transform, output_type or node.output_type),
     }
     df = spark.readStream.format(ksource.FORMAT_NAME).options(**options).load()
     # The job finishes when every partition reaches its stopping offset: always when bounded,
@@ -95,13 +103,13 @@ def _kafka_source(spark, node: graph.Node, configuration: dict):
     return df, done, already_done
 
 
-def _collection_source(spark, node: graph.Node):
+def _collection_source(spark, node: graph.Node, transform=None, output_type=None):
     elements = node.payload.elements
     options = {
         "elements": ksource.encode_object(elements),
         "element_type": ksource.encode_object(node.output_type),
         "size": str(len(elements)),
-        "schema": codec.spark_ddl(node.output_type),
+        **_transform_options(transform, output_type or node.output_type),
     }
     df = spark.readStream.format(collection_source.FORMAT_NAME).options(**options).load()
     return df, collection_source.final_offset(len(elements)), len(elements) == 0
@@ -110,7 +118,7 @@ def _collection_source(spark, node: graph.Node):
 # -- user functions -----------------------------------------------------------------------------
 
 def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: str, parallelism: int):
-    """One mapInArrow function applying map/filter/flat_map nodes in order to each Arrow batch.
+    """One function over Arrow batches applying map/filter/flat_map nodes in order (mapInArrow-style).
 
     Elements keep their timestamp; flat_map outputs inherit their input's timestamp. A node with a
     declared (non-pickled) output type converts its outputs to that type, as the operator boundary
@@ -201,16 +209,14 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
     configuration = env._configuration.to_dict()
     parallelism = sink.parallelism or env.get_parallelism()
 
-    if source.kind == graph.KAFKA_SOURCE:
-        df, done, already_done = _kafka_source(spark, source, configuration)
-    else:
-        df, done, already_done = _collection_source(spark, source)
-
-    element_type = source.output_type
+    element_type, transform = source.output_type, None
     if functions:
         element_type = functions[-1].output_type
-        df = df.mapInArrow(fused_functions(functions, source.output_type, element_type, job_name, parallelism),
-                           codec.spark_schema(element_type))
+        transform = fused_functions(functions, source.output_type, element_type, job_name, parallelism)
+    if source.kind == graph.KAFKA_SOURCE:
+        df, done, already_done = _kafka_source(spark, source, configuration, transform, element_type)
+    else:
+        df, done, already_done = _collection_source(spark, source, transform, element_type)
 
     name = "%s: %s (%s)" % (job_name, sink.name, uuid.uuid4().hex[:8])
     checkpoint = os.path.join(checkpoint_root, "sink-%d" % sink.id)
