@@ -222,6 +222,22 @@ class OutputWatcher(threading.Thread):
     def missing(self):
         return self.expected - sum(self.seen)
 
+    def missing_ranges(self, limit=10):
+        """Up to ``limit`` runs of missing input records, as input partition and offset ranges."""
+        runs, seen = [], self.seen
+        for partition in range(PARTITIONS):
+            first = None
+            for offset, index in enumerate(range(partition, self.expected, PARTITIONS)):
+                if not seen[index]:
+                    if first is None:
+                        first = offset
+                elif first is not None:
+                    runs.append("partition %d offsets %d-%d" % (partition, first, offset - 1))
+                    first = None
+            if first is not None:
+                runs.append("partition %d offsets %d-%d" % (partition, first, offset))
+        return runs[:limit] + (["... %d more" % (len(runs) - limit)] if len(runs) > limit else [])
+
 
 # -- process tree sampling -----------------------------------------------------------------------
 
@@ -466,6 +482,7 @@ def measured_run(name, command, env, bootstrap, output_topic, records, value_byt
         "machine_cpus": os.cpu_count(),
         "leftover_processes_killed_after_10s": len(leftovers),
         "output": {"records": watcher.count, "missing": missing, "duplicates": watcher.duplicates,
+                   "missing_input": watcher.missing_ranges() if missing else [],
                    "not_upper_cased_or_unknown": watcher.bad, "bad_examples": watcher.bad_examples,
                    "watcher_error": watcher.error, "watcher_mode": watch,
                    "watcher_cpu_s_during_run": round(watcher.cpu_s_during_run or 0.0, 1)},
@@ -475,10 +492,32 @@ def measured_run(name, command, env, bootstrap, output_topic, records, value_byt
         "log": os.path.relpath(log_path, REPO),
         "arrivals": _thin(arrivals, started),
     })
+    if missing:
+        # Read the whole output again with a fresh consumer: tells records the run never wrote from records
+        # the watcher, reading while they were written, did not get.
+        result["output_recheck"] = recheck_output(bootstrap, output_topic, records, value_bytes)
+        if result["output_recheck"]["missing"] == 0 and result["output_recheck"]["duplicates"] == 0:
+            result["output_ok"] = result["output_recheck"]["records"] == records and watcher.bad == 0
     result["ok"] = result["output_ok"] and process.returncode == 0 and not timed_out
     if process.returncode != 0 or timed_out:
         result["log_tail"] = _tail(log_path)
     return result
+
+
+def recheck_output(bootstrap, topic, records, value_bytes):
+    checker = OutputWatcher(bootstrap, topic, records, value_bytes, "offsets")
+    checker.start()
+    checker.ready.wait(30)
+    checker.run_done()
+    deadline = time.monotonic() + max(30.0, records / 20000.0)
+    while checker.count < records and time.monotonic() < deadline and checker.is_alive():
+        time.sleep(0.1)
+    time.sleep(1.0)
+    checker.stop()
+    checker.join(30)
+    missing = checker.missing()
+    return {"records": checker.count, "missing": missing, "duplicates": checker.duplicates,
+            "missing_input": checker.missing_ranges() if missing else [], "error": checker.error}
 
 
 def _thin(arrivals, started, points=200):

@@ -4,18 +4,15 @@ Methods only record nodes of the job graph (``runtime.graph``); nothing runs
 until ``execute()``. What is not provided yet raises UnsupportedFeatureError
 naming the method and the porting-guide section.
 """
-import logging
 from typing import Callable, Union
 
-from pyflink_compat.common.typeinfo import PickledBytesTypeInfo, Types, TypeInformation
+from pyflink_compat.common.typeinfo import Types, TypeInformation
 from pyflink_compat.datastream.functions import FilterFunction, FlatMapFunction, MapFunction
 from pyflink_compat.runtime import graph
 from pyflink_compat.util.exceptions import unsupported
 
-log = logging.getLogger("pyflink_compat")
-
 __all__ = ['CloseableIterator', 'DataStream', 'KeyedStream', 'ConnectedStreams', 'WindowedStream',
-           'DataStreamSink', 'CloseableIterator', 'BroadcastStream', 'BroadcastConnectedStream']
+           'DataStreamSink', 'BroadcastStream', 'BroadcastConnectedStream']
 
 
 def _as_map(func):

@@ -17,7 +17,7 @@ from typing import Dict, List
 
 import pyarrow as pa
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
-from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadMaxRows
+from pyspark.sql.streaming.datasource import ReadMaxRows
 
 from pyflink_compat.kafka_io import offsets as koffsets
 from pyflink_compat.kafka_io import properties as kprops
