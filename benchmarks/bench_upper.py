@@ -375,6 +375,13 @@ class TreeSampler:
     def cpu_seconds(self):
         return sum(self.cpu_ticks.values()) / os.sysconf("SC_CLK_TCK")
 
+    def started_by_label(self):
+        """How many processes of each kind the run started (each pid seen once)."""
+        result = {}
+        for label in self.labels.values():
+            result[label] = result.get(label, 0) + 1
+        return dict(sorted(result.items(), key=lambda kv: -kv[1]))
+
     def cpu_by_label(self):
         result = {}
         for key, ticks in self.cpu_ticks.items():
@@ -478,6 +485,7 @@ def measured_run(name, command, env, bootstrap, output_topic, records, value_byt
         "cpu_s": round(sampler.cpu_seconds(), 1),
         "cpu_us_per_record": round(sampler.cpu_seconds() * 1e6 / records, 1),
         "cpu_s_by_process": sampler.cpu_by_label(),
+        "processes_started": sampler.started_by_label(),
         "other_cpu_s_during_run": round(max(0.0, other_cpu_s), 1),
         "machine_cpus": os.cpu_count(),
         "leftover_processes_killed_after_10s": len(leftovers),
