@@ -2,17 +2,14 @@
 
 Each Spark task serializes its elements with the sink's schemas and topic
 selector and sends them with a kafka-python producer kept for the life of the
-Python worker. Delivery guarantees:
-
-* ``at-least-once``: the task flushes and checks every send before it returns;
-  any failed send fails the task, hence the micro-batch, and nothing is marked
-  done that was not acknowledged;
-* ``none``: sends are flushed at the end of the task but failures are only
-  logged (Flink gives no guarantee either);
-* ``exactly-once``: not available yet (rejected by the translation).
+Python worker. The task flushes and checks every send before it returns; any
+failed send fails the task, hence the micro-batch, so nothing is marked done
+that was not acknowledged. That gives ``at-least-once``; ``none`` gets the same
+treatment (Flink's writer, too, fails the job on asynchronous send errors,
+whatever the guarantee). ``exactly-once`` is not available yet (the translation
+rejects it).
 """
 import json
-import logging
 import threading
 
 import pyarrow as pa
@@ -21,14 +18,9 @@ from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMess
 from pyflink_compat.kafka_io import properties as kprops
 from pyflink_compat.kafka_io.source import SPEC_OPTION, decode_object
 
-log = logging.getLogger("pyflink_compat.kafka")
-
 AT_LEAST_ONCE = "at-least-once"
 NONE = "none"
 EXACTLY_ONCE = "exactly-once"
-
-# Producer keys only Flink knows; handled here or meaningless for kafka-python.
-SINK_ONLY_KEYS = ("transaction.timeout.ms",)
 
 
 class SinkCommitMessage(WriterCommitMessage):
@@ -79,6 +71,7 @@ class KafkaStreamWriter(DataSourceStreamArrowWriter):
         self.element_type = decode_object(options["element_type"])
 
     def write(self, iterator):
+        from kafka.errors import KafkaTimeoutError
         from pyflink_compat.runtime import codec
         spec = self.spec
         producer = producer_for(spec.properties)
@@ -109,13 +102,14 @@ class KafkaStreamWriter(DataSourceStreamArrowWriter):
                 future.add_errback(tracker.on_error)
             sent += len(values)
         timeout_s = int(spec.properties.get("delivery.timeout.ms", "120000")) / 1000.0
-        producer.flush(timeout=timeout_s)
+        try:
+            producer.flush(timeout=timeout_s)
+        except KafkaTimeoutError as e:
+            raise RuntimeError("Records not acknowledged by Kafka (bootstrap servers '%s') within %.0f s: %s"
+                               % (spec.bootstrap_servers, timeout_s, e)) from e
         if tracker.failures:
-            message = ("%d of %d records could not be written to Kafka (bootstrap servers '%s'): %s"
-                       % (tracker.failures, sent, spec.bootstrap_servers, tracker.first_error))
-            if spec.delivery_guarantee == AT_LEAST_ONCE:
-                raise RuntimeError(message)
-            log.warning("%s; delivery guarantee NONE, going on", message)
+            raise RuntimeError("%d of %d records could not be written to Kafka (bootstrap servers '%s'): %s"
+                               % (tracker.failures, sent, spec.bootstrap_servers, tracker.first_error))
         return SinkCommitMessage(sent, tracker.failures)
 
     def commit(self, messages, batchId):

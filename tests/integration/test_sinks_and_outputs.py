@@ -163,3 +163,34 @@ def test_execute_without_sinks_fails_as_flink_does(spark):
     env.from_collection([1])
     with pytest.raises(RuntimeError, match="No operators defined in streaming topology. Cannot execute."):
         env.execute()
+
+
+def _selector_sink(bootstrap, selector, guarantee):
+    serializer = (KafkaRecordSerializationSchema.builder().set_topic_selector(selector)
+                  .set_value_serialization_schema(SimpleStringSchema()).build())
+    return (KafkaSink.builder().set_bootstrap_servers(bootstrap).set_record_serializer(serializer)
+            .set_property("max.block.ms", "5000").set_delivery_guarantee(guarantee).build())
+
+
+@pytest.mark.parametrize("guarantee", [DeliveryGuarantee.AT_LEAST_ONCE, DeliveryGuarantee.NONE])
+def test_a_failed_send_fails_the_job(spark, bootstrap, guarantee):
+    """As Flink's Kafka writer: a send error fails the job, whatever the delivery guarantee."""
+    good = create_topic(bootstrap, unique_topic("good"))
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_collection(["ok", "bad"], type_info=Types.STRING()) \
+        .sink_to(_selector_sink(bootstrap, lambda v: good if v == "ok" else "no/such topic", guarantee))
+    with pytest.raises(Exception, match='Topic name "no/such topic" is illegal'):
+        env.execute("failed send")
+
+
+def test_committed_offsets_without_reset_strategy_fail_naming_the_partitions(spark, bootstrap):
+    topic = create_topic(bootstrap, unique_topic("nocommit"))
+    produce(bootstrap, topic, ["a"])
+    source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic)
+              .set_group_id(unique_topic("group"))
+              .set_starting_offsets(KafkaOffsetsInitializer.committed_offsets())
+              .set_value_only_deserializer(SimpleStringSchema()).build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_source(source, WatermarkStrategy.no_watermarks(), "src").print()
+    with pytest.raises(Exception, match="Undefined offset with no reset policy for partitions: \\[%s-0\\]" % topic):
+        env.execute("no committed offsets")
