@@ -24,9 +24,8 @@ EXACTLY_ONCE = "exactly-once"
 
 
 class SinkCommitMessage(WriterCommitMessage):
-    def __init__(self, records_sent: int, failures: int):
+    def __init__(self, records_sent: int):
         self.records_sent = records_sent
-        self.failures = failures
 
 
 _producers = {}
@@ -65,58 +64,67 @@ class _SendTracker:
 
 
 class KafkaStreamWriter(DataSourceStreamArrowWriter):
+    """The Spark sink: each write task sends the rows Spark hands it."""
 
     def __init__(self, options):
         self.spec = decode_object(options[SPEC_OPTION])
         self.element_type = decode_object(options["element_type"])
 
     def write(self, iterator):
-        from kafka.errors import KafkaTimeoutError
-        from pyflink_compat.runtime import codec
-        spec = self.spec
-        producer = producer_for(spec.properties)
-        tracker = _SendTracker()
-        sent = 0
-        for batch in iterator:
-            elements = codec.column(batch, codec.ELEMENT)
-            timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
-            python_elements = None
-
-            def python_values():
-                nonlocal python_elements
-                if python_elements is None:
-                    python_elements = codec.to_python(elements, self.element_type)
-                return python_elements
-
-            values = _serialize(spec.value_serializer, elements, python_values)
-            keys = (_serialize(spec.key_serializer, elements, python_values)
-                    if spec.key_serializer is not None else [None] * len(values))
-            if spec.topic_selector is not None:
-                topics = [spec.topic_selector.apply(e) for e in python_values()]
-            else:
-                topics = None
-            for i, value in enumerate(values):
-                ts = timestamps[i]
-                future = producer.send(spec.topic if topics is None else topics[i], value=value, key=keys[i],
-                                       timestamp_ms=ts if ts is not None and ts >= 0 else None)
-                future.add_errback(tracker.on_error)
-            sent += len(values)
-        timeout_s = int(spec.properties.get("delivery.timeout.ms", "120000")) / 1000.0
-        try:
-            producer.flush(timeout=timeout_s)
-        except KafkaTimeoutError as e:
-            raise RuntimeError("Records not acknowledged by Kafka (bootstrap servers '%s') within %.0f s: %s"
-                               % (spec.bootstrap_servers, timeout_s, e)) from e
-        if tracker.failures:
-            raise RuntimeError("%d of %d records could not be written to Kafka (bootstrap servers '%s'): %s"
-                               % (tracker.failures, sent, spec.bootstrap_servers, tracker.first_error))
-        return SinkCommitMessage(sent, tracker.failures)
+        sent = send_batches(self.spec, self.element_type, iterator)
+        return SinkCommitMessage(sent)
 
     def commit(self, messages, batchId):
         pass
 
     def abort(self, messages, batchId):
         pass
+
+
+def send_batches(spec, element_type, batches) -> int:
+    """Serialize and send every element of ``batches`` (Arrow (element, event_ts)); flush; return the count.
+
+    Raises if any send failed or was not acknowledged in time, so the calling task, hence the
+    micro-batch, fails and is not marked done.
+    """
+    from kafka.errors import KafkaTimeoutError
+    from pyflink_compat.runtime import codec
+    producer = producer_for(spec.properties)
+    tracker = _SendTracker()
+    sent = 0
+    for batch in batches:
+        elements = codec.column(batch, codec.ELEMENT)
+        timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+        python_elements = None
+
+        def python_values():
+            nonlocal python_elements
+            if python_elements is None:
+                python_elements = codec.to_python(elements, element_type)
+            return python_elements
+
+        values = _serialize(spec.value_serializer, elements, python_values)
+        keys = (_serialize(spec.key_serializer, elements, python_values)
+                if spec.key_serializer is not None else [None] * len(values))
+        topics = ([spec.topic_selector.apply(e) for e in python_values()]
+                  if spec.topic_selector is not None else None)
+        send = producer.send
+        for i, value in enumerate(values):
+            ts = timestamps[i]
+            future = send(spec.topic if topics is None else topics[i], value=value, key=keys[i],
+                          timestamp_ms=ts if ts is not None and ts >= 0 else None)
+            future.add_errback(tracker.on_error)
+        sent += len(values)
+    timeout_s = int(spec.properties.get("delivery.timeout.ms", "120000")) / 1000.0
+    try:
+        producer.flush(timeout=timeout_s)
+    except KafkaTimeoutError as e:
+        raise RuntimeError("Records not acknowledged by Kafka (bootstrap servers '%s') within %.0f s: %s"
+                           % (spec.bootstrap_servers, timeout_s, e)) from e
+    if tracker.failures:
+        raise RuntimeError("%d of %d records could not be written to Kafka (bootstrap servers '%s'): %s"
+                           % (tracker.failures, sent, spec.bootstrap_servers, tracker.first_error))
+    return sent
 
 
 def _serialize(schema, elements: pa.Array, python_values):

@@ -30,7 +30,8 @@ FORMAT_NAME = "pyflink_compat_kafka"
 # matches spark.redaction.regex (default: secret|password|token|...) in plans and logs: hence the name.
 SPEC_OPTION = "kafka_spec_secret"
 # Optional: a pickled function over Arrow batches of (element, event_ts), applied to what read() decoded.
-TRANSFORM_OPTION = "transform"
+# It may carry a Kafka sink's spec (direct writes), so its key too is one Spark redacts.
+TRANSFORM_OPTION = "transform_secret"
 DEFAULT_MAX_RECORDS_PER_BATCH = 500_000
 ARROW_BATCH_ROWS = 20_000
 # Minimum pause between two end-offset lookups when a poll found nothing new.

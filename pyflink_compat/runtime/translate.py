@@ -20,12 +20,14 @@ from pyflink_compat.kafka_io import offsets as koffsets
 from pyflink_compat.kafka_io import sink as ksink
 from pyflink_compat.kafka_io import source as ksource
 from pyflink_compat.kafka_io.cluster import Cluster, check_reachable
+from pyflink_compat.common.typeinfo import Types
 from pyflink_compat.runtime import codec, collection_source, graph, printing
 from pyflink_compat.util.exceptions import UnsupportedFeatureError, illegal_state
 
 log = logging.getLogger("pyflink_compat")
 
 MAX_RECORDS_PER_BATCH_KEY = "pyflink-compat.source.max-records-per-batch"
+DIRECT_KAFKA_SINK_KEY = "pyflink-compat.sink.direct"
 TRIGGER_INTERVAL_KEY = "pyflink-compat.trigger.interval"
 
 
@@ -167,6 +169,23 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
     return run
 
 
+def direct_kafka_writes(transform, sink_spec, element_type):
+    """The read task's whole job for a Kafka sink: decode, run the functions, send, flush.
+
+    Records then never cross into the JVM and back; Spark sees one row per task (the count) and
+    discards it (``noop`` sink). The micro-batch still completes only after every send of its
+    tasks was acknowledged, so AT_LEAST_ONCE holds as with the Spark-side writer.
+    """
+    def run(batches):
+        from pyflink_compat.kafka_io.sink import send_batches
+        if transform is not None:
+            batches = transform(batches)
+        sent = send_batches(sink_spec, element_type, batches)
+        yield codec.make_batch(pa.array([sent], pa.int64()), pa.array([None], pa.int64()))
+
+    return run
+
+
 def _converts(type_info) -> bool:
     from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
     return type_info is not None and not isinstance(type_info, PickledBytesTypeInfo)
@@ -213,10 +232,17 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
     if functions:
         element_type = functions[-1].output_type
         transform = fused_functions(functions, source.output_type, element_type, job_name, parallelism)
+    # Kafka sinks write from the read task itself unless configured otherwise (or not yet possible).
+    direct = (sink.kind == graph.KAFKA_SINK and sink.payload.delivery_guarantee != ksink.EXACTLY_ONCE
+              and str(configuration.get(DIRECT_KAFKA_SINK_KEY, "true")).lower() == "true")
+    stream_type = element_type
+    if direct:
+        transform = direct_kafka_writes(transform, sink.payload, element_type)
+        stream_type = Types.LONG()
     if source.kind == graph.KAFKA_SOURCE:
-        df, done, already_done = _kafka_source(spark, source, configuration, transform, element_type)
+        df, done, already_done = _kafka_source(spark, source, configuration, transform, stream_type)
     else:
-        df, done, already_done = _collection_source(spark, source, transform, element_type)
+        df, done, already_done = _collection_source(spark, source, transform, stream_type)
 
     name = "%s: %s (%s)" % (job_name, sink.name, uuid.uuid4().hex[:8])
     checkpoint = os.path.join(checkpoint_root, "sink-%d" % sink.id)
@@ -231,6 +257,9 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
             raise UnsupportedFeatureError("KafkaSink with DeliveryGuarantee.EXACTLY_ONCE", "delivery-guarantees",
                                           "transactional delivery arrives in a later release; use AT_LEAST_ONCE")
         check_reachable(spec.bootstrap_servers)
+        if direct:
+            return PlannedQuery(name=name, sink=sink, start=writer.format("noop").start, done_offsets=done,
+                                already_done=already_done)
         writer = (writer.format(ksource.FORMAT_NAME)
                   .option(ksource.SPEC_OPTION, ksource.encode_object(spec))
                   .option("element_type", ksource.encode_object(element_type))
