@@ -194,3 +194,25 @@ def test_committed_offsets_without_reset_strategy_fail_naming_the_partitions(spa
     env.from_source(source, WatermarkStrategy.no_watermarks(), "src").print()
     with pytest.raises(Exception, match="Undefined offset with no reset policy for partitions: \\[%s-0\\]" % topic):
         env.execute("no committed offsets")
+
+
+def test_spark_side_kafka_writer_when_direct_writes_are_off(spark, bootstrap):
+    """pyflink-compat.sink.direct=false: records go through Spark to the Python stream writer."""
+    src = create_topic(bootstrap, unique_topic("in"), 2)
+    out = create_topic(bootstrap, unique_topic("out"))
+    produce(bootstrap, src, ["p0-%d" % i for i in range(100)], partition=0)
+    produce(bootstrap, src, ["p1-%d" % i for i in range(100)], partition=1)
+    config = Configuration()
+    config.set_string("pyflink-compat.sink.direct", "false")
+    env = StreamExecutionEnvironment.get_execution_environment(config)
+    sink = (KafkaSink.builder().set_bootstrap_servers(bootstrap)
+            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(out)
+                                   .set_key_serialization_schema(SimpleStringSchema())
+                                   .set_value_serialization_schema(SimpleStringSchema()).build())
+            .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
+    env.from_source(bounded_source(bootstrap, src), WatermarkStrategy.no_watermarks(), "src") \
+        .map(str.upper, output_type=Types.STRING()).sink_to(sink)
+    env.execute("spark-side writer")
+    records = consume(bootstrap, out, 200)
+    assert sorted((r.key, r.value) for r in records) == sorted(
+        (v.encode(), v.encode()) for p in range(2) for v in ("P%d-%d" % (p, i) for i in range(100)))
