@@ -74,6 +74,7 @@ def get_session(configuration: dict = None):
     configuration = dict(configuration or {})
     with _lock:
         if _session is not None:
+            _warn_ignored_settings(_session, configuration)
             return _session
         # Executors must run this interpreter, which has pyarrow and pyflink_compat.
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -102,6 +103,17 @@ def get_session(configuration: dict = None):
         _session = session
         log.info("Spark session started, master %s", session.sparkContext.master)
         return _session
+
+
+def _warn_ignored_settings(session, configuration):
+    """spark.* settings can only apply when the session starts: say which later ones are ignored."""
+    conf = session.sparkContext.getConf()
+    ignored = sorted(key for key, value in configuration.items()
+                     if key.startswith("spark.") and conf.get(key, None) != str(value)
+                     and not (key == "spark.master" and session.sparkContext.master == value))
+    if ignored:
+        log.warning("The Spark session is already running; these settings apply only at its start and are "
+                    "ignored: %s", ", ".join(ignored))
 
 
 def _register_data_sources(session):
