@@ -58,8 +58,12 @@ def _apply_reset(cluster: Cluster, reset_strategy: str, tps: List[TP], what: str
 
 
 def resolve(cluster: Cluster, initializer: kspec.OffsetsSpec, tps: Iterable[TP],
-            group_id: Optional[str]) -> OffsetMap:
-    """Concrete offsets for ``tps`` as Flink's OffsetsInitializer would give them."""
+            group_id: Optional[str], starting: bool = True) -> OffsetMap:
+    """Concrete offsets for ``tps`` as Flink's OffsetsInitializer would give them.
+
+    Starting offsets outside a partition's range move by the reset strategy (as the consumer does on
+    seek); stopping offsets (``starting=False``) are taken as given: beyond the end means "wait".
+    """
     tps = list(tps)
     kind = initializer.kind
     if kind == kspec.EARLIEST:
@@ -78,9 +82,10 @@ def resolve(cluster: Cluster, initializer: kspec.OffsetsSpec, tps: Iterable[TP],
         result.update(_apply_reset(cluster, initializer.reset_strategy,
                                    [tp for tp in tps if committed[tp] is None],
                                    "Undefined offset with no reset policy"))
-        return result
+        return _reset_out_of_range(cluster, initializer.reset_strategy, result) if starting else result
     if kind == kspec.SPECIFIC:
-        return _resolve_specific(cluster, initializer, tps, group_id)
+        result = _resolve_specific(cluster, initializer, tps, group_id)
+        return _reset_out_of_range(cluster, initializer.reset_strategy, result) if starting else result
     raise ValueError("unknown offsets initializer kind %r" % kind)
 
 
@@ -101,3 +106,15 @@ def _resolve_specific(cluster: Cluster, initializer: kspec.OffsetsSpec, tps: Lis
         rest = [tp for tp in rest if committed[tp] is None]
     result.update(_apply_reset(cluster, initializer.reset_strategy, rest, "Cannot find initial offsets"))
     return result
+
+
+def _reset_out_of_range(cluster: Cluster, reset_strategy: str, offsets: OffsetMap) -> OffsetMap:
+    """Offsets outside [earliest, latest] move by the reset strategy, as Kafka's consumer does."""
+    tps = sorted(offsets)
+    earliest, latest = cluster.earliest_offsets(tps), cluster.latest_offsets(tps)
+    outside = [tp for tp in tps if not earliest[tp] <= offsets[tp] <= latest[tp]]
+    if not outside:
+        return offsets
+    fixed = dict(offsets)
+    fixed.update(_apply_reset(cluster, reset_strategy, outside, "Offsets out of range with no reset policy"))
+    return fixed

@@ -82,7 +82,7 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, transform=None, 
         start = koffsets.resolve(cluster, spec.starting_offsets, partitions, spec.group_id)
         stop = None
         if spec.stopping_offsets is not None:
-            stop = koffsets.resolve(cluster, spec.stopping_offsets, partitions, spec.group_id)
+            stop = koffsets.resolve(cluster, spec.stopping_offsets, partitions, spec.group_id, starting=False)
     log.info("Kafka source %s: %d partition(s), start offsets %s, stop offsets %s",
              node.name, len(partitions), start, stop)
     options = {

@@ -264,3 +264,15 @@ def test_pattern_subscription_picks_up_topics_created_later(spark, bootstrap):
         assert sorted(values(consume(bootstrap, out, 2, settle_s=0))) == ["a", "b"]
     finally:
         client.cancel().result()
+
+
+def test_out_of_range_start_offsets_follow_the_reset_strategy(spark, bootstrap):
+    topic = create_topic(bootstrap, unique_topic("range"))
+    produce(bootstrap, topic, ["r0", "r1", "r2"])
+    out = create_topic(bootstrap, unique_topic("out"))
+    source = (source_builder(bootstrap).set_topics(topic)
+              .set_starting_offsets(KafkaOffsetsInitializer.offsets({KafkaTopicPartition(topic, 0): 100},
+                                                                    KafkaOffsetResetStrategy.EARLIEST))
+              .set_bounded(KafkaOffsetsInitializer.latest()).build())
+    run_bounded(source, out, bootstrap)
+    assert values(consume(bootstrap, out, 3)) == ["r0", "r1", "r2"]
