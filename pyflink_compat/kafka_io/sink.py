@@ -9,13 +9,13 @@ treatment (Flink's writer, too, fails the job on asynchronous send errors,
 whatever the guarantee). ``exactly-once`` is not available yet (the translation
 rejects it).
 """
-import json
 import threading
 
 import pyarrow as pa
 from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMessage
 
 from pyflink_compat.kafka_io import properties as kprops
+from pyflink_compat.kafka_io.clients import per_worker_client
 from pyflink_compat.kafka_io.source import SPEC_OPTION, decode_object
 
 AT_LEAST_ONCE = "at-least-once"
@@ -28,24 +28,16 @@ class SinkCommitMessage(WriterCommitMessage):
         self.records_sent = records_sent
 
 
-_producers = {}
-
-
-def producer_for(properties):
+def _new_producer(properties):
     from kafka import KafkaProducer
-    key = json.dumps(sorted(properties.items()))
-    producer = _producers.get(key)
-    if producer is None:
-        config = kprops.producer_config(properties)
-        # Throughput defaults (Kafka 4's linger.ms is 5 too); users' properties win.
-        if "linger.ms" not in properties:
-            config["linger_ms"] = 5
-        if "batch.size" not in properties:
-            config["batch_size"] = 256 * 1024
-        config.setdefault("bootstrap_timeout_ms", 10000)
-        producer = KafkaProducer(**config)
-        _producers[key] = producer
-    return producer
+    config = kprops.producer_config(properties)
+    # Throughput defaults (Kafka 4's linger.ms is 5 too); users' properties win.
+    if "linger.ms" not in properties:
+        config["linger_ms"] = 5
+    if "batch.size" not in properties:
+        config["batch_size"] = 256 * 1024
+    config.setdefault("bootstrap_timeout_ms", 10000)
+    return KafkaProducer(**config)
 
 
 class _SendTracker:
@@ -89,7 +81,7 @@ def send_batches(spec, element_type, batches) -> int:
     """
     from kafka.errors import KafkaTimeoutError
     from pyflink_compat.runtime import codec
-    producer = producer_for(spec.properties)
+    producer = per_worker_client("producer", spec.properties, _new_producer)
     tracker = _SendTracker()
     sent = 0
     for batch in batches:

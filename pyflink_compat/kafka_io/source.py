@@ -20,6 +20,7 @@ from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPart
 from pyspark.sql.streaming.datasource import ReadMaxRows
 
 from pyflink_compat.kafka_io import offsets as koffsets
+from pyflink_compat.kafka_io.clients import per_worker_client
 from pyflink_compat.kafka_io import properties as kprops
 from pyflink_compat.kafka_io.cluster import Cluster
 
@@ -203,26 +204,17 @@ def _cap(current, available, max_rows) -> Dict[koffsets.TP, int]:
 
 # -- executor side ---------------------------------------------------------------------------------
 
-_consumers = {}
-
-
-def _consumer_for(properties):
-    """A kafka-python consumer per distinct configuration, kept for the life of the Python worker."""
+def _new_consumer(properties):
     from kafka import KafkaConsumer
-    key = json.dumps(sorted(properties.items()))
-    consumer = _consumers.get(key)
-    if consumer is None:
-        config = kprops.consumer_config(properties)
-        config.pop("group_id", None)             # ranges are assigned, never group-managed
-        config["enable_auto_commit"] = False
-        # Records of a planned range exist already: never wait long for a fetch (Tansu sleeps half of it).
-        if "fetch.max.wait.ms" not in properties:
-            config["fetch_max_wait_ms"] = 10
-        config.setdefault("max_partition_fetch_bytes", 8 * 1024 * 1024)
-        config.setdefault("bootstrap_timeout_ms", 10000)
-        consumer = KafkaConsumer(**config)
-        _consumers[key] = consumer
-    return consumer
+    config = kprops.consumer_config(properties)
+    config.pop("group_id", None)             # ranges are assigned, never group-managed
+    config["enable_auto_commit"] = False
+    # Records of a planned range exist already: never wait long for a fetch (Tansu sleeps half of it).
+    if "fetch.max.wait.ms" not in properties:
+        config["fetch_max_wait_ms"] = 10
+    config.setdefault("max_partition_fetch_bytes", 8 * 1024 * 1024)
+    config.setdefault("bootstrap_timeout_ms", 10000)
+    return KafkaConsumer(**config)
 
 
 def read_split(spec, element_type, task: KafkaSplit):
@@ -231,7 +223,7 @@ def read_split(spec, element_type, task: KafkaSplit):
 
     deserializer = spec.value_deserializer
     properties = spec.properties
-    consumer = _consumer_for(properties)
+    consumer = per_worker_client("consumer", properties, _new_consumer)
     tp = TopicPartition(task.topic, task.partition)
     consumer.assign([tp])
     consumer.seek(tp, task.start)
