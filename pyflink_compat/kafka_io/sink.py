@@ -9,11 +9,10 @@ treatment (Flink's writer, too, fails the job on asynchronous send errors,
 whatever the guarantee). ``exactly-once`` is not available yet (the translation
 rejects it).
 """
-import threading
-
 import pyarrow as pa
 from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMessage
 
+from pyflink_compat.kafka_io import batch_send
 from pyflink_compat.kafka_io import properties as kprops
 from pyflink_compat.kafka_io.clients import per_worker_client
 from pyflink_compat.kafka_io.source import SPEC_OPTION, decode_object
@@ -38,21 +37,6 @@ def _new_producer(properties):
         config["batch_size"] = 256 * 1024
     config.setdefault("bootstrap_timeout_ms", 10000)
     return KafkaProducer(**config)
-
-
-class _SendTracker:
-    """Counts acknowledged and failed sends without keeping one future per record."""
-
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.failures = 0
-        self.first_error = None
-
-    def on_error(self, error):
-        with self.lock:
-            self.failures += 1
-            if self.first_error is None:
-                self.first_error = error
 
 
 class KafkaStreamWriter(DataSourceStreamArrowWriter):
@@ -82,11 +66,13 @@ def send_batches(spec, element_type, batches) -> int:
     from kafka.errors import KafkaTimeoutError
     from pyflink_compat.runtime import codec
     producer = per_worker_client("producer", spec.properties, _new_producer)
-    tracker = _SendTracker()
+    tracker = batch_send.FailureTracker()
+    sender = batch_send.BatchSender(producer, tracker) if batch_send.supports(producer) else None
     sent = 0
     for batch in batches:
         elements = codec.column(batch, codec.ELEMENT)
-        timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+        timestamps = [ts if ts is not None and ts >= 0 else None
+                      for ts in codec.column(batch, codec.EVENT_TS).to_pylist()]
         python_elements = None
 
         def python_values():
@@ -97,15 +83,13 @@ def send_batches(spec, element_type, batches) -> int:
 
         values = _serialize(spec.value_serializer, elements, python_values)
         keys = (_serialize(spec.key_serializer, elements, python_values)
-                if spec.key_serializer is not None else [None] * len(values))
-        topics = ([spec.topic_selector.apply(e) for e in python_values()]
-                  if spec.topic_selector is not None else None)
-        send = producer.send
-        for i, value in enumerate(values):
-            ts = timestamps[i]
-            future = send(spec.topic if topics is None else topics[i], value=value, key=keys[i],
-                          timestamp_ms=ts if ts is not None and ts >= 0 else None)
-            future.add_errback(tracker.on_error)
+                if spec.key_serializer is not None else None)
+        if spec.topic_selector is None:
+            _send(producer, sender, tracker, spec.topic, keys, values, timestamps)
+        else:
+            for topic, indexes in _group_by_topic(spec.topic_selector, python_values()).items():
+                _send(producer, sender, tracker, topic, None if keys is None else [keys[i] for i in indexes],
+                      [values[i] for i in indexes], [timestamps[i] for i in indexes])
         sent += len(values)
     timeout_s = int(spec.properties.get("delivery.timeout.ms", "120000")) / 1000.0
     try:
@@ -117,6 +101,25 @@ def send_batches(spec, element_type, batches) -> int:
         raise RuntimeError("%d of %d records could not be written to Kafka (bootstrap servers '%s'): %s"
                            % (tracker.failures, sent, spec.bootstrap_servers, tracker.first_error))
     return sent
+
+
+def _group_by_topic(selector, elements) -> dict:
+    """Element indexes per selected topic, in element order."""
+    groups = {}
+    for i, element in enumerate(elements):
+        groups.setdefault(selector.apply(element), []).append(i)
+    return groups
+
+
+def _send(producer, sender, tracker, topic, keys, values, timestamps):
+    if sender is not None:
+        sender.send(topic, keys, values, timestamps)
+        return
+    # Record by record through the public API (kafka-python without the internals batch_send uses).
+    send = producer.send
+    for i, value in enumerate(values):
+        future = send(topic, value=value, key=None if keys is None else keys[i], timestamp_ms=timestamps[i])
+        future.add_errback(tracker.record_failed)
 
 
 def _serialize(schema, elements: pa.Array, python_values):

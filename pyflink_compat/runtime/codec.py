@@ -102,7 +102,17 @@ def to_python(array: pa.Array, type_info: TypeInformation) -> list:
     if type_info is None or isinstance(type_info, PickledBytesTypeInfo):
         return [None if v is None else pickle.loads(v) for v in array.to_pylist()]
     values = array.to_pylist()
+    if _stored_as_python(array.type):
+        return values
     return [_from_storage(v, type_info) for v in values]
+
+
+def _stored_as_python(arrow: pa.DataType) -> bool:
+    """Whether Arrow's Python values of this type already are what user functions see (no nesting,
+    no timestamps): strings, numbers, booleans, bytes, decimals, dates."""
+    return (pa.types.is_string(arrow) or pa.types.is_integer(arrow) or pa.types.is_floating(arrow)
+            or pa.types.is_boolean(arrow) or pa.types.is_binary(arrow) or pa.types.is_decimal(arrow)
+            or pa.types.is_date(arrow))
 
 
 def _from_storage(value, type_info):
@@ -141,7 +151,7 @@ def from_python(values: list, type_info: TypeInformation) -> pa.Array:
         return pa.array([None if v is None else pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)
                          for v in values], pa.binary())
     target = arrow_type(type_info)
-    storage = [_to_storage(v, type_info) for v in values]
+    storage = values if _stored_as_python(target) else [_to_storage(v, type_info) for v in values]
     try:
         return pa.array(storage, target)
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as e:

@@ -12,6 +12,8 @@ import sys
 import threading
 import zlib
 
+from pyflink_compat.runtime import jvm_archive
+
 log = logging.getLogger("pyflink_compat")
 
 _lock = threading.Lock()
@@ -45,11 +47,11 @@ def _spark_home_without_zipped_python() -> str:
     """
     import pyspark
     source = os.path.dirname(os.path.abspath(pyspark.__file__))
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    target = os.path.join(cache, "pyflink-compat", "spark-home-%s-%08x" % (pyspark.__version__,
+    target = os.path.join(jvm_archive.cache_dir(), "spark-home-%s-%08x" % (pyspark.__version__,
                                                                           zlib.crc32(source.encode())))
     if os.path.isdir(os.path.join(target, "jars")):
         return target
+    _remove_dangling_spark_homes(os.path.dirname(target))
     staging = "%s.%d" % (target, os.getpid())
     os.makedirs(staging, exist_ok=True)
     for name in os.listdir(source):
@@ -60,6 +62,17 @@ def _spark_home_without_zipped_python() -> str:
     except OSError:                      # another process made it first
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def _remove_dangling_spark_homes(directory: str):
+    """Symlink directories of pyspark installs that no longer exist (removed virtualenvs)."""
+    if not os.path.isdir(directory):
+        return
+    for entry in os.listdir(directory):
+        home = os.path.join(directory, entry)
+        if entry.startswith("spark-home-") and os.path.islink(os.path.join(home, "jars")) \
+                and not os.path.exists(os.path.join(home, "jars")):
+            shutil.rmtree(home, ignore_errors=True)
 
 
 def spark_master(configuration: dict) -> str:
@@ -95,11 +108,22 @@ def get_session(configuration: dict = None):
             os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
             settings.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
         settings.update({k: v for k, v in configuration.items() if k.startswith("spark.") and k != "spark.master"})
+        on_started = None
+        if jvm_archive.enabled(configuration) and "SPARK_HOME" in os.environ:
+            try:
+                settings["spark.driver.extraJavaOptions"], on_started = jvm_archive.java_options(
+                    os.environ["SPARK_HOME"], settings["spark.driver.extraJavaOptions"])
+            except OSError as e:         # no writable cache: start without an archive
+                log.info("No JVM class archive: %s", e)
         for key, value in settings.items():
             builder = builder.config(key, value)
         session = builder.getOrCreate()
         session.sparkContext.setLogLevel(configuration.get("spark.log.level", "ERROR"))
         _register_data_sources(session)
+        if on_started is not None:
+            on_started(session)
+        from pyflink_compat.runtime import warm_up
+        warm_up.start_in_background(session)
         _session = session
         log.info("Spark session started, master %s", session.sparkContext.master)
         return _session
@@ -119,8 +143,10 @@ def _warn_ignored_settings(session, configuration):
 def _register_data_sources(session):
     from pyflink_compat.kafka_io.source import KafkaDataSource
     from pyflink_compat.runtime.collection_source import CollectionDataSource
+    from pyflink_compat.runtime.warm_up import WarmUpDataSource
     session.dataSource.register(KafkaDataSource)
     session.dataSource.register(CollectionDataSource)
+    session.dataSource.register(WarmUpDataSource)
 
 
 def stop_session():

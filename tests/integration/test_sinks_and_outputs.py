@@ -216,3 +216,8 @@ def test_spark_side_kafka_writer_when_direct_writes_are_off(spark, bootstrap):
     records = consume(bootstrap, out, 200)
     assert sorted((r.key, r.value) for r in records) == sorted(
         (v.encode(), v.encode()) for p in range(2) for v in ("P%d-%d" % (p, i) for i in range(100)))
+
+
+def test_the_python_worker_warm_up_source_reads(spark):
+    from pyflink_compat.runtime import warm_up
+    assert [tuple(r) for r in spark.read.format(warm_up.FORMAT_NAME).load().collect()] == [(True,)]

@@ -1,0 +1,77 @@
+"""The driver JVM's class-data archive: naming, using, recording once (runtime/jvm_archive.py)."""
+import os
+import time
+
+import pytest
+
+from pyflink_compat.runtime import jvm_archive
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    spark_home = tmp_path / "spark"
+    (spark_home / "jars").mkdir(parents=True)
+    return str(spark_home)
+
+
+def test_the_archive_depends_on_the_jvm_options_and_the_jars(cache, tmp_path):
+    first = jvm_archive.archive_path(cache, "-XX:+UseSerialGC")
+    assert first is not None and first.startswith(str(tmp_path / "pyflink-compat"))
+    assert jvm_archive.archive_path(cache, "-XX:+UseSerialGC") == first
+    assert jvm_archive.archive_path(cache, "-XX:+UseG1GC") != first
+    other = tmp_path / "other-spark"
+    (other / "jars").mkdir(parents=True)
+    assert jvm_archive.archive_path(str(other), "-XX:+UseSerialGC") != first
+
+
+def test_an_existing_archive_is_used_quietly(cache):
+    path = jvm_archive.archive_path(cache, "-Xss4m")
+    os.makedirs(os.path.dirname(path))
+    open(path, "wb").close()
+    options, on_started = jvm_archive.java_options(cache, "-Xss4m")
+    assert options == "-Xss4m -XX:SharedArchiveFile=%s %s" % (path, jvm_archive.QUIET)
+    assert on_started is None
+
+
+def test_without_an_archive_one_process_records_it_and_the_others_do_not_wait(cache):
+    options, on_started = jvm_archive.java_options(cache, "-Xss4m")
+    assert "-XX:ArchiveClassesAtExit=" in options and on_started is not None
+    again, second = jvm_archive.java_options(cache, "-Xss4m")        # the lock is taken
+    assert again == "-Xss4m" and second is None
+
+
+def test_a_recording_lock_left_by_a_dead_process_expires(cache):
+    path = jvm_archive.archive_path(cache, "-Xss4m")
+    os.makedirs(os.path.dirname(path))
+    lock = path + ".recording"
+    open(lock, "w").close()
+    old = time.time() - jvm_archive.STALE_RECORDING_S - 5
+    os.utime(lock, (old, old))
+    options, on_started = jvm_archive.java_options(cache, "-Xss4m")
+    assert "-XX:ArchiveClassesAtExit=" in options and on_started is not None
+
+
+@pytest.mark.parametrize("configuration, env, expected", [
+    ({}, None, True),
+    ({"pyflink-compat.jvm.class-archive": "false"}, None, False),
+    ({}, "false", False),
+    ({"pyflink-compat.jvm.class-archive": "true"}, "false", True),
+])
+def test_it_can_be_turned_off(configuration, env, expected, monkeypatch):
+    if env is None:
+        monkeypatch.delenv(jvm_archive.ENV_VAR, raising=False)
+    else:
+        monkeypatch.setenv(jvm_archive.ENV_VAR, env)
+    assert jvm_archive.enabled(configuration) is expected
+
+
+def test_only_the_most_recently_used_archives_are_kept(tmp_path):
+    for i in range(5):
+        archive = tmp_path / ("jvm-classes-%08x.jsa" % i)
+        archive.write_bytes(b"x")
+        os.utime(archive, (1000 + i, 1000 + i))
+    (tmp_path / "unrelated.txt").write_text("kept")
+    jvm_archive._prune_old_archives(str(tmp_path), keep=3)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "jvm-classes-00000002.jsa", "jvm-classes-00000003.jsa", "jvm-classes-00000004.jsa", "unrelated.txt"]
