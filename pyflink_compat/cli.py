@@ -1,87 +1,249 @@
 """``pyflink-compat``: run a PyFlink job file on Spark, like ``flink run -py job.py``.
 
-    pyflink-compat run [-p N] [-D key=value ...] [-py] job.py [job args ...]
+    pyflink-compat run [options] job.py [job args ...]
     pyflink-compat demo
 
 ``run`` executes the job file as ``__main__`` with ``sys.argv = [job.py, args...]``
-and every ``import pyflink...`` resolving to pyflink_compat. ``-D`` settings and
-``-p`` become the starting configuration of every environment the job creates.
-``demo`` starts a throw-away broker, seeds it and runs a small job on it.
+and every ``import pyflink...`` resolving to pyflink_compat. It takes the
+options of ``flink run`` that mean something here (see USAGE); ``-D`` settings
+and ``-p`` become the starting configuration of every environment the job
+creates. ``demo`` starts a throw-away broker, seeds it and runs a small job on it.
 """
+import hashlib
 import logging
 import os
 import runpy
+import shutil
+import subprocess
 import sys
+import tempfile
+import time
+from typing import Dict, List, Optional
 
-USAGE = """usage: pyflink-compat run [-p N] [-D key=value ...] [-py] job.py [args ...]
+import attrs
+
+USAGE = """usage: pyflink-compat run [options] job.py [args ...]
+       pyflink-compat run [options] -pym module [args ...]
        pyflink-compat demo
 
 run options (as for 'flink run'):
-  -py, --python FILE      the job file (may also be given as the first free argument)
-  -p,  --parallelism N    default parallelism of the job
-  -D key=value            configuration, e.g. -D spark.master=spark://host:7077
+  -py,  --python FILE              the job file (may also be given as the first free argument)
+  -pym, --pyModule MODULE          run this module as the job (find it with -pyfs)
+  -pyfs, --pyFiles PATHS           comma-separated .py/.zip/.egg/.whl files or directories: put on the
+                                   job's path and on the path of Spark's Python workers
+  -pyreq, --pyRequirements FILE[#DIR]
+                                   pip-install these requirements into a cached directory (from DIR only,
+                                   when given) and put it on the same paths
+  -pyexec, --pyExecutable PYTHON   the Python that Spark's Python workers run
+  -p,   --parallelism N            default parallelism of the job
+  -D    key=value                  configuration, e.g. -D spark.master=spark://host:7077
+  -d,   --detached                 return once the job is running; it goes on in the background
+  -s,   --fromSavepoint PATH       restore from a savepoint or checkpoint (execution.savepoint.path)
+  -n,   --allowNonRestoredState    with -s: skip state that no longer maps to the job
+  -sae, --shutdownOnAttachedExit   accepted (a local Spark stops with the job anyway)
 """
+
+DETACHED_SUBMIT_TIMEOUT_S = 300.0
+
+# Options of 'flink run' that have no meaning here, with what to do instead.
+_NOT_APPLICABLE = {
+    ("-m", "--jobmanager"): "there is no Flink JobManager: choose the Spark master with -D spark.master=URL",
+    ("-t", "--target"): "there is no Flink deployment target: choose the Spark master with -D spark.master=URL",
+    ("-c", "--class"): "only Python jobs run here (-py / -pym)",
+    ("-j", "--jarfile"): "only Python jobs run here (-py / -pym)",
+    ("-C", "--classpath"): "no jars are needed: the Kafka connector is built in",
+    ("-pyarch", "--pyArchives"): "install the archive's contents into the environment that runs pyflink-compat, "
+                                 "or ship them with -pyfs",
+}
 
 
 class UsageError(Exception):
     pass
 
 
-def parse_run_args(argv):
-    """Split ``run``'s arguments into (job file, job args, configuration, parallelism)."""
-    configuration, parallelism, job_file = {}, None, None
+@attrs.define
+class RunOptions:
+    job_file: Optional[str] = None
+    module: Optional[str] = None
+    job_args: List[str] = attrs.field(factory=list)
+    configuration: Dict[str, str] = attrs.field(factory=dict)
+    parallelism: Optional[int] = None
+    py_files: List[str] = attrs.field(factory=list)
+    requirements: Optional[str] = None
+    python_executable: Optional[str] = None
+    detached: bool = False
+
+
+def parse_run_args(argv) -> RunOptions:
+    """``run``'s arguments: options up to the job file (or -pym module); everything after goes to the job."""
+    options = RunOptions()
     i = 0
+
+    def value_of(arg):
+        nonlocal i
+        i += 1
+        if i >= len(argv):
+            raise UsageError("%s needs a value" % arg)
+        return argv[i]
+
     while i < len(argv):
         arg = argv[i]
-        if job_file is not None:
+        if options.job_file is not None or options.module is not None:
             break
         if arg in ("-p", "--parallelism"):
-            i += 1
-            if i >= len(argv):
-                raise UsageError("%s needs a number" % arg)
+            text = value_of(arg)
             try:
-                parallelism = int(argv[i])
+                options.parallelism = int(text)
             except ValueError:
-                raise UsageError("parallelism must be a number, got %r" % argv[i])
+                raise UsageError("parallelism must be a number, got %r" % text)
         elif arg.startswith("-D"):
-            setting = arg[2:]
-            if not setting:
-                i += 1
-                if i >= len(argv):
-                    raise UsageError("-D needs key=value")
-                setting = argv[i]
+            setting = arg[2:] or value_of("-D")
             key, sep, value = setting.partition("=")
             if not sep or not key:
                 raise UsageError("-D needs key=value, got %r" % setting)
-            configuration[key.strip()] = value
+            options.configuration[key.strip()] = value
         elif arg in ("-py", "--python"):
-            i += 1
-            if i >= len(argv):
-                raise UsageError("%s needs a file" % arg)
-            job_file = argv[i]
+            options.job_file = value_of(arg)
+        elif arg in ("-pym", "--pyModule"):
+            options.module = value_of(arg)
+        elif arg in ("-pyfs", "--pyFiles"):
+            options.py_files.extend(p for p in value_of(arg).split(",") if p)
+        elif arg in ("-pyreq", "--pyRequirements"):
+            options.requirements = value_of(arg)
+        elif arg in ("-pyexec", "--pyExecutable"):
+            options.python_executable = value_of(arg)
+        elif arg in ("-pyclientexec", "--pyClientExecutable"):
+            value_of(arg)
+            logging.getLogger("pyflink_compat").warning(
+                "%s ignored: the job runs in the Python that runs pyflink-compat (%s)", arg, sys.executable)
+        elif arg in ("-d", "--detached"):
+            options.detached = True
+        elif arg in ("-s", "--fromSavepoint"):
+            options.configuration["execution.savepoint.path"] = value_of(arg)
+        elif arg in ("-n", "--allowNonRestoredState"):
+            options.configuration["execution.savepoint.ignore-unclaimed-state"] = "true"
+        elif arg in ("-sae", "--shutdownOnAttachedExit"):
+            pass
+        elif any(arg in names for names in _NOT_APPLICABLE):
+            reason = next(text for names, text in _NOT_APPLICABLE.items() if arg in names)
+            raise UsageError("option %s is not supported: %s" % (arg, reason))
         elif arg.startswith("-"):
             raise UsageError("unknown option %s" % arg)
         else:
-            job_file = arg
+            options.job_file = arg
         i += 1
-    if job_file is None:
+    if options.job_file is None and options.module is None:
         raise UsageError("no job file given")
-    return job_file, argv[i:], configuration, parallelism
+    options.job_args = list(argv[i:])
+    return options
 
 
-def run_job(job_file, job_args, configuration, parallelism):
+def run_job(options: RunOptions):
     from pyflink_compat import aliasing
     from pyflink_compat.runtime import launch
-    if not os.path.isfile(job_file):
-        raise UsageError("job file %s does not exist" % job_file)
+    if options.job_file is not None and not os.path.isfile(options.job_file):
+        raise UsageError("job file %s does not exist" % options.job_file)
+    configuration = dict(options.configuration)
+    paths = [_checked_path(p) for p in options.py_files]
+    if options.requirements:
+        paths.append(install_requirements(options.requirements))
+    if paths:
+        _add_python_paths(paths, configuration)
+    if options.python_executable:
+        configuration.setdefault("spark.pyspark.python", options.python_executable)
+        os.environ["PYSPARK_PYTHON"] = options.python_executable
     launch.cli_configuration.update(configuration)
-    launch.cli_parallelism = parallelism
+    launch.cli_parallelism = options.parallelism
     aliasing.install()
-    sys.argv = [job_file] + list(job_args)
-    job_dir = os.path.dirname(os.path.abspath(job_file))
+    if options.module is not None:
+        sys.argv = [options.module] + options.job_args
+        runpy.run_module(options.module, run_name="__main__", alter_sys=True)
+        return
+    sys.argv = [options.job_file] + options.job_args
+    job_dir = os.path.dirname(os.path.abspath(options.job_file))
     if job_dir not in sys.path:
         sys.path.insert(0, job_dir)
-    runpy.run_path(job_file, run_name="__main__")
+    runpy.run_path(options.job_file, run_name="__main__")
+
+
+def _checked_path(path: str) -> str:
+    full = os.path.abspath(os.path.expanduser(path))
+    if not os.path.exists(full):
+        raise UsageError("-pyfs: %s does not exist" % path)
+    return full
+
+
+def _add_python_paths(paths: List[str], configuration: Dict[str, str]):
+    """On the job's sys.path, on the PYTHONPATH Spark's local Python workers inherit, and shipped to a
+    cluster's executors (spark.submit.pyFiles; directories are zipped for that)."""
+    for path in reversed(paths):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    os.environ["PYTHONPATH"] = os.pathsep.join(paths + [p for p in [os.environ.get("PYTHONPATH")] if p])
+    shipped = [_zipped(p) if os.path.isdir(p) else p for p in paths]
+    existing = configuration.get("spark.submit.pyFiles")
+    configuration["spark.submit.pyFiles"] = ",".join(([existing] if existing else []) + shipped)
+
+
+def _zipped(directory: str) -> str:
+    """A zip of ``directory``'s contents, importable like the directory (for executors elsewhere)."""
+    target = os.path.join(tempfile.mkdtemp(prefix="pyflink-compat-pyfs-"), os.path.basename(directory))
+    return shutil.make_archive(target, "zip", root_dir=directory)
+
+
+def install_requirements(spec: str) -> str:
+    """``requirements.txt[#offline_dir]`` installed with pip into a directory cached by its content."""
+    requirements, _, offline_dir = spec.partition("#")
+    if not os.path.isfile(requirements):
+        raise UsageError("-pyreq: requirements file %s does not exist" % requirements)
+    with open(requirements, "rb") as f:
+        digest = hashlib.sha256(f.read() + sys.version.encode() + offline_dir.encode()).hexdigest()[:16]
+    from pyflink_compat.runtime.jvm_archive import cache_dir
+    target = os.path.join(cache_dir(), "requirements", digest)
+    if os.path.isfile(os.path.join(target, ".complete")):
+        return target
+    command = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", requirements,
+               "--target", target, "--upgrade"]
+    if offline_dir:
+        command += ["--no-index", "--find-links", offline_dir]
+    shutil.rmtree(target, ignore_errors=True)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
+    if result.returncode != 0:
+        raise UsageError("-pyreq: installing %s failed:\n%s" % (requirements, (result.stdout + result.stderr)[-2000:]))
+    open(os.path.join(target, ".complete"), "w").close()
+    return target
+
+
+def run_detached(argv: List[str]) -> int:
+    """``-d``: start the job (``argv``: run's arguments without -d) in a background process of its own;
+    return once it reports its JobID (written by the job's first execute, see launch.report_submitted)."""
+    log_dir = tempfile.mkdtemp(prefix="pyflink-compat-detached-")
+    log_path = os.path.join(log_dir, "job.log")
+    submission = os.path.join(log_dir, "submitted")
+    from pyflink_compat.runtime import launch
+    env = dict(os.environ, **{launch.SUBMISSION_FILE_ENV: submission})
+    with open(log_path, "ab") as log_file:
+        process = subprocess.Popen([sys.executable, "-m", "pyflink_compat", "run"] + argv, stdin=subprocess.DEVNULL,
+                                   stdout=log_file, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    deadline = time.monotonic() + DETACHED_SUBMIT_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if os.path.isfile(submission) and os.path.getsize(submission) > 0:
+            with open(submission) as f:
+                job_ids = f.read().split()
+            print("Job has been submitted with JobID %s" % job_ids[0])
+            print("The job runs in process %d; its output goes to %s" % (process.pid, log_path))
+            return 0
+        if process.poll() is not None:
+            with open(log_path, errors="replace") as f:
+                tail = f.read()[-3000:]
+            sys.stderr.write("pyflink-compat: the job ended (exit code %d) before it was submitted:\n%s\n"
+                             % (process.returncode, tail))
+            return process.returncode or 1
+        time.sleep(0.1)
+    process.kill()
+    sys.stderr.write("pyflink-compat: the job was not submitted within %.0f s (log: %s)\n"
+                     % (DETACHED_SUBMIT_TIMEOUT_S, log_path))
+    return 1
 
 
 def main(argv=None):
@@ -94,7 +256,12 @@ def main(argv=None):
     command, rest = argv[0], argv[1:]
     try:
         if command == "run":
-            run_job(*parse_run_args(rest))
+            options = parse_run_args(rest)
+            if options.detached:
+                option_args = rest[:len(rest) - len(options.job_args)]
+                return run_detached([a for a in option_args if a not in ("-d", "--detached")]
+                                    + options.job_args)
+            run_job(options)
             return 0
         if command == "demo":
             from pyflink_compat.demo import run_demo

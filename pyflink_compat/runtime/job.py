@@ -17,11 +17,13 @@ from typing import Callable, List, Optional
 
 from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
-from pyflink_compat.runtime import graph, session, translate
+from pyflink_compat.runtime import graph, launch, session, translate
+from pyflink_compat.util.exceptions import UnsupportedFeatureError
 
 log = logging.getLogger("pyflink_compat")
 
 POLL_INTERVAL_S = 0.05
+SAVEPOINT_PATH_KEY = "execution.savepoint.path"
 
 
 class JobExecutionError(RuntimeError):
@@ -67,7 +69,13 @@ class JobRun:
     def start(self) -> "JobRun":
         """Plan and start every query; planning errors (broker, topic, config) raise here."""
         self._started_at = time.monotonic()
-        spark = session.get_session(self.env._configuration.to_dict())
+        configuration = self.env._configuration.to_dict()
+        if configuration.get(SAVEPOINT_PATH_KEY):
+            raise UnsupportedFeatureError(
+                "Restoring a job from a savepoint or checkpoint (pyflink-compat run -s / %s=%s)"
+                % (SAVEPOINT_PATH_KEY, configuration[SAVEPOINT_PATH_KEY]), "checkpoints",
+                "it arrives with checkpointing; without -s the job starts from its sources' starting offsets")
+        spark = session.get_session(configuration)
         self._checkpoint_root = tempfile.mkdtemp(prefix="pyflink-compat-job-")
         planned = [translate.plan_query(spark, self.env, sink, self.job_name, self._checkpoint_root, self.deliver)
                    for sink in self.sinks]
@@ -80,6 +88,7 @@ class JobRun:
             self._stop_all()
             raise
         self.status = JobStatus.RUNNING
+        launch.report_submitted(self.job_id)
         log.info("Job '%s' (%s) running %d Spark quer%s", self.job_name, self.job_id, len(self._queries),
                  "y" if len(self._queries) == 1 else "ies")
         self._thread = threading.Thread(target=self._watch, name="pyflink-compat-job-%s" % self.job_id,

@@ -5,7 +5,22 @@
 like a Flink job submitted with ``flink run`` starts from the cluster's and the
 command line's configuration.
 """
+import os
 from typing import Dict, Optional
 
 cli_configuration: Dict[str, str] = {}
 cli_parallelism: Optional[int] = None
+
+# Set by ``pyflink-compat run -d`` for the background process it starts: the job's first execute writes its
+# JobID there, and the launcher returns.
+SUBMISSION_FILE_ENV = "PYFLINK_COMPAT_SUBMISSION_FILE"
+
+
+def report_submitted(job_id) -> None:
+    path = os.environ.get(SUBMISSION_FILE_ENV)
+    if not path or os.path.exists(path):
+        return
+    staging = "%s.%d" % (path, os.getpid())
+    with open(staging, "w") as f:
+        f.write("%s\n" % job_id)
+    os.replace(staging, path)

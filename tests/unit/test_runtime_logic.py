@@ -21,14 +21,28 @@ from pyflink_compat.util.exceptions import UnsupportedFeatureError
 # -- CLI --------------------------------------------------------------------------------------------
 
 def test_run_args_like_flink_run():
-    job, args, config, parallelism = parse_run_args(
-        ["-p", "3", "-D", "a.b=1", "-Dc=x=y", "-py", "job.py", "--input", "-p", "t"])
-    assert (job, args, config, parallelism) == ("job.py", ["--input", "-p", "t"], {"a.b": "1", "c": "x=y"}, 3)
-    assert parse_run_args(["job.py"]) == ("job.py", [], {}, None)
+    options = parse_run_args(["-p", "3", "-D", "a.b=1", "-Dc=x=y", "-py", "job.py", "--input", "-p", "t"])
+    assert (options.job_file, options.job_args, options.configuration, options.parallelism) == (
+        "job.py", ["--input", "-p", "t"], {"a.b": "1", "c": "x=y"}, 3)
+    plain = parse_run_args(["job.py"])
+    assert (plain.job_file, plain.job_args, plain.configuration, plain.parallelism) == ("job.py", [], {}, None)
+
+
+def test_run_args_python_dependencies_detached_and_savepoints():
+    options = parse_run_args(["-pyfs", "a.py,lib", "--pyFiles", "b.zip", "-pyreq", "req.txt#pkgs",
+                              "-pyexec", "/usr/bin/python3", "-d", "-s", "/sp/1", "-n", "-sae",
+                              "-pym", "my.job", "-d", "-s"])
+    assert options.py_files == ["a.py", "lib", "b.zip"]
+    assert options.requirements == "req.txt#pkgs" and options.python_executable == "/usr/bin/python3"
+    assert options.detached is True and options.module == "my.job" and options.job_file is None
+    assert options.configuration == {"execution.savepoint.path": "/sp/1",
+                                     "execution.savepoint.ignore-unclaimed-state": "true"}
+    assert options.job_args == ["-d", "-s"]                # after the job: the job's own arguments
 
 
 @pytest.mark.parametrize("argv, message", [
-    ([], "no job file"), (["-p"], "needs a number"), (["-p", "x", "j.py"], "must be a number"),
+    ([], "no job file"), (["-p"], "needs a value"), (["-p", "x", "j.py"], "must be a number"),
+    (["-m", "host:8081", "j.py"], "spark.master"), (["-j", "x.jar"], "only Python jobs"),
     (["-D", "novalue", "j.py"], "key=value"), (["--bogus", "j.py"], "unknown option --bogus"),
 ])
 def test_run_args_errors(argv, message):

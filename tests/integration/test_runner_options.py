@@ -1,0 +1,117 @@
+"""``pyflink-compat run`` with the 'flink run' options a migrating user passes, and execute() twice."""
+import os
+import re
+import subprocess
+import sys
+import time
+import zipfile
+
+import pytest
+from kafka.partitioner.default import murmur2
+
+from kafka_helpers import consume, create_topic, produce, unique_topic, values
+
+pytestmark = pytest.mark.integration
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+JOBS = os.path.join(REPO, "tests", "jobs")
+
+
+def run_cli(*args, timeout=300, extra_env=None):
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.update(extra_env or {})
+    return subprocess.run([sys.executable, "-m", "pyflink_compat", "run", *args], capture_output=True,
+                          text=True, timeout=timeout, env=env, cwd=REPO)
+
+
+def printed(result):
+    """print() output lines without the 'N> ' subtask prefix (it depends on the machine's core count)."""
+    return sorted(re.sub(r"^\d+> ", "", line) for line in result.stdout.splitlines()
+                  if line and not line.startswith(("ARGS", "BOTH")))
+
+
+def test_py_files_reach_the_job_and_sparks_python_workers():
+    result = run_cli("-pyfs", os.path.join(JOBS, "pyfs_lib"), os.path.join(JOBS, "pyfs_job.py"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert printed(result) == ["HI!", "THERE!"]
+
+
+def test_a_job_module_found_through_py_files():
+    result = run_cli("-pyfs", os.path.join(JOBS, "pyfs_lib"), "-pym", "module_job", "x", "y")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert printed(result) == ["module:x", "module:y"]
+
+
+def _wheel(directory, name="pfc_reqtest", version="1.0"):
+    """A minimal pure-Python wheel, built by hand so the test needs no network and no build tools."""
+    path = os.path.join(directory, "%s-%s-py3-none-any.whl" % (name, version))
+    info = "%s-%s.dist-info" % (name, version)
+    files = {
+        "%s/__init__.py" % name: 'TAG = "req:"\n',
+        "%s/METADATA" % info: "Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version),
+        "%s/WHEEL" % info: "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    files["%s/RECORD" % info] = "".join("%s,,\n" % f for f in list(files) + ["%s/RECORD" % info])
+    with zipfile.ZipFile(path, "w") as wheel:
+        for member, text in files.items():
+            wheel.writestr(member, text)
+    return path
+
+
+def test_requirements_are_installed_offline_from_a_directory_and_used_by_the_workers(tmp_path):
+    packages = tmp_path / "packages"
+    packages.mkdir()
+    _wheel(str(packages))
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("pfc_reqtest==1.0\n")
+    cache = tmp_path / "cache"
+    result = run_cli("-pyreq", "%s#%s" % (requirements, packages), os.path.join(JOBS, "requirements_job.py"),
+                     extra_env={"XDG_CACHE_HOME": str(cache)})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert printed(result) == ["req:a", "req:b"]
+    installed = list((cache / "pyflink-compat" / "requirements").iterdir())
+    assert len(installed) == 1 and (installed[0] / "pfc_reqtest" / "__init__.py").is_file()
+
+
+def test_detached_returns_with_the_job_id_while_the_job_goes_on(bootstrap):
+    src, out = create_topic(bootstrap, unique_topic("det-in")), create_topic(bootstrap, unique_topic("det-out"))
+    produce(bootstrap, src, ["a", "bb"])
+    result = run_cli("-d", os.path.join(REPO, "pyflink_compat", "demo", "upper_job.py"), bootstrap, src, out)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert re.search(r"^Job has been submitted with JobID [0-9a-f]{32}$", result.stdout, re.MULTILINE)
+    assert values(consume(bootstrap, out, 2, timeout_s=120)) == ["A", "BB"]
+
+
+def test_restoring_from_a_savepoint_is_refused_clearly_until_checkpoints_exist(tmp_path):
+    result = run_cli("-s", str(tmp_path / "savepoint-1"), "-n", os.path.join(JOBS, "print_job.py"), "abc")
+    assert result.returncode != 0
+    assert "savepoint" in result.stderr and "porting_guide/README.md#checkpoints" in result.stderr
+
+
+@pytest.mark.parametrize("option, hint", [("-m", "spark.master"), ("-c", "Python jobs"), ("-pyarch", "-pyfs")])
+def test_flink_options_without_meaning_here_say_what_to_do(option, hint):
+    result = run_cli(option, "value", "job.py")
+    assert result.returncode == 2
+    assert ("option %s is not supported" % option) in result.stderr and hint in result.stderr
+
+
+def _words_in_distinct_partitions(count):
+    """Words whose murmur2 key hashes land in partitions 0..count-1, one each."""
+    chosen = {}
+    i = 0
+    while len(chosen) < count:
+        word = "w%d" % i
+        chosen.setdefault((murmur2(word.encode()) & 0x7FFFFFFF) % count, word)
+        i += 1
+    return [chosen[p] for p in range(count)]
+
+
+def test_execute_twice_write_phase_then_read_phase(bootstrap):
+    topic = create_topic(bootstrap, unique_topic("two-phase"), partitions=3)
+    out = create_topic(bootstrap, unique_topic("two-phase-out"))
+    words = _words_in_distinct_partitions(3)
+    result = run_cli(os.path.join(JOBS, "two_phase_job.py"), bootstrap, topic, out, *words)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "BOTH PHASES DONE" in result.stdout
+    assert sorted(values(consume(bootstrap, topic, 3))) == sorted(words)
+    assert sorted(values(consume(bootstrap, out, 3))) == sorted("read:" + w for w in words)
