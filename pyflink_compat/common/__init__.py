@@ -1,9 +1,9 @@
 """Mirror of ``pyflink.common``: the same ``__all__``.
 
 Names pyflink-compat does not implement exist but raise ``UnsupportedFeatureError``
-when constructed (or, for factories such as ``RestartStrategies.fixed_delay_restart``,
-when called). ``TimestampAssigner`` is not exported here, as in PyFlink: import
-it from ``pyflink_compat.common.watermark_strategy``.
+when constructed (``RestartStrategyConfiguration``) or, for factories such as
+``RestartStrategies.fixed_delay_restart``, when called. ``TimestampAssigner`` is not
+exported here, as in PyFlink: import it from ``pyflink_compat.common.watermark_strategy``.
 """
 from pyflink_compat.common.configuration import Configuration, ExecutionConfig
 from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
@@ -14,7 +14,10 @@ from pyflink_compat.common.time import Duration, Instant, Time
 from pyflink_compat.common.typeinfo import TypeInformation, Types
 from pyflink_compat.common.types import Row, RowKind
 from pyflink_compat.common.watermark_strategy import AssignerWithPeriodicWatermarksWrapper, WatermarkStrategy
-from pyflink_compat.util.exceptions import unsupported, unsupported_class
+from pyflink_compat.common.config_options import ConfigOption, ConfigOptions
+from pyflink_compat.common.input_dependency_constraint import InputDependencyConstraint
+from pyflink_compat.common.restart_strategy import RestartStrategies, RestartStrategyConfiguration
+from pyflink_compat.common.serializer import TypeSerializer
 
 __all__ = [
     'Configuration', 'ConfigOption', 'ConfigOptions', 'ExecutionConfig', 'TypeInformation', 'TypeSerializer',
@@ -24,15 +27,19 @@ __all__ = [
     'Instant', 'Time', 'AssignerWithPeriodicWatermarksWrapper',
 ]
 
-ConfigOption = unsupported_class("ConfigOption", "unsupported-apis", "use Configuration's string keys")
-ConfigOptions = unsupported_class("ConfigOptions", "unsupported-apis", "use Configuration's string keys")
-ConfigOptions.key = staticmethod(unsupported("ConfigOptions.key", "unsupported-apis",
-                                             "use Configuration's string keys"))
-TypeSerializer = unsupported_class("TypeSerializer", "unsupported-apis", "elements are pickled or stored as Arrow")
-InputDependencyConstraint = unsupported_class("InputDependencyConstraint")
-RestartStrategyConfiguration = unsupported_class("RestartStrategyConfiguration")
-RestartStrategies = unsupported_class("RestartStrategies")
-for _factory in ('no_restart', 'fall_back_restart', 'fixed_delay_restart', 'failure_rate_restart',
-                 'exponential_delay_restart'):
-    setattr(RestartStrategies, _factory, staticmethod(unsupported("RestartStrategies." + _factory)))
-del _factory
+
+
+def _install():
+    """As PyFlink does for backward compatibility: the row formats' schemas are attributes of the package too
+    (not in ``__all__``). Run last, once every name above exists."""
+    from pyflink_compat import common
+    from pyflink_compat.datastream.formats.avro import AvroRowDeserializationSchema, AvroRowSerializationSchema
+    from pyflink_compat.datastream.formats.csv import CsvRowDeserializationSchema, CsvRowSerializationSchema
+    from pyflink_compat.datastream.formats.json import JsonRowDeserializationSchema, JsonRowSerializationSchema
+    for schema in (JsonRowDeserializationSchema, JsonRowSerializationSchema, CsvRowDeserializationSchema,
+                   CsvRowSerializationSchema, AvroRowDeserializationSchema, AvroRowSerializationSchema):
+        setattr(common, schema.__name__, schema)
+
+
+_install()
+del _install

@@ -11,12 +11,12 @@ values in a dict, so:
   ``IllegalArgumentException("Could not parse value '<v>' for key '<k>'.")``.
 """
 import re
-from typing import Dict, Set
+from typing import Dict, List, Set
 
 from pyflink_compat.common.types import _java_str
 from pyflink_compat.util.exceptions import illegal_argument
 
-__all__ = ['Configuration', 'ExecutionConfig']
+__all__ = ['Configuration']  # as PyFlink; ExecutionConfig is importable by name (pyflink.common.execution_config)
 
 _JAVA_LONG_MIN, _JAVA_LONG_MAX = -2 ** 63, 2 ** 63 - 1
 _JAVA_LONG = re.compile(r'[+-]?\d+')
@@ -216,8 +216,18 @@ class ExecutionConfig(object):
     PARALLELISM_DEFAULT = -1
     PARALLELISM_UNKNOWN = -2
 
-    def __init__(self, j_execution_config=None):
+    def __init__(self, j_execution_config):
+        self._j_execution_config = j_execution_config
         self._auto_watermark_interval = 200
+        self._closure_cleaner = True
+        self._generic_types = True
+        self._auto_generated_uids = True
+        self._force_kryo = False
+        self._force_avro = False
+        self._latency_tracking_interval = 0           # metrics.latency.interval: off
+        self._task_cancellation_interval = 30000      # task.cancellation.interval (ms)
+        self._task_cancellation_timeout = 180000      # task.cancellation.timeout (ms)
+        self._use_snapshot_compression = False
         self._parallelism = ExecutionConfig.PARALLELISM_DEFAULT
         self._max_parallelism = ExecutionConfig.PARALLELISM_DEFAULT
         self._object_reuse = False
@@ -237,8 +247,9 @@ class ExecutionConfig(object):
     def get_parallelism(self) -> int:
         return self._parallelism
 
-    def set_max_parallelism(self, max_parallelism: int):
+    def set_max_parallelism(self, max_parallelism: int) -> 'ExecutionConfig':
         self._max_parallelism = max_parallelism
+        return self
 
     def get_max_parallelism(self) -> int:
         return self._max_parallelism
@@ -254,8 +265,104 @@ class ExecutionConfig(object):
     def is_object_reuse_enabled(self) -> bool:
         return self._object_reuse
 
-    def set_global_job_parameters(self, global_job_parameters_dict: Dict):
+    def set_global_job_parameters(self, global_job_parameters_dict: Dict) -> 'ExecutionConfig':
         self._global_job_parameters = dict(global_job_parameters_dict)
+        return self
 
     def get_global_job_parameters(self) -> Dict[str, str]:
         return dict(self._global_job_parameters)
+
+    # Settings Flink's runtime uses (serialization, metrics, cancellation). They are kept and read back;
+    # Spark's execution does not consult them.
+
+    def enable_closure_cleaner(self) -> 'ExecutionConfig':
+        self._closure_cleaner = True
+        return self
+
+    def disable_closure_cleaner(self) -> 'ExecutionConfig':
+        self._closure_cleaner = False
+        return self
+
+    def is_closure_cleaner_enabled(self) -> bool:
+        return self._closure_cleaner
+
+    def get_latency_tracking_interval(self) -> int:
+        return self._latency_tracking_interval
+
+    def set_latency_tracking_interval(self, interval: int) -> 'ExecutionConfig':
+        self._latency_tracking_interval = interval
+        return self
+
+    def get_task_cancellation_interval(self) -> int:
+        return self._task_cancellation_interval
+
+    def set_task_cancellation_interval(self, interval: int) -> 'ExecutionConfig':
+        self._task_cancellation_interval = interval
+        return self
+
+    def get_task_cancellation_timeout(self) -> int:
+        return self._task_cancellation_timeout
+
+    def set_task_cancellation_timeout(self, timeout: int) -> 'ExecutionConfig':
+        self._task_cancellation_timeout = timeout
+        return self
+
+    def enable_force_kryo(self) -> 'ExecutionConfig':
+        self._force_kryo = True
+        return self
+
+    def disable_force_kryo(self) -> 'ExecutionConfig':
+        self._force_kryo = False
+        return self
+
+    def is_force_kryo_enabled(self) -> bool:
+        return self._force_kryo
+
+    def enable_generic_types(self) -> 'ExecutionConfig':
+        self._generic_types = True
+        return self
+
+    def disable_generic_types(self) -> 'ExecutionConfig':
+        self._generic_types = False
+        return self
+
+    def has_generic_types_disabled(self) -> bool:
+        return not self._generic_types
+
+    def enable_auto_generated_uids(self) -> 'ExecutionConfig':
+        self._auto_generated_uids = True
+        return self
+
+    def disable_auto_generated_uids(self) -> 'ExecutionConfig':
+        self._auto_generated_uids = False
+        return self
+
+    def has_auto_generated_uids_enabled(self) -> bool:
+        return self._auto_generated_uids
+
+    def enable_force_avro(self) -> 'ExecutionConfig':
+        self._force_avro = True
+        return self
+
+    def disable_force_avro(self) -> 'ExecutionConfig':
+        self._force_avro = False
+        return self
+
+    def is_force_avro_enabled(self) -> bool:
+        return self._force_avro
+
+    def get_registered_kryo_types(self) -> List[str]:
+        return []
+
+    def get_registered_pojo_types(self) -> List[str]:
+        return []
+
+    def get_default_kryo_serializer_classes(self) -> Dict[str, str]:
+        return {}
+
+    def is_use_snapshot_compression(self) -> bool:
+        return self._use_snapshot_compression
+
+    def set_use_snapshot_compression(self, use_snapshot_compression: bool) -> 'ExecutionConfig':
+        self._use_snapshot_compression = use_snapshot_compression
+        return self

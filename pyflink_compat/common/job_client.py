@@ -8,23 +8,22 @@ Java ``CompletableFuture``.
 import concurrent.futures
 from enum import Enum
 
-__all__ = ['JobClient', 'JobStatus', 'CompletableFuture']
+__all__ = ['JobClient']  # as PyFlink; JobStatus, CompletableFuture: see job_status.py, completable_future.py
 
 
 class JobStatus(Enum):
-    """The states of a job (Java ``org.apache.flink.api.common.JobStatus``, same order)."""
+    """The states of a job, numbered as in PyFlink (Java's ``JobStatus`` without ``INITIALIZING``)."""
 
-    INITIALIZING = 0
-    CREATED = 1
-    RUNNING = 2
-    FAILING = 3
-    FAILED = 4
-    CANCELLING = 5
-    CANCELED = 6
-    FINISHED = 7
-    RESTARTING = 8
-    SUSPENDED = 9
-    RECONCILING = 10
+    CREATED = 0
+    RUNNING = 1
+    FAILING = 2
+    FAILED = 3
+    CANCELLING = 4
+    CANCELED = 5
+    FINISHED = 6
+    RESTARTING = 7
+    SUSPENDED = 8
+    RECONCILING = 9
 
     def is_globally_terminal_state(self) -> bool:
         """True for FINISHED, CANCELED and FAILED: the job is over and will not be recovered."""
@@ -41,11 +40,12 @@ _GLOBALLY_TERMINAL = frozenset((JobStatus.FINISHED, JobStatus.CANCELED, JobStatu
 class CompletableFuture(object):
     """A result that becomes available later.
 
-    ``j_completable_future`` is a ``concurrent.futures.Future``; ``py_class``, if
+    ``j_completable_future`` is a ``concurrent.futures.Future`` (None: a new, incomplete
+    one, completed through ``set_result``/``set_exception``); ``py_class``, if
     given, converts its result (as PyFlink converts the Java result).
     """
 
-    def __init__(self, j_completable_future: concurrent.futures.Future = None, py_class=None):
+    def __init__(self, j_completable_future: concurrent.futures.Future, py_class=None):
         self._future = j_completable_future if j_completable_future is not None else concurrent.futures.Future()
         self._py_class = py_class
 
@@ -98,7 +98,7 @@ class CompletableFuture(object):
 class JobClient(object):
     """A client scoped to one submitted job; the runtime provides the implementation."""
 
-    def __init__(self, j_job_client=None):
+    def __init__(self, j_job_client):
         self._j_job_client = j_job_client
 
     def get_job_id(self):
@@ -125,3 +125,9 @@ class JobClient(object):
     def get_job_execution_result(self) -> CompletableFuture:
         """A future of the job's ``JobExecutionResult``."""
         raise NotImplementedError
+
+    def get_accumulators(self) -> CompletableFuture:
+        """A future of the job's accumulators: always ``{}``, as a Python DataStream job registers none."""
+        future = CompletableFuture(None, dict)
+        future.set_result({})
+        return future

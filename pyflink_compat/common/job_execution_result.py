@@ -2,7 +2,7 @@
 import re
 import secrets
 
-__all__ = ['JobExecutionResult', 'JobID']
+__all__ = ['JobExecutionResult']  # as PyFlink; JobID: see job_id.py
 
 _HEX_JOB_ID = re.compile(r'[0-9a-fA-F]{32}')
 
@@ -34,13 +34,31 @@ class JobID(object):
         return hash(self._hex)
 
 
-class JobExecutionResult(object):
-    """The result of a finished job: its id, net runtime (ms) and accumulator values."""
+class _ExecutionResult(object):
+    """What PyFlink keeps in the Java JobExecutionResult: job id, net runtime (ms), accumulators."""
 
     def __init__(self, job_id: JobID, net_runtime_ms: int, accumulators: dict = None):
-        self._job_id = job_id
-        self._net_runtime_ms = net_runtime_ms
-        self._accumulators = dict(accumulators or {})
+        self.job_id = job_id
+        self.net_runtime_ms = net_runtime_ms
+        self.accumulators = dict(accumulators or {})
+
+
+class JobExecutionResult(object):
+    """The result of a finished job: its id, net runtime (ms) and accumulator values.
+
+    ``j_job_execution_result`` is our own record of those (PyFlink passes a Java object);
+    ``JobExecutionResult._of(job_id, net_runtime_ms, accumulators)`` builds one.
+    """
+
+    def __init__(self, j_job_execution_result):
+        self._j_job_execution_result = j_job_execution_result
+        self._job_id = j_job_execution_result.job_id
+        self._net_runtime_ms = j_job_execution_result.net_runtime_ms
+        self._accumulators = dict(j_job_execution_result.accumulators)
+
+    @classmethod
+    def _of(cls, job_id: JobID, net_runtime_ms: int, accumulators: dict = None) -> 'JobExecutionResult':
+        return JobExecutionResult(_ExecutionResult(job_id, net_runtime_ms, accumulators))
 
     def get_job_id(self) -> JobID:
         return self._job_id

@@ -148,6 +148,10 @@ class Encoder(object):
 BulkWriterFactory = unsupported_class("BulkWriterFactory", "unsupported-apis", "file sinks are not provided")
 RowDataBulkWriterFactory = unsupported_class("RowDataBulkWriterFactory", "unsupported-apis",
                                              "file sinks are not provided")
+for _factory in (BulkWriterFactory, RowDataBulkWriterFactory):
+    _factory.get_java_object = unsupported(_factory.__name__ + ".get_java_object", "unsupported-apis",
+                                           "file sinks are not provided")
+del _factory
 
 
 class RowFieldExtractorSchema(SerializationSchema):

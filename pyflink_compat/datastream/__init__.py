@@ -28,9 +28,8 @@ from pyflink_compat.datastream.time_domain import TimeDomain
 from pyflink_compat.datastream.timerservice import TimerService
 from pyflink_compat.datastream.window import (CountWindow, GlobalWindow, MergingWindowAssigner, TimeWindow,
                                               Trigger, TriggerResult, Window, WindowAssigner)
-from pyflink_compat.util.exceptions import unsupported_class
+from pyflink_compat.datastream.async_data_stream import AsyncDataStream
 
-AsyncDataStream = unsupported_class("AsyncDataStream", "unsupported-apis")
 
 __all__ = [
     'StreamExecutionEnvironment', 'DataStream', 'KeyedStream', 'WindowedStream', 'ConnectedStreams',

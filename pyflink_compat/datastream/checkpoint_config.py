@@ -51,7 +51,7 @@ class CheckpointConfig(object):
     another CheckpointConfig, whose settings are copied).
     """
 
-    def __init__(self, j_checkpoint_config=None):
+    def __init__(self, j_checkpoint_config):
         self._checkpoint_interval = -1
         self._checkpointing_mode = CheckpointingMode.EXACTLY_ONCE
         self._checkpoint_timeout = _DEFAULT_TIMEOUT

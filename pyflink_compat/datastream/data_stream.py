@@ -4,10 +4,11 @@ Methods only record nodes of the job graph (``runtime.graph``); nothing runs
 until ``execute()``. What is not provided yet raises UnsupportedFeatureError
 naming the method and the porting-guide section.
 """
+from enum import Enum
 from typing import Callable, Union
 
 from pyflink_compat.common.typeinfo import Types, TypeInformation
-from pyflink_compat.datastream.functions import FilterFunction, FlatMapFunction, MapFunction
+from pyflink_compat.datastream.functions import FilterFunction, FlatMapFunction, MapFunction, SinkFunction
 from pyflink_compat.runtime import graph
 from pyflink_compat.util.exceptions import unsupported
 
@@ -158,7 +159,6 @@ class DataStream(object):
     assign_timestamps_and_watermarks = unsupported("DataStream.assign_timestamps_and_watermarks",
                                                    "event-time")
     partition_custom = unsupported("DataStream.partition_custom", "unsupported-apis")
-    add_sink = unsupported("DataStream.add_sink", "legacy-kafka-api")
     get_side_output = unsupported("DataStream.get_side_output", "state-and-windows")
     cache = unsupported("DataStream.cache", "unsupported-apis")
 
@@ -175,6 +175,15 @@ class DataStream(object):
         if not isinstance(sink, KafkaSink):
             unsupported("DataStream.sink_to(%s)" % type(sink).__name__, "connectors")()
         return self._sink(graph.KAFKA_SINK, "Sink: Writer", sink._spec)
+
+    def add_sink(self, sink_func: SinkFunction) -> 'DataStreamSink':
+        """Write to a legacy ``SinkFunction``: ``FlinkKafkaProducer`` is provided (written by the Kafka
+        sink with the legacy semantics); other sink functions are not."""
+        from pyflink_compat.datastream.connectors.kafka_legacy import FlinkKafkaProducerBase
+        if not isinstance(sink_func, FlinkKafkaProducerBase):
+            unsupported("DataStream.add_sink(%s)" % type(sink_func).__name__, "legacy-kafka-api",
+                        "only FlinkKafkaProducer is provided")()
+        return self._sink(graph.KAFKA_SINK, "Sink: Unnamed", sink_func._to_sink_spec())
 
     def print(self, sink_identifier: str = None) -> 'DataStreamSink':
         return self._sink(graph.PRINT_SINK, "Print to Std. Out", sink_identifier)
@@ -244,15 +253,52 @@ class CloseableIterator(object):
         self.close()
 
 
-def _unsupported_stream_class(name, section):
+def _unsupported_stream_class(name, section, methods=()):
+    """A stream class that raises UnsupportedFeatureError when constructed, with each of PyFlink's
+    ``methods`` present and raising it too (naming ``<name>.<method>``)."""
     from pyflink_compat.util.exceptions import unsupported_class
-    return unsupported_class(name, section)
+    cls = unsupported_class(name, section)
+    for method in methods:
+        setattr(cls, method, unsupported("%s.%s" % (name, method), section))
+    return cls
 
 
-KeyedStream = _unsupported_stream_class("KeyedStream", "state-and-windows")
-WindowedStream = _unsupported_stream_class("WindowedStream", "state-and-windows")
-AllWindowedStream = _unsupported_stream_class("AllWindowedStream", "state-and-windows")
-ConnectedStreams = _unsupported_stream_class("ConnectedStreams", "multi-input-streams")
+# The methods PyFlink 2.3.0 has on each class (its own and the inherited ones).
+_DATA_STREAM_METHODS = (
+    'add_sink', 'assign_timestamps_and_watermarks', 'broadcast', 'cache', 'connect', 'disable_chaining',
+    'execute_and_collect', 'filter', 'flat_map', 'force_non_parallel', 'forward', 'get_execution_config',
+    'get_execution_environment', 'get_name', 'get_side_output', 'get_type', 'key_by', 'map', 'name',
+    'partition_custom', 'print', 'process', 'project', 'rebalance', 'rescale', 'set_buffer_timeout',
+    'set_description', 'set_max_parallelism', 'set_parallelism', 'set_uid_hash', 'shuffle', 'sink_to',
+    'slot_sharing_group', 'start_new_chain', 'uid', 'union', 'window_all')
+_KEYED_STREAM_METHODS = _DATA_STREAM_METHODS + (
+    'count_window', 'max', 'max_by', 'min', 'min_by', 'reduce', 'sum', 'window')
+
+KeyedStream = _unsupported_stream_class("KeyedStream", "state-and-windows", _KEYED_STREAM_METHODS)
+
+
+class _AccumulateType(Enum):
+    MIN = 1
+    MAX = 2
+    MIN_BY = 3
+    MAX_BY = 4
+    SUM = 5
+
+
+_AccumulateType.__name__ = "AccumulateType"
+_AccumulateType.__qualname__ = "KeyedStream.AccumulateType"
+KeyedStream.AccumulateType = _AccumulateType
+
+WindowedStream = _unsupported_stream_class("WindowedStream", "state-and-windows", (
+    'aggregate', 'allowed_lateness', 'apply', 'get_execution_environment', 'get_input_type', 'process',
+    'reduce', 'side_output_late_data', 'trigger'))
+AllWindowedStream = _unsupported_stream_class("AllWindowedStream", "state-and-windows", (
+    'aggregate', 'allowed_lateness', 'apply', 'get_execution_environment', 'get_input_type', 'process',
+    'reduce', 'side_output_late_data', 'trigger'))
+ConnectedStreams = _unsupported_stream_class("ConnectedStreams", "multi-input-streams", (
+    'flat_map', 'key_by', 'map', 'process'))
 BroadcastStream = _unsupported_stream_class("BroadcastStream", "multi-input-streams")
-BroadcastConnectedStream = _unsupported_stream_class("BroadcastConnectedStream", "multi-input-streams")
-CachedDataStream = _unsupported_stream_class("CachedDataStream", "unsupported-apis")
+BroadcastConnectedStream = _unsupported_stream_class("BroadcastConnectedStream", "multi-input-streams", (
+    'process',))
+CachedDataStream = _unsupported_stream_class("CachedDataStream", "unsupported-apis",
+                                             _DATA_STREAM_METHODS + ('invalidate',))

@@ -543,19 +543,6 @@ class AsyncRetryPredicate(ABC, Generic[OUT]):
         pass
 
 
-class _SimpleRetryPredicate(AsyncRetryPredicate):
-
-    def __init__(self, result_predicate=None, exception_predicate=None):
-        self._result_predicate = result_predicate
-        self._exception_predicate = exception_predicate
-
-    def result_predicate(self):
-        return self._result_predicate
-
-    def exception_predicate(self):
-        return self._exception_predicate
-
-
 class AsyncRetryStrategy(ABC, Generic[OUT]):
     """How often and how long after a failure an async call is retried."""
 
@@ -574,7 +561,8 @@ class AsyncRetryStrategy(ABC, Generic[OUT]):
     @staticmethod
     def no_restart():
         """Never retry."""
-        return _NoRetryStrategy()
+        from pyflink_compat.datastream.async_retry_strategies import NO_RETRY_STRATEGY
+        return NO_RETRY_STRATEGY
 
     @staticmethod
     def fixed_delay(max_attempts: int,
@@ -582,9 +570,8 @@ class AsyncRetryStrategy(ABC, Generic[OUT]):
                     result_predicate: Optional[Callable[[List[OUT]], bool]],
                     exception_predicate: Optional[Callable[[Exception], bool]]):
         """Retry up to ``max_attempts`` times, ``backoff_time_millis`` apart."""
-        return _FixedDelayRetryStrategy(max_attempts, backoff_time_millis,
-                                        _SimpleRetryPredicate(result_predicate,
-                                                              exception_predicate))
+        from pyflink_compat.datastream.async_retry_strategies import FixedDelayRetryStrategy
+        return FixedDelayRetryStrategy(max_attempts, backoff_time_millis, result_predicate, exception_predicate)
 
     @staticmethod
     def exponential_backoff(max_attempts: int,
@@ -595,63 +582,9 @@ class AsyncRetryStrategy(ABC, Generic[OUT]):
                             exception_predicate: Optional[Callable[[Exception], bool]]):
         """Retry up to ``max_attempts`` times; the delay starts at ``initial_delay`` and is
         multiplied by ``multiplier`` each time, capped at ``max_retry_delay``."""
-        return _ExponentialBackoffRetryStrategy(max_attempts, initial_delay, max_retry_delay,
-                                                multiplier,
-                                                _SimpleRetryPredicate(result_predicate,
-                                                                      exception_predicate))
-
-
-class _NoRetryStrategy(AsyncRetryStrategy):
-
-    def can_retry(self, current_attempts: int) -> bool:
-        return False
-
-    def get_backoff_time_millis(self, current_attempts: int) -> int:
-        return -1
-
-    def get_retry_predicate(self) -> AsyncRetryPredicate:
-        return _SimpleRetryPredicate()
-
-
-class _FixedDelayRetryStrategy(AsyncRetryStrategy):
-
-    def __init__(self, max_attempts, backoff_time_millis, retry_predicate):
-        self._max_attempts = max_attempts
-        self._backoff_time_millis = backoff_time_millis
-        self._retry_predicate = retry_predicate
-
-    def can_retry(self, current_attempts: int) -> bool:
-        return current_attempts <= self._max_attempts
-
-    def get_backoff_time_millis(self, current_attempts: int) -> int:
-        return self._backoff_time_millis
-
-    def get_retry_predicate(self) -> AsyncRetryPredicate:
-        return self._retry_predicate
-
-
-class _ExponentialBackoffRetryStrategy(AsyncRetryStrategy):
-
-    def __init__(self, max_attempts, initial_delay, max_retry_delay, multiplier,
-                 retry_predicate):
-        self._max_attempts = max_attempts
-        self._max_retry_delay = max_retry_delay
-        self._multiplier = multiplier
-        self._last_retry_delay = initial_delay
-        self._retry_predicate = retry_predicate
-
-    def can_retry(self, current_attempts: int) -> bool:
-        return current_attempts <= self._max_attempts
-
-    def get_backoff_time_millis(self, current_attempts: int) -> int:
-        if current_attempts <= 1:
-            return self._last_retry_delay
-        backoff = min(int(self._last_retry_delay * self._multiplier), self._max_retry_delay)
-        self._last_retry_delay = backoff
-        return backoff
-
-    def get_retry_predicate(self) -> AsyncRetryPredicate:
-        return self._retry_predicate
+        from pyflink_compat.datastream.async_retry_strategies import ExponentialBackoffDelayRetryStrategy
+        return ExponentialBackoffDelayRetryStrategy(max_attempts, initial_delay, max_retry_delay, multiplier,
+                                                    result_predicate, exception_predicate)
 
 
 class AsyncFunction(Function, Generic[IN, OUT]):

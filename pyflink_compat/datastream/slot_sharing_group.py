@@ -80,20 +80,19 @@ _ZERO = MemorySize(bytes_size=0)
 class SlotSharingGroup(object):
     """A named slot sharing group with an optional resource specification."""
 
-    def __init__(self, j_slot_sharing_group=None, name: str = None, cpu_cores: float = None,
-                 task_heap_memory: MemorySize = None, task_off_heap_memory: MemorySize = None,
-                 managed_memory: MemorySize = None, external_resources: Dict[str, float] = None):
+    def __init__(self, j_slot_sharing_group):
+        """``j_slot_sharing_group``: another SlotSharingGroup (copied), a group name, or the dict of
+        settings ``Builder.build()`` passes (PyFlink passes a Java SlotSharingGroup)."""
         if isinstance(j_slot_sharing_group, SlotSharingGroup):
             self.__dict__.update(j_slot_sharing_group.__dict__)
             return
-        if name is None and isinstance(j_slot_sharing_group, str):
-            name = j_slot_sharing_group
-        self._name = name
-        self._cpu_cores = cpu_cores
-        self._task_heap_memory = task_heap_memory
-        self._task_off_heap_memory = task_off_heap_memory
-        self._managed_memory = managed_memory
-        self._external_resources = dict(external_resources or {})
+        spec = j_slot_sharing_group if isinstance(j_slot_sharing_group, dict) else {"name": j_slot_sharing_group}
+        self._name = spec.get("name")
+        self._cpu_cores = spec.get("cpu_cores")
+        self._task_heap_memory = spec.get("task_heap_memory")
+        self._task_off_heap_memory = spec.get("task_off_heap_memory")
+        self._managed_memory = spec.get("managed_memory")
+        self._external_resources = dict(spec.get("external_resources") or {})
 
     def get_name(self) -> str:
         return self._name
@@ -186,12 +185,12 @@ class SlotSharingGroup(object):
 
         def build(self) -> 'SlotSharingGroup':
             if self._cpu_cores is not None and self._task_heap_memory is not None:
-                return SlotSharingGroup(
+                return SlotSharingGroup(dict(
                     name=self._name, cpu_cores=self._cpu_cores,
                     task_heap_memory=self._task_heap_memory,
                     task_off_heap_memory=self._task_off_heap_memory or _ZERO,
                     managed_memory=self._managed_memory or _ZERO,
-                    external_resources=self._external_resources)
+                    external_resources=self._external_resources))
             if (self._cpu_cores is not None or self._task_heap_memory is not None
                     or self._task_off_heap_memory is not None or self._managed_memory is not None
                     or self._external_resources):
@@ -199,4 +198,4 @@ class SlotSharingGroup(object):
                     "The cpu cores and task heap memory are required when specifying the "
                     "resource of a slot sharing group. You need to explicitly configure them "
                     "with positive value.", "build")
-            return SlotSharingGroup(name=self._name)
+            return SlotSharingGroup(dict(name=self._name))

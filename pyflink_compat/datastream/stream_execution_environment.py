@@ -6,6 +6,7 @@ Structured Streaming query per sink.
 """
 import logging
 import os
+import pickle
 from typing import Any, List
 
 from pyflink_compat.common.configuration import Configuration
@@ -14,6 +15,7 @@ from pyflink_compat.datastream.checkpoint_config import CheckpointConfig
 from pyflink_compat.datastream.checkpointing_mode import CheckpointingMode
 from pyflink_compat.datastream.data_stream import DataStream
 from pyflink_compat.datastream.execution_mode import RuntimeExecutionMode
+from pyflink_compat.datastream.functions import SourceFunction
 from pyflink_compat.runtime import graph, launch
 from pyflink_compat.util.exceptions import unsupported
 
@@ -24,19 +26,42 @@ __all__ = ['StreamExecutionEnvironment']
 DEFAULT_JOB_NAME = "Flink Streaming Job"
 
 
+class PickleSerializer(object):
+    """The default ``serializer`` of a StreamExecutionEnvironment, as in PyFlink (``pyflink.serializers``).
+
+    Kept for the signature; pyflink-compat's runtime pickles elements itself.
+    """
+
+    def dumps(self, obj) -> bytes:
+        return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def loads(self, data: bytes):
+        return pickle.loads(data)
+
+    def __eq__(self, other):
+        return isinstance(other, self.__class__)
+
+    def __hash__(self):
+        return hash(self.__class__)
+
+    def __repr__(self):
+        return "%s()" % self.__class__.__name__
+
+
 class StreamExecutionEnvironment(object):
     """The context a job runs in; ``get_execution_environment()`` creates one."""
 
-    def __init__(self, j_stream_execution_environment, serializer=None):
+    def __init__(self, j_stream_execution_environment, serializer=PickleSerializer()):
         configuration: Configuration = j_stream_execution_environment
         self._configuration = configuration
         self._sinks: List[graph.Node] = []
         self._runtime_mode = RuntimeExecutionMode.STREAMING
-        self._checkpoint_config = CheckpointConfig()
+        self._checkpoint_config = CheckpointConfig(None)
         self._max_parallelism = -1
         self._buffer_timeout = 100
         self._chaining = True
         self._savepoint_directory = None
+        self._execution_config = None
         if launch.cli_parallelism is not None:
             self._parallelism = launch.cli_parallelism
         else:
@@ -54,8 +79,11 @@ class StreamExecutionEnvironment(object):
     # -- configuration ------------------------------------------------------------------------
 
     def get_config(self):
-        from pyflink_compat.common import ExecutionConfig
-        return ExecutionConfig()
+        # One per environment, as in PyFlink: settings made on it stay.
+        if self._execution_config is None:
+            from pyflink_compat.common import ExecutionConfig
+            self._execution_config = ExecutionConfig(None)
+        return self._execution_config
 
     def configure(self, configuration: Configuration):
         self._configuration.add_all(configuration)
@@ -165,7 +193,20 @@ class StreamExecutionEnvironment(object):
 
     register_cached_file = unsupported("StreamExecutionEnvironment.register_cached_file", "unsupported-apis")
     create_input = unsupported("StreamExecutionEnvironment.create_input", "connectors")
-    add_source = unsupported("StreamExecutionEnvironment.add_source", "legacy-kafka-api")
+
+    def add_source(self, source_func: SourceFunction, source_name: str = 'Custom Source',
+                   type_info: TypeInformation = None) -> DataStream:
+        """A stream from a legacy ``SourceFunction``: ``FlinkKafkaConsumer`` is provided (read as a
+        KafkaSource with the legacy semantics); other source functions are not."""
+        from pyflink_compat.datastream.connectors.kafka_legacy import FlinkKafkaConsumerBase
+        if not isinstance(source_func, FlinkKafkaConsumerBase):
+            unsupported("StreamExecutionEnvironment.add_source(%s)" % type(source_func).__name__,
+                        "legacy-kafka-api", "only FlinkKafkaConsumer is provided")()
+        produced = type_info or source_func.get_produced_type()
+        node = graph.Node(kind=graph.KAFKA_SOURCE, name="Source: %s" % source_name, output_type=produced,
+                          payload=source_func._to_source_spec(),
+                          watermark_strategy=source_func._settings.watermark_strategy)
+        return DataStream((node, self))
 
     # -- sources ------------------------------------------------------------------------------
 

@@ -75,12 +75,22 @@ class BatchSender:
         self.sticky = {}                                  # topic -> index of the next unkeyed partition
 
     def send(self, topic: str, keys: Optional[Sequence[Optional[bytes]]], values: Sequence[Optional[bytes]],
-             timestamps: Sequence[Optional[int]]):
-        """Queue the records; failures are reported to the tracker as the batches complete."""
+             timestamps: Sequence[Optional[int]], partition: Optional[int] = None):
+        """Queue the records; failures are reported to the tracker as the batches complete.
+
+        ``partition`` given: every record goes to that partition (a fixed partitioner's choice).
+        """
         if not values:
             return
         self._check_records(keys, values)
         partitions = sorted(self.producer.partitions_for(topic))   # waits for metadata, as send() does
+        if partition is not None:
+            everything = range(len(values))
+            position = 0
+            while position < len(values):
+                position = self._enqueue_batch(TopicPartition(topic, partition), everything, position,
+                                               keys, values, timestamps)
+            return
         if keys is None or all(k is None for k in keys):
             self._send_sticky(topic, partitions, range(len(values)), keys, values, timestamps)
             return

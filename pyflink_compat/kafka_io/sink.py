@@ -9,6 +9,8 @@ treatment (Flink's writer, too, fails the job on asynchronous send errors,
 whatever the guarantee). ``exactly-once`` is not available yet (the translation
 rejects it).
 """
+import logging
+
 import pyarrow as pa
 from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMessage
 
@@ -20,6 +22,8 @@ from pyflink_compat.kafka_io.source import SPEC_OPTION, decode_object
 AT_LEAST_ONCE = "at-least-once"
 NONE = "none"
 EXACTLY_ONCE = "exactly-once"
+
+log = logging.getLogger("pyflink_compat")
 
 
 class SinkCommitMessage(WriterCommitMessage):
@@ -61,18 +65,32 @@ def send_batches(spec, element_type, batches) -> int:
     """Serialize and send every element of ``batches`` (Arrow (element, event_ts)); flush; return the count.
 
     Raises if any send failed or was not acknowledged in time, so the calling task, hence the
-    micro-batch, fails and is not marked done.
+    micro-batch, fails and is not marked done; with ``spec.log_failures_only`` (the legacy
+    producer's ``set_log_failures_only(True)``) failures are logged and the task goes on.
     """
     from kafka.errors import KafkaTimeoutError
     from pyflink_compat.runtime import codec
     producer = per_worker_client("producer", spec.properties, _new_producer)
     tracker = batch_send.FailureTracker()
     sender = batch_send.BatchSender(producer, tracker) if batch_send.supports(producer) else None
+    fixed_partitions = {}                 # topic -> this subtask's partition (FlinkFixedPartitioner)
+
+    def partition_for(topic):
+        if not spec.fixed_partitioner:
+            return None
+        if topic not in fixed_partitions:
+            fixed_partitions[topic] = fixed_partition(producer.partitions_for(topic),
+                                                      subtask_index(spec.subtask_parallelism))
+        return fixed_partitions[topic]
+
     sent = 0
     for batch in batches:
         elements = codec.column(batch, codec.ELEMENT)
-        timestamps = [ts if ts is not None and ts >= 0 else None
-                      for ts in codec.column(batch, codec.EVENT_TS).to_pylist()]
+        if spec.write_timestamp:
+            timestamps = [ts if ts is not None and ts >= 0 else None
+                          for ts in codec.column(batch, codec.EVENT_TS).to_pylist()]
+        else:                             # the producer stamps each record with its send time
+            timestamps = [None] * len(elements)
         python_elements = None
 
         def python_values():
@@ -85,22 +103,77 @@ def send_batches(spec, element_type, batches) -> int:
         keys = (_serialize(spec.key_serializer, elements, python_values)
                 if spec.key_serializer is not None else None)
         if spec.topic_selector is None:
-            _send(producer, sender, tracker, spec.topic, keys, values, timestamps)
+            groups = [(spec.topic, keys, values, timestamps)]
         else:
-            for topic, indexes in _group_by_topic(spec.topic_selector, python_values()).items():
-                _send(producer, sender, tracker, topic, None if keys is None else [keys[i] for i in indexes],
-                      [values[i] for i in indexes], [timestamps[i] for i in indexes])
+            groups = [(topic, None if keys is None else [keys[i] for i in indexes],
+                       [values[i] for i in indexes], [timestamps[i] for i in indexes])
+                      for topic, indexes in _group_by_topic(spec.topic_selector, python_values()).items()]
+        for topic, group_keys, group_values, group_timestamps in groups:
+            partition = partition_for(topic)
+            if not spec.log_failures_only:
+                _send(producer, sender, tracker, topic, group_keys, group_values, group_timestamps, partition)
+                continue
+            try:
+                _send(producer, sender, tracker, topic, group_keys, group_values, group_timestamps, partition)
+            except Exception:             # e.g. a record over max.request.size: find it, send the rest
+                _send(producer, None, tracker, topic, group_keys, group_values, group_timestamps, partition,
+                      catch=True)
         sent += len(values)
     timeout_s = int(spec.properties.get("delivery.timeout.ms", "120000")) / 1000.0
     try:
         producer.flush(timeout=timeout_s)
     except KafkaTimeoutError as e:
-        raise RuntimeError("Records not acknowledged by Kafka (bootstrap servers '%s') within %.0f s: %s"
-                           % (spec.bootstrap_servers, timeout_s, e)) from e
+        if not spec.log_failures_only:
+            raise RuntimeError("Records not acknowledged by Kafka (bootstrap servers '%s') within %.0f s: %s"
+                               % (spec.bootstrap_servers, timeout_s, e)) from e
+        log.error("Error while sending records to Kafka: not acknowledged within %.0f s: %s", timeout_s, e)
     if tracker.failures:
-        raise RuntimeError("%d of %d records could not be written to Kafka (bootstrap servers '%s'): %s"
-                           % (tracker.failures, sent, spec.bootstrap_servers, tracker.first_error))
+        if spec.log_failures_only:
+            log.error("Error while sending record to Kafka: %s (%d of %d records of this task failed and were "
+                      "dropped; the producer only logs failures)", tracker.first_error, tracker.failures, sent)
+        else:
+            raise RuntimeError("%d of %d records could not be written to Kafka (bootstrap servers '%s'): %s"
+                               % (tracker.failures, sent, spec.bootstrap_servers, tracker.first_error))
     return sent
+
+
+def subtask_index(parallelism) -> int:
+    """This task's parallel instance number, for the fixed partitioner.
+
+    Writing from a Kafka read task: the instance Flink's legacy consumer assigns the task's Kafka
+    partition to (a chained source and sink share the instance), so it is the same in every
+    micro-batch. Otherwise the Spark partition id modulo the sink's parallelism.
+    """
+    from pyspark import TaskContext
+    from pyflink_compat.kafka_io import source as ksource
+    split = ksource.current_split
+    if split is not None and parallelism:
+        return assigned_subtask(split.topic, split.partition, parallelism)
+    context = TaskContext.get()
+    partition = context.partitionId() if context is not None else 0
+    return partition % parallelism if parallelism else partition
+
+
+def java_string_hash(text: str) -> int:
+    """Java's ``String.hashCode()`` (UTF-16 code units, 32-bit signed overflow)."""
+    h = 0
+    data = text.encode("utf-16-be")
+    for i in range(0, len(data), 2):
+        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= (1 << 31) else h
+
+
+def assigned_subtask(topic: str, partition: int, parallelism: int) -> int:
+    """The parallel instance Flink's legacy consumer reads a partition with: the topic's start index
+    (its hash times 31, made non-negative, modulo the parallelism) plus the partition number, modulo."""
+    start = ((java_string_hash(topic) * 31) & 0x7FFFFFFF) % parallelism
+    return (start + partition) % parallelism
+
+
+def fixed_partition(partitions, subtask: int) -> int:
+    """Flink's ``FlinkFixedPartitioner``: parallel instance i writes to the i-th partition (by id), modulo."""
+    ordered = sorted(partitions)
+    return ordered[subtask % len(ordered)]
 
 
 def _group_by_topic(selector, elements) -> dict:
@@ -111,14 +184,22 @@ def _group_by_topic(selector, elements) -> dict:
     return groups
 
 
-def _send(producer, sender, tracker, topic, keys, values, timestamps):
+def _send(producer, sender, tracker, topic, keys, values, timestamps, partition=None, catch=False):
     if sender is not None:
-        sender.send(topic, keys, values, timestamps)
+        sender.send(topic, keys, values, timestamps, partition)
         return
     # Record by record through the public API (kafka-python without the internals batch_send uses).
+    # ``catch``: a record the producer rejects at once counts as failed, the others are still sent.
     send = producer.send
     for i, value in enumerate(values):
-        future = send(topic, value=value, key=None if keys is None else keys[i], timestamp_ms=timestamps[i])
+        try:
+            future = send(topic, value=value, key=None if keys is None else keys[i], partition=partition,
+                          timestamp_ms=timestamps[i])
+        except Exception as e:
+            if not catch:
+                raise
+            tracker.record_failed(e)
+            continue
         future.add_errback(tracker.record_failed)
 
 

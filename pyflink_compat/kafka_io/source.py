@@ -160,7 +160,7 @@ class KafkaStreamReader(DataSourceStreamReader):
 
     def read(self, partition):
         batches = read_split(self.spec, decode_object(self.element_type_text), partition)
-        return apply_transform(self.transform_text, batches)
+        return apply_transform(self.transform_text, _within_split(partition, batches))
 
     def commit(self, end):
         pass
@@ -174,6 +174,21 @@ class KafkaStreamReader(DataSourceStreamReader):
         state = dict(self.__dict__)
         state["_cluster"] = None
         return state
+
+
+#: The Kafka split the running read task is reading, while its batches are consumed (a Python worker
+#: runs one task at a time). A Kafka sink writing from the read task uses it to number its parallel
+#: instance the way Flink's legacy consumer assigns partitions (see sink.subtask_index).
+current_split = None
+
+
+def _within_split(split, batches):
+    global current_split
+    current_split = split
+    try:
+        yield from batches
+    finally:
+        current_split = None
 
 
 def apply_transform(transform_text, batches):

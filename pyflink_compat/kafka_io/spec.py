@@ -97,6 +97,12 @@ class KafkaSinkSpec:
     topic_selector: object                 # KafkaTopicSelector (has .apply(element)) or None
     key_serializer: object                 # SerializationSchema or None (key is null then)
     value_serializer: object               # SerializationSchema
+    # The legacy FlinkKafkaProducer's behaviour (KafkaSink keeps the defaults):
+    write_timestamp: bool = True           # False: records get the producer's send time
+    fixed_partitioner: bool = False        # FlinkFixedPartitioner: subtask i writes to partitions[i % n]
+    subtask_parallelism: Optional[int] = None   # the sink's parallelism, set by the translation
+    log_failures_only: bool = False        # failed sends are logged instead of failing the job
+    origin: str = "KafkaSink"              # the API that built the spec, for messages
 
     @property
     def bootstrap_servers(self) -> str:

@@ -9,6 +9,7 @@ This module converts between TypeInformation, Spark DDL, Arrow types, and
 between Arrow arrays and the Python objects user functions see.
 """
 import datetime
+import decimal
 import pickle
 
 import pyarrow as pa
@@ -29,7 +30,10 @@ def _basic_arrow_types():
         (Types.STRING(), pa.string()), (Types.BOOLEAN(), pa.bool_()), (Types.BYTE(), pa.int8()),
         (Types.SHORT(), pa.int16()), (Types.INT(), pa.int32()), (Types.LONG(), pa.int64()),
         (Types.FLOAT(), pa.float32()), (Types.DOUBLE(), pa.float64()), (Types.CHAR(), pa.string()),
-        (Types.BIG_INT(), pa.decimal128(38, 0)), (Types.BIG_DEC(), pa.decimal128(38, 18)),
+        (Types.BIG_INT(), pa.decimal128(38, 0)),
+        # Java's BigDecimal keeps each value's own scale (Decimal('1.5') stays '1.5', '1.50' stays '1.50'):
+        # a fixed-scale Arrow decimal would not, so the exact decimal text is stored.
+        (Types.BIG_DEC(), pa.string()),
         (Types.SQL_DATE(), pa.date32()), (Types.SQL_TIMESTAMP(), pa.timestamp("us", tz="UTC")),
         (Types.INSTANT(), pa.timestamp("us", tz="UTC")),
     ]
@@ -102,17 +106,22 @@ def to_python(array: pa.Array, type_info: TypeInformation) -> list:
     if type_info is None or isinstance(type_info, PickledBytesTypeInfo):
         return [None if v is None else pickle.loads(v) for v in array.to_pylist()]
     values = array.to_pylist()
-    if _stored_as_python(array.type):
+    if _stored_as_python(type_info):
         return values
     return [_from_storage(v, type_info) for v in values]
 
 
-def _stored_as_python(arrow: pa.DataType) -> bool:
-    """Whether Arrow's Python values of this type already are what user functions see (no nesting,
-    no timestamps): strings, numbers, booleans, bytes, decimals, dates."""
-    return (pa.types.is_string(arrow) or pa.types.is_integer(arrow) or pa.types.is_floating(arrow)
-            or pa.types.is_boolean(arrow) or pa.types.is_binary(arrow) or pa.types.is_decimal(arrow)
-            or pa.types.is_date(arrow))
+_PLAIN = None
+
+
+def _stored_as_python(type_info) -> bool:
+    """Whether Arrow's Python values for ``type_info`` already are what user functions see: strings,
+    integers, floats, booleans, dates, byte arrays (no nesting, no timestamps, no decimals)."""
+    global _PLAIN
+    if _PLAIN is None:
+        _PLAIN = [Types.STRING(), Types.BOOLEAN(), Types.BYTE(), Types.SHORT(), Types.INT(), Types.LONG(),
+                  Types.FLOAT(), Types.DOUBLE(), Types.CHAR(), Types.SQL_DATE(), Types.PRIMITIVE_ARRAY(Types.BYTE())]
+    return any(type(plain) is type(type_info) and plain == type_info for plain in _PLAIN)
 
 
 def _from_storage(value, type_info):
@@ -133,6 +142,10 @@ def _from_storage(value, type_info):
         return [_from_storage(v, element_type) for v in value]
     if type_info == Types.INSTANT():
         return Instant.of_epoch_milli(_epoch_millis(value))
+    if type_info == Types.BIG_DEC():
+        return decimal.Decimal(value)
+    if type_info == Types.BIG_INT():
+        return int(value)
     if isinstance(value, datetime.datetime) and value.tzinfo is not None:
         return value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
     return value
@@ -151,7 +164,7 @@ def from_python(values: list, type_info: TypeInformation) -> pa.Array:
         return pa.array([None if v is None else pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)
                          for v in values], pa.binary())
     target = arrow_type(type_info)
-    storage = values if _stored_as_python(target) else [_to_storage(v, type_info) for v in values]
+    storage = values if _stored_as_python(type_info) else [_to_storage(v, type_info) for v in values]
     try:
         return pa.array(storage, target)
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as e:
@@ -188,6 +201,51 @@ def _to_storage(value, type_info):
         return [_to_storage(v, element_type) for v in value]
     if isinstance(value, Instant):
         return _EPOCH + datetime.timedelta(milliseconds=value.to_epoch_milli())
+    if type_info == Types.BIG_DEC() and isinstance(value, (decimal.Decimal, int)) \
+            and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def to_collected(values: list, type_info: TypeInformation) -> list:
+    """What ``execute_and_collect()`` hands out: PyFlink's values after their trip through Java. FLOAT
+    values come back as the shortest decimal of the 32-bit float (Java's ``Float.toString``: 0.1, not
+    0.10000000149011612) and byte arrays as lists of signed ints; the rest as user functions see them."""
+    if not _has_collect_conversions(type_info):
+        return values
+    return [_collected(v, type_info) for v in values]
+
+
+def _has_collect_conversions(type_info) -> bool:
+    if type_info == Types.FLOAT() or _is_byte_array(type_info):
+        return True
+    if isinstance(type_info, RowTypeInfo):
+        return any(_has_collect_conversions(t) for t in type_info.get_field_types())
+    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, PrimitiveArrayTypeInfo)):
+        return _has_collect_conversions(_element_type_of(type_info))
+    if isinstance(type_info, MapTypeInfo):
+        return any(_has_collect_conversions(t) for t in _map_types_of(type_info))
+    return False
+
+
+def _collected(value, type_info):
+    if value is None:
+        return None
+    if type_info == Types.FLOAT():
+        import numpy
+        return float(str(numpy.float32(value)))
+    if _is_byte_array(type_info):
+        return [b - 256 if b > 127 else b for b in bytes(value)]
+    if isinstance(type_info, RowTypeInfo):
+        for i, field_type in enumerate(type_info.get_field_types()):
+            value[i] = _collected(value[i], field_type)
+        return value
+    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, PrimitiveArrayTypeInfo)):
+        element_type = _element_type_of(type_info)
+        return [_collected(v, element_type) for v in value]
+    if isinstance(type_info, MapTypeInfo):
+        key_type, value_type = _map_types_of(type_info)
+        return {_collected(k, key_type): _collected(v, value_type) for k, v in value.items()}
     return value
 
 

@@ -130,7 +130,7 @@ class JobRun:
                 self.result_future.set_exception(self.error)
             else:
                 runtime_ms = int((time.monotonic() - self._started_at) * 1000)
-                self.result_future.set_result(JobExecutionResult(self.job_id, runtime_ms))
+                self.result_future.set_result(JobExecutionResult._of(self.job_id, runtime_ms))
 
     def _stop_all(self):
         for _, query in self._queries:

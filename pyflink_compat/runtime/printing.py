@@ -1,15 +1,26 @@
-"""``DataStream.print()`` output, formatted as PyFlink prints it."""
-from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
+"""``DataStream.print()`` output, formatted as PyFlink prints it.
+
+PyFlink (``DataStream._align_output_type``) maps two kinds of streams to strings in Python before Java's
+print sink sees them:
+
+- pickled streams (no ``output_type``): ``str(element)``; strings (and bytes) are left as they are;
+- ``ROW`` / ``ROW_NAMED`` streams: ``"<kind>[<str(f0)>,<str(f1)>,...]"`` with Python's ``str`` of each
+  field and no space after the commas (``+I[1,2.5,True,None]``), not Java's ``Row.toString()``.
+
+Every other typed stream is printed by Java's ``toString()`` of the element (``true``, ``1.0E20``, ...).
+"""
+from pyflink_compat.common.typeinfo import PickledBytesTypeInfo, RowTypeInfo
 from pyflink_compat.common.types import Row, _java_str
 
 
 def element_string(element, type_info) -> str:
-    """The text Java's print sink shows for one element."""
+    """The text PyFlink's print sink shows for one element."""
     if type_info is None or isinstance(type_info, PickledBytesTypeInfo):
-        # PyFlink maps pickled elements with str() in Python first (str and bytes are left as they are).
         if isinstance(element, (bytes, bytearray)):
             return bytes(element).decode("utf-8", errors="replace")
         return str(element)
+    if isinstance(type_info, RowTypeInfo) and isinstance(element, Row):
+        return "%s[%s]" % (element.get_row_kind(), ",".join(str(value) for value in element._values))
     if isinstance(element, Row):
         return element._flink_str()
     return _java_str(element)

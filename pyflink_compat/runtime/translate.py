@@ -18,11 +18,12 @@ import pyarrow as pa
 
 from pyflink_compat.kafka_io import offsets as koffsets
 from pyflink_compat.kafka_io import sink as ksink
+from pyflink_compat.kafka_io import spec as kspec
 from pyflink_compat.kafka_io import source as ksource
 from pyflink_compat.kafka_io.cluster import Cluster, check_reachable
 from pyflink_compat.common.typeinfo import Types
 from pyflink_compat.runtime import codec, collection_source, graph, printing
-from pyflink_compat.util.exceptions import UnsupportedFeatureError, illegal_state
+from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, illegal_state
 
 log = logging.getLogger("pyflink_compat")
 
@@ -75,8 +76,24 @@ def _transform_options(transform, output_type) -> dict:
     return options
 
 
+def _check_consumer_properties(spec):
+    """What Kafka's consumer checks when it is created (a legacy FlinkKafkaConsumer's properties are
+    not validated before the job runs)."""
+    if not spec.properties.get("bootstrap.servers"):
+        raise JavaStyleError("org.apache.kafka.common.config.ConfigException",
+                             'Missing required configuration "bootstrap.servers" which has no default value.',
+                             "execute")
+    reset = spec.properties.get("auto.offset.reset")
+    if reset is not None and reset.strip().lower() not in (kspec.RESET_EARLIEST, kspec.RESET_LATEST,
+                                                           kspec.RESET_NONE):
+        raise JavaStyleError("org.apache.kafka.common.config.ConfigException",
+                             "Invalid value %s for configuration auto.offset.reset: String must be one of: "
+                             "latest, earliest, none" % reset, "execute")
+
+
 def _kafka_source(spark, node: graph.Node, configuration: dict, transform=None, output_type=None):
     spec = node.payload
+    _check_consumer_properties(spec)
     with Cluster(spec.properties) as cluster:
         partitions = koffsets.subscribed_partitions(cluster, spec.subscription)
         start = koffsets.resolve(cluster, spec.starting_offsets, partitions, spec.group_id)
@@ -215,7 +232,8 @@ def _collect_batch_writer(element_type, deliver):
     def write(batch_df, batch_id):
         table = batch_df.toArrow()
         if table.num_rows:
-            deliver(codec.to_python(table.column(codec.ELEMENT).combine_chunks(), element_type))
+            deliver(codec.to_collected(codec.to_python(table.column(codec.ELEMENT).combine_chunks(), element_type),
+                                       element_type))
 
     return write
 
@@ -232,12 +250,16 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
     if functions:
         element_type = functions[-1].output_type
         transform = fused_functions(functions, source.output_type, element_type, job_name, parallelism)
+    sink_spec = sink.payload
+    if sink.kind == graph.KAFKA_SINK and sink_spec.fixed_partitioner:
+        # FlinkFixedPartitioner needs the parallel instance numbers: Spark partition id mod parallelism.
+        sink_spec = attrs.evolve(sink_spec, subtask_parallelism=parallelism)
     # Kafka sinks write from the read task itself unless configured otherwise (or not yet possible).
-    direct = (sink.kind == graph.KAFKA_SINK and sink.payload.delivery_guarantee != ksink.EXACTLY_ONCE
+    direct = (sink.kind == graph.KAFKA_SINK and sink_spec.delivery_guarantee != ksink.EXACTLY_ONCE
               and str(configuration.get(DIRECT_KAFKA_SINK_KEY, "true")).lower() == "true")
     stream_type = element_type
     if direct:
-        transform = direct_kafka_writes(transform, sink.payload, element_type)
+        transform = direct_kafka_writes(transform, sink_spec, element_type)
         stream_type = Types.LONG()
     if source.kind == graph.KAFKA_SOURCE:
         df, done, already_done = _kafka_source(spark, source, configuration, transform, stream_type)
@@ -252,9 +274,11 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
         writer = writer.trigger(processingTime=interval)
 
     if sink.kind == graph.KAFKA_SINK:
-        spec = sink.payload
+        spec = sink_spec
         if spec.delivery_guarantee == ksink.EXACTLY_ONCE:
-            raise UnsupportedFeatureError("KafkaSink with DeliveryGuarantee.EXACTLY_ONCE", "delivery-guarantees",
+            what = ("FlinkKafkaProducer with Semantic.EXACTLY_ONCE" if spec.origin == "FlinkKafkaProducer"
+                    else "KafkaSink with DeliveryGuarantee.EXACTLY_ONCE")
+            raise UnsupportedFeatureError(what, "delivery-guarantees",
                                           "transactional delivery arrives in a later release; use AT_LEAST_ONCE")
         check_reachable(spec.bootstrap_servers)
         if direct:

@@ -33,7 +33,7 @@ def test_unchanged_job_file_runs_through_the_cli_with_args_parallelism_and_setti
     assert "CONFIG 42" in lines
     assert "SAME CLASS pyflink_compat.common.types" in lines
     printed = [line for line in lines if line.startswith("+I[")]
-    assert sorted(printed) == ["+I[hello, 5]", "+I[spark, 5]"]
+    assert sorted(printed) == ["+I[hello,5]", "+I[spark,5]"]
 
 
 def test_cli_reports_usage_errors():

@@ -89,7 +89,7 @@ def test_print_formats_like_pyflink(spark, capsys):
     env.from_collection([{"k": 1}]).map(lambda d: d).print()          # pickled: str() of the object
     env.execute("print")
     lines = capsys.readouterr().out.splitlines()
-    assert sorted(lines) == sorted(["a", "b", "rows> +I[x, 1]", "rows> +I[y, null]", "{'k': 1}"])
+    assert sorted(lines) == sorted(["a", "b", "rows> +I[x,1]", "rows> +I[y,None]", "{'k': 1}"])
 
 
 def test_print_prefixes_subtask_at_parallelism_above_one(spark, capsys):

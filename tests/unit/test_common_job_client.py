@@ -10,10 +10,11 @@ from pyflink_compat.common import CompletableFuture, JobClient, JobExecutionResu
 
 # -- JobStatus ------------------------------------------------------------------------------------
 
-def test_job_status_members_in_java_order():
-    assert [status.name for status in JobStatus] == [
-        'INITIALIZING', 'CREATED', 'RUNNING', 'FAILING', 'FAILED', 'CANCELLING', 'CANCELED', 'FINISHED',
-        'RESTARTING', 'SUSPENDED', 'RECONCILING']
+def test_job_status_members_as_pyflink():
+    # PyFlink 2.3.0's enum: Java's order and values, without INITIALIZING
+    assert [(status.name, status.value) for status in JobStatus] == [
+        ('CREATED', 0), ('RUNNING', 1), ('FAILING', 2), ('FAILED', 3), ('CANCELLING', 4), ('CANCELED', 5),
+        ('FINISHED', 6), ('RESTARTING', 7), ('SUSPENDED', 8), ('RECONCILING', 9)]
 
 
 @pytest.mark.parametrize("status", list(JobStatus), ids=lambda status: status.name)
@@ -51,7 +52,7 @@ def test_job_id_rejects_malformed_text(text):
 
 def test_job_execution_result_getters():
     job_id = JobID.generate()
-    result = JobExecutionResult(job_id, 1234, {"count": 3})
+    result = JobExecutionResult._of(job_id, 1234, {"count": 3})
     assert result.get_job_id() is job_id
     assert result.get_net_runtime() == 1234
     assert result.get_accumulator_result("count") == 3
@@ -62,7 +63,7 @@ def test_job_execution_result_getters():
 
 
 def test_job_execution_result_accumulators_are_copies():
-    result = JobExecutionResult(JobID.generate(), 0)
+    result = JobExecutionResult._of(JobID.generate(), 0)
     assert result.get_all_accumulator_results() == {}
     result.get_all_accumulator_results()["x"] = 1
     assert result.get_accumulator_result("x") is None
@@ -70,18 +71,24 @@ def test_job_execution_result_accumulators_are_copies():
 
 def test_job_execution_result_to_string_like_java():
     job_id = JobID("fd72014d4c864993a2e5a9287b4a9c5d")
-    assert JobExecutionResult(job_id, 42).to_string() == (
+    assert JobExecutionResult._of(job_id, 42).to_string() == (
         "Program execution finished\n"
         "Job with JobID fd72014d4c864993a2e5a9287b4a9c5d has finished.\n"
         "Job Runtime: 42 ms\n")
-    assert JobExecutionResult(job_id, 42, {"n": 1}).to_string().endswith(
+    assert JobExecutionResult._of(job_id, 42, {"n": 1}).to_string().endswith(
         "Job Runtime: 42 ms\nAccumulator Results: \n- n (int): 1\n\n")
+
+
+def test_job_execution_result_pickles():
+    job_id = JobID.generate()
+    copy = pickle.loads(pickle.dumps(JobExecutionResult._of(job_id, 7, {"n": 1})))
+    assert (copy.get_job_id(), copy.get_net_runtime(), copy.get_accumulator_result("n")) == (job_id, 7, 1)
 
 
 # -- CompletableFuture ----------------------------------------------------------------------------
 
 def test_future_completes_with_a_result():
-    future = CompletableFuture()
+    future = CompletableFuture(None)
     assert not future.done()
     assert future.exception() is None
     assert "[Incomplete]" in str(future)
@@ -96,12 +103,12 @@ def test_future_completes_with_a_result():
 def test_future_converts_its_result_with_py_class():
     backing = concurrent.futures.Future()
     future = CompletableFuture(backing, JobStatus)
-    backing.set_result(7)
+    backing.set_result(6)                       # PyFlink numbers FINISHED 6
     assert future.result() is JobStatus.FINISHED
 
 
 def test_future_completed_exceptionally():
-    future = CompletableFuture()
+    future = CompletableFuture(None)
     failure = RuntimeError("boom")
     assert future.set_exception(failure) is True
     assert future.done()
@@ -113,7 +120,7 @@ def test_future_completed_exceptionally():
 
 
 def test_future_cancel():
-    future = CompletableFuture()
+    future = CompletableFuture(None)
     assert future.cancel() is True
     assert future.cancelled() and future.done()
     assert future.exception() is None
@@ -122,7 +129,7 @@ def test_future_cancel():
 
 
 def test_completed_future_cannot_be_cancelled():
-    future = CompletableFuture()
+    future = CompletableFuture(None)
     future.set_result(1)
     assert future.cancel() is False
     assert not future.cancelled()
@@ -148,15 +155,15 @@ def test_future_wraps_an_executor_future():
 ])
 def test_job_client_base_leaves_the_methods_to_the_runtime(call):
     with pytest.raises(NotImplementedError):
-        call(JobClient())
+        call(JobClient(None))
 
 
 def test_job_client_subclass():
     class FinishedJobClient(JobClient):
         def get_job_status(self):
-            future = CompletableFuture()
+            future = CompletableFuture(None)
             future.set_result(JobStatus.FINISHED)
             return future
 
     assert FinishedJobClient("handle")._j_job_client == "handle"
-    assert FinishedJobClient().get_job_status().result() is JobStatus.FINISHED
+    assert FinishedJobClient(None).get_job_status().result() is JobStatus.FINISHED

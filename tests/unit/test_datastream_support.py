@@ -700,7 +700,7 @@ def test_output_tag():
 # ------------------------------------------------------------------ CheckpointConfig
 
 def test_checkpoint_config_defaults():
-    config = CheckpointConfig()
+    config = CheckpointConfig(None)
     assert not config.is_checkpointing_enabled()
     assert config.get_checkpoint_interval() == -1
     assert config.get_checkpointing_mode() == CheckpointingMode.EXACTLY_ONCE
@@ -719,7 +719,7 @@ def test_checkpoint_config_defaults():
 
 
 def test_checkpoint_config_setters_return_self():
-    config = CheckpointConfig()
+    config = CheckpointConfig(None)
     chained = (config.set_checkpoint_interval(1000)
                .set_checkpointing_mode(CheckpointingMode.AT_LEAST_ONCE)
                .set_checkpoint_timeout(300000)
@@ -751,13 +751,13 @@ def test_checkpoint_config_setters_return_self():
     # set_fail_on_checkpointing_errors is ignored once a tolerable number was set
     assert config.set_fail_on_checkpointing_errors(True) is config
     assert config.get_tolerable_checkpoint_failure_number() == 3
-    fresh = CheckpointConfig().set_fail_on_checkpointing_errors(False)
+    fresh = CheckpointConfig(None).set_fail_on_checkpointing_errors(False)
     assert not fresh.is_fail_on_checkpointing_errors()
     assert fresh.get_tolerable_checkpoint_failure_number() == 2 ** 31 - 1
 
 
 def test_checkpoint_config_validation():
-    config = CheckpointConfig()
+    config = CheckpointConfig(None)
     error = _raises(Py4JJavaError,
                     "An error occurred while calling setCheckpointInterval.\n: "
                     "java.lang.IllegalArgumentException: Checkpoint interval must be larger than "

@@ -65,22 +65,17 @@ def test_other_backward_compat_names_exist_but_are_unsupported(name):
 
 # --- legacy API --------------------------------------------------------------------------------
 
-def test_flink_kafka_consumer_warns_then_is_unsupported():
+def test_flink_kafka_consumer_warns_deprecated():
     from pyflink_compat.datastream.connectors.kafka import FlinkKafkaConsumer
     with pytest.warns(DeprecationWarning, match=r"^Deprecated in 1\.16\. Use KafkaSource instead\.$"):
-        with pytest.raises(UnsupportedFeatureError) as e:
-            FlinkKafkaConsumer("t", SimpleStringSchema(), {"bootstrap.servers": "b:1"})
-    assert e.value.section == "legacy-kafka-api"
-    assert "FlinkKafkaConsumer" in str(e.value)
+        FlinkKafkaConsumer("t", SimpleStringSchema(), {"bootstrap.servers": "b:1"})
 
 
-def test_flink_kafka_producer_does_not_warn_and_is_unsupported():
+def test_flink_kafka_producer_does_not_warn():
     from pyflink_compat.datastream.connectors.kafka import FlinkKafkaProducer
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(UnsupportedFeatureError) as e:
-            FlinkKafkaProducer("t", SimpleStringSchema(), {"bootstrap.servers": "b:1"})
-    assert e.value.section == "legacy-kafka-api"
+        FlinkKafkaProducer("t", SimpleStringSchema(), {"bootstrap.servers": "b:1"})
 
 
 def test_legacy_signatures():

@@ -146,7 +146,7 @@ def test_print_prefix(identifier, subtask, parallelism, prefix):
 
 
 def test_print_element_strings():
-    assert printing.element_string(Row("a", 1, None), PERSON) == "+I[a, 1, null]"
+    assert printing.element_string(Row("a", 1, None), PERSON) == "+I[a,1,None]"
     assert printing.element_string({"k": (1, 2)}, Types.PICKLED_BYTE_ARRAY()) == "{'k': (1, 2)}"
     assert printing.element_string(True, Types.BOOLEAN()) == "true"
     assert printing.element_string("s", Types.STRING()) == "s"

@@ -13,7 +13,6 @@ py4j or with an ``AttributeError``.
 """
 import logging
 import random
-import warnings
 from abc import ABC, abstractmethod
 from enum import Enum
 from typing import Any, Callable, Dict, List, Optional, Set, Union
@@ -24,8 +23,7 @@ from pyflink_compat.common.serialization import DeserializationSchema, Serializa
 from pyflink_compat.datastream.connectors.base import (
     DeliveryGuarantee, Sink, Source, StreamTransformer, SupportsPreprocessing)
 from pyflink_compat.kafka_io import spec as kspec
-from pyflink_compat.util.exceptions import (
-    UnsupportedFeatureError, illegal_argument, illegal_state, null_pointer)
+from pyflink_compat.util.exceptions import illegal_argument, illegal_state, null_pointer
 
 __all__ = [
     'FlinkKafkaConsumer',
@@ -687,84 +685,8 @@ class KafkaRecordSerializationSchemaBuilder(object):
 
 
 # ---------------------------------------------------------------------------------------------
-# Legacy API: FlinkKafkaConsumer / FlinkKafkaProducer (Java classes removed in Flink 2.x connectors)
+# Legacy API: FlinkKafkaConsumer / FlinkKafkaProducer (kept in PyFlink's kafka.py; see kafka_legacy)
 # ---------------------------------------------------------------------------------------------
 
-_LEGACY_SECTION = "legacy-kafka-api"
-
-
-def _legacy_unsupported(name: str):
-    return UnsupportedFeatureError(name, _LEGACY_SECTION)
-
-
-class FlinkKafkaConsumerBase(ABC):
-    """Base of the legacy Kafka consumer (deprecated since Flink 1.16). Not provided yet."""
-
-    def __init__(self, j_flink_kafka_consumer):
-        raise _legacy_unsupported("FlinkKafkaConsumerBase")
-
-    def set_commit_offsets_on_checkpoints(self, commit_on_checkpoints: bool) -> 'FlinkKafkaConsumerBase':
-        raise _legacy_unsupported("FlinkKafkaConsumerBase.set_commit_offsets_on_checkpoints")
-
-    def set_start_from_earliest(self) -> 'FlinkKafkaConsumerBase':
-        raise _legacy_unsupported("FlinkKafkaConsumerBase.set_start_from_earliest")
-
-    def set_start_from_latest(self) -> 'FlinkKafkaConsumerBase':
-        raise _legacy_unsupported("FlinkKafkaConsumerBase.set_start_from_latest")
-
-    def set_start_from_timestamp(self, startup_offsets_timestamp: int) -> 'FlinkKafkaConsumerBase':
-        raise _legacy_unsupported("FlinkKafkaConsumerBase.set_start_from_timestamp")
-
-    def set_start_from_group_offsets(self) -> 'FlinkKafkaConsumerBase':
-        raise _legacy_unsupported("FlinkKafkaConsumerBase.set_start_from_group_offsets")
-
-    def disable_filter_restored_partitions_with_subscribed_topics(self) -> 'FlinkKafkaConsumerBase':
-        raise _legacy_unsupported(
-            "FlinkKafkaConsumerBase.disable_filter_restored_partitions_with_subscribed_topics")
-
-    def get_produced_type(self):
-        raise _legacy_unsupported("FlinkKafkaConsumerBase.get_produced_type")
-
-
-class FlinkKafkaConsumer(FlinkKafkaConsumerBase):
-    """Legacy Kafka consumer. Like PyFlink it warns that it is deprecated; then it is not provided yet."""
-
-    def __init__(self, topics: Union[str, List[str]], deserialization_schema: DeserializationSchema,
-                 properties: Dict):
-        warnings.warn("Deprecated in 1.16. Use KafkaSource instead.", DeprecationWarning)
-        raise _legacy_unsupported("FlinkKafkaConsumer")
-
-
-class Semantic(Enum):
-    """Delivery semantics of the legacy producer; same tuple-value quirk as PyFlink."""
-
-    EXACTLY_ONCE = (0,)
-    AT_LEAST_ONCE = (1,)
-    NONE = 2
-
-
-class FlinkKafkaProducerBase(ABC):
-    """Base of the legacy Kafka producer. Not provided yet."""
-
-    def __init__(self, j_flink_kafka_producer):
-        raise _legacy_unsupported("FlinkKafkaProducerBase")
-
-    def set_log_failures_only(self, log_failures_only: bool) -> 'FlinkKafkaProducerBase':
-        raise _legacy_unsupported("FlinkKafkaProducerBase.set_log_failures_only")
-
-    def set_flush_on_checkpoint(self, flush_on_checkpoint: bool) -> 'FlinkKafkaProducerBase':
-        raise _legacy_unsupported("FlinkKafkaProducerBase.set_flush_on_checkpoint")
-
-    def set_write_timestamp_to_kafka(self, write_timestamp_to_kafka: bool) -> 'FlinkKafkaProducerBase':
-        raise _legacy_unsupported("FlinkKafkaProducerBase.set_write_timestamp_to_kafka")
-
-
-class FlinkKafkaProducer(FlinkKafkaProducerBase):
-    """Legacy Kafka producer (no deprecation warning in PyFlink). Not provided yet."""
-
-    def __init__(self, topic: str, serialization_schema: SerializationSchema, producer_config: Dict,
-                 kafka_producer_pool_size: int = 5, semantic=Semantic.AT_LEAST_ONCE):
-        raise _legacy_unsupported("FlinkKafkaProducer")
-
-    def ignore_failures_after_transaction_timeout(self) -> 'FlinkKafkaProducer':
-        raise _legacy_unsupported("FlinkKafkaProducer.ignore_failures_after_transaction_timeout")
+from pyflink_compat.datastream.connectors.kafka_legacy import (  # noqa: E402
+    FlinkKafkaConsumer, FlinkKafkaConsumerBase, FlinkKafkaProducer, FlinkKafkaProducerBase, Semantic)

@@ -5,6 +5,7 @@ factory (``AvroSchema.parse_string``/``parse_file``,
 ``AvroBulkWriters.for_generic_record``) raises ``UnsupportedFeatureError`` (see
 ``porting_guide/README.md#formats``).
 """
+from pyflink_compat.common.io import InputFormat
 from pyflink_compat.common.serialization import DeserializationSchema, SerializationSchema
 from pyflink_compat.common.typeinfo import TypeInformation
 from pyflink_compat.util.exceptions import unsupported
@@ -29,10 +30,11 @@ class GenericRecordAvroTypeInfo(TypeInformation):
     __init__ = unsupported("GenericRecordAvroTypeInfo", _SECTION)
 
 
-class AvroInputFormat(object):
+class AvroInputFormat(InputFormat):
     """Input format reading Avro files. Not provided yet."""
 
     __init__ = unsupported("AvroInputFormat", _SECTION)
+    get_produced_type = unsupported("AvroInputFormat.get_produced_type", _SECTION)
 
 
 class AvroBulkWriters(object):

@@ -23,6 +23,12 @@ class JsonRowDeserializationSchema(DeserializationSchema):
         """Builder of JsonRowDeserializationSchema. Not provided yet."""
 
         __init__ = unsupported("JsonRowDeserializationSchema.Builder", _SECTION)
+        type_info = unsupported("JsonRowDeserializationSchema.Builder.type_info", _SECTION)
+        json_schema = unsupported("JsonRowDeserializationSchema.Builder.json_schema", _SECTION)
+        fail_on_missing_field = unsupported("JsonRowDeserializationSchema.Builder.fail_on_missing_field",
+                                            _SECTION)
+        ignore_parse_errors = unsupported("JsonRowDeserializationSchema.Builder.ignore_parse_errors", _SECTION)
+        build = unsupported("JsonRowDeserializationSchema.Builder.build", _SECTION)
 
 
 class JsonRowSerializationSchema(SerializationSchema):
@@ -35,3 +41,5 @@ class JsonRowSerializationSchema(SerializationSchema):
         """Builder of JsonRowSerializationSchema. Not provided yet."""
 
         __init__ = unsupported("JsonRowSerializationSchema.Builder", _SECTION)
+        with_type_info = unsupported("JsonRowSerializationSchema.Builder.with_type_info", _SECTION)
+        build = unsupported("JsonRowSerializationSchema.Builder.build", _SECTION)
