@@ -249,9 +249,12 @@ def read_split(spec, element_type, task: KafkaSplit):
     timestamps: List[int] = []
     offsets: List[int] = []
 
+    skipped = [_take_skipped(deserializer)]      # records a format dropped as malformed (ignore_parse_errors)
+
     def flush():
         batch = _decode_batch(deserializer, element_type, values, timestamps, offsets, task)
         values.clear(); timestamps.clear(); offsets.clear()
+        skipped[0] += _take_skipped(deserializer)
         return batch
 
     while position < task.end:
@@ -279,6 +282,14 @@ def read_split(spec, element_type, task: KafkaSplit):
                                                             properties["bootstrap.servers"], stall_limit_s))
     if values:
         yield flush()
+    if skipped[0]:
+        log.warning("Skipped %d malformed %s records in topic %s partition %d", skipped[0],
+                    getattr(deserializer, "_FORMAT_NAME", type(deserializer).__name__), task.topic, task.partition)
+
+
+def _take_skipped(deserializer) -> int:
+    take = getattr(deserializer, "_take_skipped", None)
+    return take() if take is not None else 0
 
 
 def _decode_batch(deserializer, element_type, values, timestamps, offsets, task) -> pa.RecordBatch:

@@ -14,7 +14,7 @@ import pickle
 
 import pyarrow as pa
 
-from pyflink_compat.common.typeinfo import (BasicArrayTypeInfo, ListTypeInfo, MapTypeInfo,
+from pyflink_compat.common.typeinfo import (BasicArrayTypeInfo, ListTypeInfo, MapTypeInfo, ObjectArrayTypeInfo,
                                              PickledBytesTypeInfo, PrimitiveArrayTypeInfo, RowTypeInfo,
                                              TypeInformation, Types)
 from pyflink_compat.common.time import Instant
@@ -35,6 +35,7 @@ def _basic_arrow_types():
         # a fixed-scale Arrow decimal would not, so the exact decimal text is stored.
         (Types.BIG_DEC(), pa.string()),
         (Types.SQL_DATE(), pa.date32()), (Types.SQL_TIMESTAMP(), pa.timestamp("us", tz="UTC")),
+        (Types.SQL_TIME(), pa.time64("us")),           # datetime.time (Spark TIME(6))
         (Types.INSTANT(), pa.timestamp("us", tz="UTC")),
     ]
 
@@ -68,7 +69,7 @@ def arrow_type(type_info: TypeInformation) -> pa.DataType:
     if isinstance(type_info, RowTypeInfo):
         return pa.struct([pa.field(name, arrow_type(t))
                           for name, t in zip(type_info.get_field_names(), type_info.get_field_types())])
-    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, PrimitiveArrayTypeInfo)):
+    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo, PrimitiveArrayTypeInfo)):
         return pa.list_(arrow_type(_element_type_of(type_info)))
     if isinstance(type_info, MapTypeInfo):
         key_t, value_t = _map_types_of(type_info)
@@ -136,7 +137,7 @@ def _from_storage(value, type_info):
     if isinstance(type_info, MapTypeInfo):
         key_type, value_type = _map_types_of(type_info)
         return {_from_storage(k, key_type): _from_storage(v, value_type) for k, v in value}
-    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo)) or (
+    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo)) or (
             isinstance(type_info, PrimitiveArrayTypeInfo) and not _is_byte_array(type_info)):
         element_type = _element_type_of(type_info)
         return [_from_storage(v, element_type) for v in value]
@@ -146,6 +147,10 @@ def _from_storage(value, type_info):
         return decimal.Decimal(value)
     if type_info == Types.BIG_INT():
         return int(value)
+    if type_info == Types.SQL_TIMESTAMP():
+        # PyFlink hands SQL_TIMESTAMP values to Python at millisecond precision (java.sql.Timestamp through
+        # its timestamp coder with precision 3): 12:00:00.123456 arrives as 12:00:00.123000.
+        value = value.replace(microsecond=value.microsecond // 1000 * 1000)
     if isinstance(value, datetime.datetime) and value.tzinfo is not None:
         return value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
     return value
@@ -195,7 +200,7 @@ def _to_storage(value, type_info):
     if isinstance(type_info, MapTypeInfo):
         key_type, value_type = _map_types_of(type_info)
         return [(_to_storage(k, key_type), _to_storage(v, value_type)) for k, v in value.items()]
-    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo)) or (
+    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo)) or (
             isinstance(type_info, PrimitiveArrayTypeInfo) and not _is_byte_array(type_info)):
         element_type = _element_type_of(type_info)
         return [_to_storage(v, element_type) for v in value]
@@ -221,7 +226,7 @@ def _has_collect_conversions(type_info) -> bool:
         return True
     if isinstance(type_info, RowTypeInfo):
         return any(_has_collect_conversions(t) for t in type_info.get_field_types())
-    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, PrimitiveArrayTypeInfo)):
+    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo, PrimitiveArrayTypeInfo)):
         return _has_collect_conversions(_element_type_of(type_info))
     if isinstance(type_info, MapTypeInfo):
         return any(_has_collect_conversions(t) for t in _map_types_of(type_info))
@@ -240,7 +245,7 @@ def _collected(value, type_info):
         for i, field_type in enumerate(type_info.get_field_types()):
             value[i] = _collected(value[i], field_type)
         return value
-    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, PrimitiveArrayTypeInfo)):
+    if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo, PrimitiveArrayTypeInfo)):
         element_type = _element_type_of(type_info)
         return [_collected(v, element_type) for v in value]
     if isinstance(type_info, MapTypeInfo):

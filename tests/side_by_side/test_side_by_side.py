@@ -64,6 +64,56 @@ CASES = [
          outputs={"out": Output(count=3, timestamps=True)}, prints=Prints(count=3)),
     # the Python objects a function receives, and execute_and_collect() returns, for each field type
     Case(name="python-types", job="python_types.py", args=[], prints=Prints(count=50)),
+    # CSV row schemas: what Flink's CSV writer produces is read, transformed and written back byte for byte
+    Case(name="csv-default", job="csv_roundtrip.py", args=["{bootstrap}", "{in}", "{out}", "default"],
+         inputs={"in": Input(records={0: [
+             'apple,3,1.5,true,red;green,1.50,2020-01-02,"2020-01-02 03:04:05.0",1;x,AQID,0.1,9223372036854775807\n',
+             '"pear, big",1,-0.0,false,,1E+3,1999-12-31,"2021-06-01 00:00:00.123","2;y z",,1.0E10,-5\n',
+             '"it""s",0,1.0,true,a,1,2000-01-01,"2000-01-01 00:00:00.0",3;q,,1.0,1\n',
+             '"a#b",7,1.0E-4,false,"a b;""c""",0.00000001,2024-02-29,"2024-02-29 23:59:59.999",4;,AA==,3.4028235E38,0\n',
+             '"  spaced  ",2,100000000.0,true,"x,y;z",-12.5,2020-1-2,"2020-01-02 03:04:05",5;,/w==,1.5,42\n']})},
+         outputs={"out": Output(count=4)}),
+    Case(name="csv-options", job="csv_roundtrip.py", args=["{bootstrap}", "{in}", "{out}", "options"],
+         inputs={"in": Input(records={0: [
+             "apple;3;1.5;true;1|2|3", "'pear;big';NULL;2.0;false;", "it\\'s;5;NULL;NULL;NULL",
+             "#comment line\n'x''y';4;1e3;TRUE;7", "'tab\there';0;1;true;1", "back\\\\slash;6;-1.25;false;4|NULL|5"]})},
+         outputs={"out": Output(count=5)}),
+    Case(name="csv-ignore-parse-errors", job="csv_roundtrip.py",
+         args=["{bootstrap}", "{in}", "{out}", "ignore-errors"],
+         inputs={"in": Input(records={0: [
+             "a,1,1.0,true,1;2", "b,x,2.0,yes,3", '"unclosed,1,1.0,true,1', "c,2,1.0,true,1,extra", "d,3",
+             "e,null,null,null,null", "f,0,1.0,true,1", "g,4,1.0,true,1;x;2", '"h, i",5,1.5,false,', ""]})},
+         outputs={"out": Output(count=6)}),
+    Case(name="csv-simple-batches", job="csv_roundtrip.py", args=["{bootstrap}", "{in}", "{out}", "simple"],
+         inputs={"in": Input(records={0: ["item %d,%s,%d, %r ,%s\n" % (
+             i, "NA" if i % 7 == 3 else i % 5, i * 10 ** 12, i / 7 * 10 ** (i % 12 - 4), ["true", "FALSE", "x"][i % 3])
+             for i in range(600)]})},
+         outputs={"out": Output(count=600 - 120 + 17)}),
+    # JSON rows (JsonRowDeserializationSchema / JsonRowSerializationSchema): read JSON the harness wrote, map,
+    # filter, write JSON; the output bytes of both engines must be equal (lenient conversions, missing and
+    # extra fields, containers read as STRING, BIG_DEC, dates and timestamps, arrays, maps, nested rows)
+    Case(name="json-rows", job="json_rows.py", args=["{bootstrap}", "{in}", "{out}"],
+         inputs={"in": Input(records={0: [
+             '{"id":1,"name":"apple","price":1.5,"qty":3,"ok":true,"amount":12.50,"day":"2024-02-29",'
+             '"at":"2024-02-29T10:11:12.345Z","tags":["a","b"],"attrs":{"x":1,"y":null},'
+             '"where":{"city":"Bern","zip":3000,"extra":1},"raw":{"k":[1,2.5,"s",null,false]}}',
+             '{"id":"2","name":"pear","price":"2","qty":4.9,"ok":"TRUE","amount":"0.10","day":"2020-01-01",'
+             '"at":"2020-01-01T00:00:00Z","tags":[],"attrs":{},"raw":17}',
+             '{"id":3,"name":"dropped by the filter"}',
+             '{"id":4}',
+             ' {"id":5,"name":"\\u00dcn\\u00ef \\"q\\"","raw":"plain","unknown":[1,2],"where":null} ',
+             'null',
+             '{"id":6,"name":"also dropped"}',
+             '{"id":7,"price":1e-5,"qty":9007199254740993,"amount":1E+3,"raw":12345678.9,"tags":["x",null]}',
+             '{"id":8,"at":"2024-01-01T00:00:00.5Z","price":12345678.9,"amount":-0.000001,'
+             '"attrs":{"big":2147483647},"raw":[true,{"a":{}}]}']})},
+         outputs={"out": Output(count=6)}),
+    # the same job with ignore_parse_errors: malformed records are skipped, fields that fail become null
+    Case(name="json-ignore-parse-errors", job="json_rows.py", args=["{bootstrap}", "{in}", "{out}", "ignore"],
+         inputs={"in": Input(records={0: [
+             '{"id":10,"name":"ok"}', '{"id":11,', 'garbage', '[1]', '', '{"id":"x","name":"bad id"}',
+             '{"id":13,"day":"not a date","price":"abc","at":"2024-01-01 00:00:00","tags":5}', '{"id":14}']})},
+         outputs={"out": Output(count=4)}),
 ]
 
 

@@ -22,12 +22,9 @@ def _module(name):
 
 # (module, name shown in the error, call that must raise)
 CALLS = [
-    ("json", "JsonRowDeserializationSchema", lambda m: m.JsonRowDeserializationSchema(None)),
-    ("json", "JsonRowDeserializationSchema.builder", lambda m: m.JsonRowDeserializationSchema.builder()),
-    ("json", "JsonRowDeserializationSchema.Builder", lambda m: m.JsonRowDeserializationSchema.Builder()),
-    ("json", "JsonRowSerializationSchema", lambda m: m.JsonRowSerializationSchema(None)),
-    ("json", "JsonRowSerializationSchema.builder", lambda m: m.JsonRowSerializationSchema.builder()),
-    ("json", "JsonRowSerializationSchema.Builder", lambda m: m.JsonRowSerializationSchema.Builder()),
+    # JSON row schemas are implemented (tests/unit/test_formats_json.py) except a JSON-schema string
+    ("json", "JsonRowDeserializationSchema.Builder.json_schema",
+     lambda m: m.JsonRowDeserializationSchema.builder().json_schema('{"type": "object"}')),
     ("csv", "CsvSchema", lambda m: m.CsvSchema(None, None)),
     ("csv", "CsvSchema.builder", lambda m: m.CsvSchema.builder()),
     ("csv", "CsvSchemaBuilder", lambda m: m.CsvSchemaBuilder()),
@@ -35,20 +32,15 @@ CALLS = [
     ("csv", "CsvReaderFormat.for_schema", lambda m: m.CsvReaderFormat.for_schema(None)),
     ("csv", "CsvBulkWriters", lambda m: m.CsvBulkWriters()),
     ("csv", "CsvBulkWriters.for_schema", lambda m: m.CsvBulkWriters.for_schema(None)),
-    ("csv", "CsvRowDeserializationSchema", lambda m: m.CsvRowDeserializationSchema(None)),
-    ("csv", "CsvRowDeserializationSchema.Builder", lambda m: m.CsvRowDeserializationSchema.Builder(None)),
-    ("csv", "CsvRowSerializationSchema", lambda m: m.CsvRowSerializationSchema(None)),
-    ("csv", "CsvRowSerializationSchema.Builder", lambda m: m.CsvRowSerializationSchema.Builder(None)),
-    ("avro", "AvroSchema", lambda m: m.AvroSchema(None)),
-    ("avro", "AvroSchema.parse_string", lambda m: m.AvroSchema.parse_string('{"type": "string"}')),
-    ("avro", "AvroSchema.parse_file", lambda m: m.AvroSchema.parse_file("schema.avsc")),
+    # CSV row schemas are implemented (tests/unit/test_formats_csv.py)
     ("avro", "GenericRecordAvroTypeInfo", lambda m: m.GenericRecordAvroTypeInfo(None)),
     ("avro", "AvroInputFormat", lambda m: m.AvroInputFormat("in.avro", None)),
     ("avro", "AvroBulkWriters", lambda m: m.AvroBulkWriters()),
     ("avro", "AvroBulkWriters.for_generic_record", lambda m: m.AvroBulkWriters.for_generic_record(None)),
-    ("avro", "AvroRowDeserializationSchema",
-     lambda m: m.AvroRowDeserializationSchema(avro_schema_string='{"type": "string"}')),
-    ("avro", "AvroRowSerializationSchema",
+    # Avro row schemas from a schema string and AvroSchema work (tests/unit/test_formats_avro.py), a record_class not
+    ("avro", "AvroRowDeserializationSchema(record_class='com.example.Record')",
+     lambda m: m.AvroRowDeserializationSchema(record_class="com.example.Record")),
+    ("avro", "AvroRowSerializationSchema(record_class='com.example.Record')",
      lambda m: m.AvroRowSerializationSchema(record_class="com.example.Record")),
 ]
 
@@ -70,7 +62,11 @@ def test_package_and_pyflink_style_imports():
 
 
 def test_every_exported_class_is_used_by_some_call():
-    covered = {(module, shown.split(".")[0]) for module, shown, _ in CALLS}
+    covered = {(module, shown.split(".")[0].split("(")[0]) for module, shown, _ in CALLS}
+    covered.add(("avro", "AvroSchema"))                      # implemented: test_formats_avro.py
+    covered.add(("json", "JsonRowSerializationSchema"))      # implemented: test_formats_json.py
+    covered.add(("csv", "CsvRowDeserializationSchema"))     # implemented: test_formats_csv.py
+    covered.add(("csv", "CsvRowSerializationSchema"))       # implemented: test_formats_csv.py
     for module_name, names in EXPECTED_ALL.items():
         for name in names:
             assert (module_name, name) in covered, (module_name, name)
