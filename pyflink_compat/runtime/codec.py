@@ -109,7 +109,8 @@ def to_python(array: pa.Array, type_info: TypeInformation) -> list:
     values = array.to_pylist()
     if _stored_as_python(type_info):
         return values
-    return [_from_storage(v, type_info) for v in values]
+    convert = _converter(type_info)
+    return [convert(v) for v in values]
 
 
 _PLAIN = None
@@ -127,30 +128,59 @@ def _stored_as_python(type_info) -> bool:
 
 def _from_storage(value, type_info):
     """The Python object a user function sees for one stored value (recursively)."""
-    if value is None:
-        return None
+    return _converter(type_info)(value)
+
+
+def _identity(value):
+    return value
+
+
+def _converter(type_info):
+    """A function from a stored value of ``type_info`` to what user functions see (None stays None).
+
+    Built once per type and batch, so the per-value work is only the conversion itself (comparing
+    TypeInformation objects per value cost more than everything else on a JSON row stream).
+    """
+    if _stored_as_python(type_info):
+        return _identity
     if isinstance(type_info, RowTypeInfo):
         names = type_info.get_field_names()
-        row = Row(*[_from_storage(value[n], t) for n, t in zip(names, type_info.get_field_types())])
-        row.set_field_names(names)
+        fields = [(name, _converter(t)) for name, t in zip(names, type_info.get_field_types())]
+        plain = all(convert is _identity for _, convert in fields)
+
+        def row(value):
+            if value is None:
+                return None
+            if plain:
+                result = Row(*[value[name] for name in names])
+            else:
+                result = Row(*[convert(value[name]) for name, convert in fields])
+            result.set_field_names(names)
+            return result
         return row
     if isinstance(type_info, MapTypeInfo):
         key_type, value_type = _map_types_of(type_info)
-        return {_from_storage(k, key_type): _from_storage(v, value_type) for k, v in value}
+        convert_key, convert_value = _converter(key_type), _converter(value_type)
+        return lambda value: None if value is None else {convert_key(k): convert_value(v) for k, v in value}
     if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo)) or (
             isinstance(type_info, PrimitiveArrayTypeInfo) and not _is_byte_array(type_info)):
-        element_type = _element_type_of(type_info)
-        return [_from_storage(v, element_type) for v in value]
+        convert_element = _converter(_element_type_of(type_info))
+        return lambda value: None if value is None else [convert_element(v) for v in value]
     if type_info == Types.INSTANT():
-        return Instant.of_epoch_milli(_epoch_millis(value))
+        return lambda value: None if value is None else Instant.of_epoch_milli(_epoch_millis(value))
     if type_info == Types.BIG_DEC():
-        return decimal.Decimal(value)
+        return lambda value: None if value is None else decimal.Decimal(value)
     if type_info == Types.BIG_INT():
-        return int(value)
+        return lambda value: None if value is None else int(value)
     if type_info == Types.SQL_TIMESTAMP():
         # PyFlink hands SQL_TIMESTAMP values to Python at millisecond precision (java.sql.Timestamp through
         # its timestamp coder with precision 3): 12:00:00.123456 arrives as 12:00:00.123000.
-        value = value.replace(microsecond=value.microsecond // 1000 * 1000)
+        return lambda value: None if value is None else _naive_utc(
+            value.replace(microsecond=value.microsecond // 1000 * 1000))
+    return lambda value: None if value is None else _naive_utc(value)
+
+
+def _naive_utc(value):
     if isinstance(value, datetime.datetime) and value.tzinfo is not None:
         return value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
     return value
