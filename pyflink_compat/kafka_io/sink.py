@@ -12,6 +12,7 @@ rejects it).
 import logging
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMessage
 
 from pyflink_compat.kafka_io import batch_send
@@ -86,11 +87,10 @@ def send_batches(spec, element_type, batches) -> int:
     sent = 0
     for batch in batches:
         elements = codec.column(batch, codec.ELEMENT)
+        timestamps = None                 # None: the producer stamps each record with its send time
         if spec.write_timestamp:
-            timestamps = [ts if ts is not None and ts >= 0 else None
-                          for ts in codec.column(batch, codec.EVENT_TS).to_pylist()]
-        else:                             # the producer stamps each record with its send time
-            timestamps = [None] * len(elements)
+            event_ts = codec.column(batch, codec.EVENT_TS)
+            timestamps = pc.if_else(pc.less(event_ts, 0), pa.scalar(None, pa.int64()), event_ts)
         python_elements = None
 
         def python_values():
@@ -105,9 +105,11 @@ def send_batches(spec, element_type, batches) -> int:
         if spec.topic_selector is None:
             groups = [(spec.topic, keys, values, timestamps)]
         else:
-            groups = [(topic, None if keys is None else [keys[i] for i in indexes],
-                       [values[i] for i in indexes], [timestamps[i] for i in indexes])
-                      for topic, indexes in _group_by_topic(spec.topic_selector, python_values()).items()]
+            groups = []
+            for topic, indexes in _group_by_topic(spec.topic_selector, python_values()).items():
+                take = pa.array(indexes, pa.int64())
+                groups.append((topic, None if keys is None else keys.take(take), values.take(take),
+                               None if timestamps is None else timestamps.take(take)))
         for topic, group_keys, group_values, group_timestamps in groups:
             partition = partition_for(topic)
             if not spec.log_failures_only:
@@ -185,16 +187,23 @@ def _group_by_topic(selector, elements) -> dict:
 
 
 def _send(producer, sender, tracker, topic, keys, values, timestamps, partition=None, catch=False):
+    """Send Arrow columns of serialized keys (or None), values and timestamps (or None: now)."""
+    if sender is not None and hasattr(sender, "send_arrow"):
+        sender.send_arrow(topic, keys, values, timestamps, partition)
+        return
+    key_list = None if keys is None else keys.to_pylist()
+    value_list = values.to_pylist()
+    timestamp_list = [None] * len(value_list) if timestamps is None else timestamps.to_pylist()
     if sender is not None:
-        sender.send(topic, keys, values, timestamps, partition)
+        sender.send(topic, key_list, value_list, timestamp_list, partition)
         return
     # Record by record through the public API (kafka-python without the internals batch_send uses).
     # ``catch``: a record the producer rejects at once counts as failed, the others are still sent.
     send = producer.send
-    for i, value in enumerate(values):
+    for i, value in enumerate(value_list):
         try:
-            future = send(topic, value=value, key=None if keys is None else keys[i], partition=partition,
-                          timestamp_ms=timestamps[i])
+            future = send(topic, value=value, key=None if key_list is None else key_list[i], partition=partition,
+                          timestamp_ms=timestamp_list[i])
         except Exception as e:
             if not catch:
                 raise
@@ -203,9 +212,13 @@ def _send(producer, sender, tracker, topic, keys, values, timestamps, partition=
         future.add_errback(tracker.record_failed)
 
 
-def _serialize(schema, elements: pa.Array, python_values):
-    """Bytes for each element: the schema's vectorised path when it has one, else per record."""
+def _serialize(schema, elements: pa.Array, python_values) -> pa.Array:
+    """A binary column of each element's bytes: the schema's vectorised path when it has one, else per record."""
     vectorised = schema._serialize_arrow(elements)
     if vectorised is not None:
-        return vectorised.to_pylist()
-    return [schema.serialize(v) for v in python_values()]
+        return vectorised
+    return pa.array([_as_bytes(schema.serialize(v)) for v in python_values()], pa.binary())
+
+
+def _as_bytes(data):
+    return data if data is None or isinstance(data, bytes) else bytes(data)

@@ -106,11 +106,47 @@ def to_python(array: pa.Array, type_info: TypeInformation) -> list:
     """The Python objects user functions see for an Arrow column of ``type_info`` elements."""
     if type_info is None or isinstance(type_info, PickledBytesTypeInfo):
         return [None if v is None else pickle.loads(v) for v in array.to_pylist()]
+    if isinstance(type_info, RowTypeInfo):
+        return _rows_to_python(array, type_info)
     values = array.to_pylist()
     if _stored_as_python(type_info):
         return values
     convert = _converter(type_info)
     return [convert(v) for v in values]
+
+
+def _rows_to_python(array, type_info: RowTypeInfo) -> list:
+    """Rows from a struct column, field column by field column (Arrow's per-row dicts cost more)."""
+    from pyflink_compat.common.types import _named_rows
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    names = list(type_info.get_field_names())
+    struct_type = array.type
+    columns = [to_python(array.field(struct_type.get_field_index(name)), field_type)
+               for name, field_type in zip(names, type_info.get_field_types())]
+    rows = _named_rows(columns, names) if names else [Row() for _ in range(len(array))]
+    if array.null_count:
+        for i, valid in enumerate(array.is_valid().to_pylist()):
+            if not valid:
+                rows[i] = None
+    return rows
+
+
+_PASS_THROUGH = None
+
+
+def passes_through(type_info) -> bool:
+    """Whether a stored value of ``type_info`` is exactly what storing the Python object user code
+    sees gives back, and that object cannot be changed in place other than through Row's methods
+    (which count their changes): then a filter's kept elements can keep their stored form."""
+    global _PASS_THROUGH
+    if _PASS_THROUGH is None:
+        _PASS_THROUGH = [Types.STRING(), Types.BOOLEAN(), Types.BYTE(), Types.SHORT(), Types.INT(), Types.LONG(),
+                         Types.FLOAT(), Types.DOUBLE(), Types.CHAR(), Types.SQL_DATE(), Types.BIG_INT(),
+                         Types.PRIMITIVE_ARRAY(Types.BYTE())]
+    if isinstance(type_info, RowTypeInfo):
+        return all(passes_through(t) for t in type_info.get_field_types())
+    return any(type(plain) is type(type_info) and plain == type_info for plain in _PASS_THROUGH)
 
 
 _PLAIN = None
@@ -198,48 +234,126 @@ def from_python(values: list, type_info: TypeInformation) -> pa.Array:
     if type_info is None or isinstance(type_info, PickledBytesTypeInfo):
         return pa.array([None if v is None else pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)
                          for v in values], pa.binary())
-    target = arrow_type(type_info)
-    storage = values if _stored_as_python(type_info) else [_to_storage(v, type_info) for v in values]
     try:
-        return pa.array(storage, target)
+        return _array_of(values, type_info)
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as e:
+        if isinstance(e, _RowShapeError):
+            raise ValueError(str(e)) from None
         raise TypeError("An element does not match the declared output type %r (%s)" % (type_info, e)) from e
+
+
+class _RowShapeError(ValueError):
+    """A row lacks fields its type names: reported as such, not as a type mismatch."""
+
+
+def _array_of(values: list, type_info) -> pa.Array:
+    if _stored_as_python(type_info):
+        return pa.array(values, arrow_type(type_info))
+    if isinstance(type_info, RowTypeInfo):
+        return _rows_from_python(values, type_info)
+    convert = _storage_converter(type_info)
+    return pa.array([convert(v) for v in values], arrow_type(type_info))
+
+
+def _rows_from_python(values: list, type_info: RowTypeInfo) -> pa.Array:
+    """A struct column built field by field: each row's values in field order, transposed."""
+    names = list(type_info.get_field_names())
+    types = type_info.get_field_types()
+    fields_of = _row_fields_getter(type_info)
+    absent = [None] * len(names)
+    per_row = []
+    nulls = None
+    for i, value in enumerate(values):
+        if value is None:
+            if nulls is None:
+                nulls = [False] * len(values)
+            nulls[i] = True
+            per_row.append(absent)
+        else:
+            per_row.append(fields_of(value))
+    struct_type = arrow_type(type_info)
+    if not names:
+        return pa.array([None if nulls and nulls[i] else {} for i in range(len(values))], struct_type)
+    columns = list(zip(*per_row)) if per_row else [() for _ in names]
+    children = [_array_of(list(column), t) for column, t in zip(columns, types)]
+    mask = pa.array(nulls, pa.bool_()) if nulls is not None else None
+    return pa.StructArray.from_arrays(children, fields=list(struct_type), mask=mask)
+
+
+def _row_fields_getter(type_info: RowTypeInfo):
+    """function(element) -> its field values in ``type_info``'s field order, as PyFlink reads an
+    element of a row type: a named Row by name, a dict by key, a positional Row/tuple/list by position."""
+    names = list(type_info.get_field_names())
+
+    def fields_of(value):
+        if isinstance(value, Row):
+            state = value.__dict__
+            stored = state["_values"]
+            row_names = state.get("_fields")
+            if row_names is None:
+                return stored
+            if row_names is names or row_names == names:
+                return stored
+            by_name = dict(zip(row_names, stored))
+            missing = [n for n in names if n not in by_name]
+            if missing:
+                raise _RowShapeError("Row %r has no field(s) %s of %r" % (value, ", ".join(missing), type_info))
+            return [by_name[n] for n in names]
+        if isinstance(value, dict):
+            return [value.get(n) for n in names]
+        if isinstance(value, (tuple, list)):
+            return value
+        if hasattr(value, "__dict__"):
+            attributes = vars(value)
+            return [attributes.get(n) for n in names]
+        raise ValueError('Unexpected tuple %r with RowTypeInfo' % (value,))
+
+    def checked(value):
+        fields = fields_of(value)
+        if len(fields) != len(names):
+            raise ValueError("Row %r has %d field(s), %r has %d" % (value, len(fields), type_info, len(names)))
+        return fields
+
+    return checked
 
 
 def _to_storage(value, type_info):
     """The Arrow-ready form of one element of ``type_info`` (recursively), as PyFlink converts it."""
-    if value is None:
-        return None
+    return _storage_converter(type_info)(value)
+
+
+def _storage_converter(type_info):
+    """A function from a Python element of ``type_info`` to its Arrow-ready form (None stays None).
+
+    Built once per type and batch (as ``_converter`` for the other direction)."""
     if isinstance(type_info, RowTypeInfo):
-        names = type_info.get_field_names()
-        types = type_info.get_field_types()
-        if isinstance(value, Row) and _has_names(value):
-            missing = [n for n in names if n not in value.as_dict()]
-            if missing:
-                raise ValueError("Row %r has no field(s) %s of %r" % (value, ", ".join(missing), type_info))
-            fields = [value[n] for n in names]
-        elif isinstance(value, dict):
-            fields = [value.get(n) for n in names]
-        elif isinstance(value, (Row, tuple, list)):
-            fields = list(value)
-        elif hasattr(value, "__dict__"):
-            fields = [vars(value).get(n) for n in names]
-        else:
-            raise ValueError('Unexpected tuple %r with RowTypeInfo' % (value,))
-        return {n: _to_storage(v, t) for n, v, t in zip(names, fields, types)}
+        names = list(type_info.get_field_names())
+        fields_of = _row_fields_getter(type_info)
+        converters = [_storage_converter(t) for t in type_info.get_field_types()]
+
+        def row(value):
+            if value is None:
+                return None
+            return {n: convert(v) for n, v, convert in zip(names, fields_of(value), converters)}
+        return row
     if isinstance(type_info, MapTypeInfo):
         key_type, value_type = _map_types_of(type_info)
-        return [(_to_storage(k, key_type), _to_storage(v, value_type)) for k, v in value.items()]
+        convert_key, convert_value = _storage_converter(key_type), _storage_converter(value_type)
+        return lambda value: None if value is None else [(convert_key(k), convert_value(v))
+                                                         for k, v in value.items()]
     if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo)) or (
             isinstance(type_info, PrimitiveArrayTypeInfo) and not _is_byte_array(type_info)):
-        element_type = _element_type_of(type_info)
-        return [_to_storage(v, element_type) for v in value]
-    if isinstance(value, Instant):
-        return _EPOCH + datetime.timedelta(milliseconds=value.to_epoch_milli())
-    if type_info == Types.BIG_DEC() and isinstance(value, (decimal.Decimal, int)) \
-            and not isinstance(value, bool):
-        return str(value)
-    return value
+        convert_element = _storage_converter(_element_type_of(type_info))
+        return lambda value: None if value is None else [convert_element(v) for v in value]
+    big_decimal = type_info == Types.BIG_DEC()
+
+    def scalar(value):
+        if isinstance(value, Instant):
+            return _EPOCH + datetime.timedelta(milliseconds=value.to_epoch_milli())
+        if big_decimal and isinstance(value, (decimal.Decimal, int)) and not isinstance(value, bool):
+            return str(value)
+        return value
+    return scalar
 
 
 def to_collected(values: list, type_info: TypeInformation) -> list:

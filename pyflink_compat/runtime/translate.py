@@ -147,8 +147,15 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
     steps = [(node.kind, node.payload, node.name, node.parallelism or parallelism,
               _converts(node.output_type) and i != last, node.output_type) for i, node in enumerate(nodes)]
 
+    # While only filters ran, the kept elements are the stored input values themselves, unless a
+    # user function changed a Row in place (Row counts such changes) or the type's Python form could
+    # differ from what is stored: then the stored rows are kept (Arrow ``take``), not re-encoded.
+    may_pass_through = codec.passes_through(input_type) and output_type == input_type
+
     def run(batches):
+        from itertools import compress
         from pyspark import TaskContext
+        from pyflink_compat.common.types import mutation_count
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
         context = TaskContext.get()
         partition = context.partitionId() if context is not None else 0
@@ -159,23 +166,34 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
             for batch in batches:
                 elements = codec.to_python(codec.column(batch, codec.ELEMENT), input_type)
                 timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+                # Positions in ``batch`` of the current elements, while they are still its stored values.
+                positions = list(range(len(elements))) if may_pass_through else None
+                changes_before = mutation_count()
                 for kind, function, _, _, convert, node_type in steps:
-                    if kind == graph.MAP:
+                    if kind == graph.FILTER:
+                        keep = function.filter
+                        flags = [keep(e) for e in elements]
+                        elements = list(compress(elements, flags))
+                        timestamps = list(compress(timestamps, flags))
+                        if positions is not None:
+                            positions = list(compress(positions, flags))
+                            continue               # kept elements are unchanged: nothing to convert
+                    elif kind == graph.MAP:
                         apply = function.map
                         elements = [apply(e) for e in elements]
-                    elif kind == graph.FILTER:
-                        keep = function.filter
-                        kept = [(e, t) for e, t in zip(elements, timestamps) if keep(e)]
-                        elements = [e for e, _ in kept]
-                        timestamps = [t for _, t in kept]
                     else:
                         expand = function.flat_map
                         pairs = [(out, t) for e, t in zip(elements, timestamps) for out in expand(e)]
                         elements = [e for e, _ in pairs]
                         timestamps = [t for _, t in pairs]
+                    positions = None
                     if convert:
                         elements = codec.to_python(codec.from_python(elements, node_type), node_type)
-                if elements:
+                if not elements:
+                    continue
+                if positions is not None and mutation_count() == changes_before:
+                    yield batch.take(pa.array(positions, pa.int64()))
+                else:
                     yield codec.make_batch(codec.from_python(elements, output_type),
                                            pa.array(timestamps, pa.int64()))
         finally:

@@ -132,6 +132,86 @@ def test_rows_accept_tuples_and_dicts_and_reject_other_values():
         codec.from_python(["not a number"], Types.INT())
 
 
+NESTED = Types.ROW_NAMED(["id", "person", "tags"], [Types.LONG(), PERSON, Types.LIST(Types.STRING())])
+
+
+@given(st.lists(st.one_of(st.none(), st.tuples(st.integers(-2**63, 2**63 - 1),
+                                                st.one_of(st.none(), st.tuples(st.text(), st.integers(0, 99),
+                                                                              st.floats(allow_nan=False))),
+                                                st.lists(st.one_of(st.none(), st.text()), max_size=3)))))
+def test_nested_rows_and_null_rows_round_trip(items):
+    rows = [None if item is None else
+            Row(id=item[0], person=None if item[1] is None else Row(name=item[1][0], age=item[1][1],
+                                                                     score=item[1][2]), tags=item[2])
+            for item in items]
+    assert codec.to_python(codec.from_python(rows, NESTED), NESTED) == rows
+
+
+def test_rows_are_read_by_name_whatever_their_field_order():
+    arr = codec.from_python([Row(score=0.5, name="a", age=1), Row("b", 2, 1.5)], PERSON)
+    assert arr.to_pylist() == [{"name": "a", "age": 1, "score": 0.5}, {"name": "b", "age": 2, "score": 1.5}]
+    with pytest.raises(ValueError, match="has no field"):
+        codec.from_python([Row(name="a", age=1)], PERSON)
+    with pytest.raises(TypeError, match="declared output type"):
+        codec.from_python([("a", 1)], PERSON)                 # a positional row of the wrong arity
+
+
+def _run_fused(steps, element_type, rows, timestamps):
+    """Run map/filter nodes over one Arrow batch the way a read task does (no Spark needed)."""
+    from pyflink_compat.runtime import graph
+    from pyflink_compat.runtime.translate import fused_functions
+    from pyflink_compat.datastream.functions import FilterFunction, MapFunction
+
+    class Filter(FilterFunction):
+        def __init__(self, f):
+            self.f = f
+
+        def filter(self, value):
+            return self.f(value)
+
+    class Map(MapFunction):
+        def __init__(self, f):
+            self.f = f
+
+        def map(self, value):
+            return self.f(value)
+
+    nodes = [graph.Node(kind=kind, name=kind, payload=(Filter(f) if kind == graph.FILTER else Map(f)),
+                        output_type=element_type) for kind, f in steps]
+    run = fused_functions(nodes, element_type, element_type, "job", 1)
+    batch = codec.make_batch(codec.from_python(rows, element_type), pa.array(timestamps, pa.int64()))
+    out = list(run(iter([batch])))
+    return ([r for b in out for r in codec.to_python(codec.column(b, codec.ELEMENT), element_type)],
+            [t for b in out for t in codec.column(b, codec.EVENT_TS).to_pylist()])
+
+
+def test_filters_keep_elements_and_timestamps():
+    from pyflink_compat.runtime import graph
+    rows = [Row(name="n%d" % i, age=i, score=i / 2) for i in range(10)]
+    kept, ts = _run_fused([(graph.FILTER, lambda r: r.age % 2), (graph.FILTER, lambda r: r.age > 4)],
+                          PERSON, rows, list(range(100, 110)))
+    assert kept == [rows[5], rows[7], rows[9]] and ts == [105, 107, 109]
+
+
+def test_a_filter_that_changes_rows_passes_the_changed_rows_on():
+    from pyflink_compat.runtime import graph
+
+    def shout(row):
+        row["name"] = row.name.upper()
+        return True
+    rows = [Row(name="a", age=1, score=0.5), Row(name="b", age=2, score=1.0)]
+    kept, ts = _run_fused([(graph.FILTER, shout)], PERSON, rows, [None, 7])
+    assert kept == [Row(name="A", age=1, score=0.5), Row(name="B", age=2, score=1.0)] and ts == [None, 7]
+
+
+def test_a_filter_after_a_map_sees_and_keeps_mapped_rows():
+    from pyflink_compat.runtime import graph
+    rows = [Row(name="a", age=1, score=0.5), Row(name="b", age=2, score=1.0)]
+    kept, _ = _run_fused([(graph.MAP, lambda r: Row(name=r.name * 2, age=r.age + 1, score=r.score)),
+                          (graph.FILTER, lambda r: r.age == 3)], PERSON, rows, [1, 2])
+    assert kept == [Row(name="bb", age=3, score=1.0)]
+
+
 def test_stream_schema_has_element_and_timestamp():
     assert codec.stream_schema(Types.STRING()) == pa.schema([("element", pa.string()), ("event_ts", pa.int64())])
     assert "struct<name:string,age:int,score:double>" in codec.spark_ddl(PERSON)
