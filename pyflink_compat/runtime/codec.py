@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from pyflink_compat.common.typeinfo import (BasicArrayTypeInfo, ListTypeInfo, MapTypeInfo, ObjectArrayTypeInfo,
                                              PickledBytesTypeInfo, PrimitiveArrayTypeInfo, RowTypeInfo,
-                                             TypeInformation, Types)
+                                             TupleTypeInfo, TypeInformation, Types)
 from pyflink_compat.common.time import Instant
 from pyflink_compat.common.types import Row
 from pyflink_compat.util.exceptions import UnsupportedFeatureError
@@ -69,6 +69,8 @@ def arrow_type(type_info: TypeInformation) -> pa.DataType:
     if isinstance(type_info, RowTypeInfo):
         return pa.struct([pa.field(name, arrow_type(t))
                           for name, t in zip(type_info.get_field_names(), type_info.get_field_types())])
+    if isinstance(type_info, TupleTypeInfo):             # Flink's TupleN fields are f0, f1, ...
+        return pa.struct([pa.field("f%d" % i, arrow_type(t)) for i, t in enumerate(type_info.get_field_types())])
     if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo, PrimitiveArrayTypeInfo)):
         return pa.list_(arrow_type(_element_type_of(type_info)))
     if isinstance(type_info, MapTypeInfo):
@@ -108,6 +110,8 @@ def to_python(array: pa.Array, type_info: TypeInformation) -> list:
         return [None if v is None else pickle.loads(v) for v in array.to_pylist()]
     if isinstance(type_info, RowTypeInfo):
         return _rows_to_python(array, type_info)
+    if isinstance(type_info, TupleTypeInfo):
+        return _tuples_to_python(array, type_info)
     values = array.to_pylist()
     if _stored_as_python(type_info):
         return values
@@ -132,6 +136,18 @@ def _rows_to_python(array, type_info: RowTypeInfo) -> list:
     return rows
 
 
+def _tuples_to_python(array, type_info: TupleTypeInfo) -> list:
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    columns = [to_python(array.field(i), t) for i, t in enumerate(type_info.get_field_types())]
+    tuples = list(zip(*columns)) if columns else [() for _ in range(len(array))]
+    if array.null_count:
+        for i, valid in enumerate(array.is_valid().to_pylist()):
+            if not valid:
+                tuples[i] = None
+    return tuples
+
+
 _PASS_THROUGH = None
 
 
@@ -144,7 +160,7 @@ def passes_through(type_info) -> bool:
         _PASS_THROUGH = [Types.STRING(), Types.BOOLEAN(), Types.BYTE(), Types.SHORT(), Types.INT(), Types.LONG(),
                          Types.FLOAT(), Types.DOUBLE(), Types.CHAR(), Types.SQL_DATE(), Types.BIG_INT(),
                          Types.PRIMITIVE_ARRAY(Types.BYTE())]
-    if isinstance(type_info, RowTypeInfo):
+    if isinstance(type_info, (RowTypeInfo, TupleTypeInfo)):         # tuples are immutable
         return all(passes_through(t) for t in type_info.get_field_types())
     return any(type(plain) is type(type_info) and plain == type_info for plain in _PASS_THROUGH)
 
@@ -194,6 +210,10 @@ def _converter(type_info):
             result.set_field_names(names)
             return result
         return row
+    if isinstance(type_info, TupleTypeInfo):
+        field_converters = [_converter(t) for t in type_info.get_field_types()]
+        return lambda value: None if value is None else tuple(
+            convert(value["f%d" % i]) for i, convert in enumerate(field_converters))
     if isinstance(type_info, MapTypeInfo):
         key_type, value_type = _map_types_of(type_info)
         convert_key, convert_value = _converter(key_type), _converter(value_type)
@@ -249,17 +269,18 @@ class _RowShapeError(ValueError):
 def _array_of(values: list, type_info) -> pa.Array:
     if _stored_as_python(type_info):
         return pa.array(values, arrow_type(type_info))
-    if isinstance(type_info, RowTypeInfo):
+    if isinstance(type_info, (RowTypeInfo, TupleTypeInfo)):
         return _rows_from_python(values, type_info)
     convert = _storage_converter(type_info)
     return pa.array([convert(v) for v in values], arrow_type(type_info))
 
 
-def _rows_from_python(values: list, type_info: RowTypeInfo) -> pa.Array:
-    """A struct column built field by field: each row's values in field order, transposed."""
-    names = list(type_info.get_field_names())
+def _rows_from_python(values: list, type_info) -> pa.Array:
+    """A struct column (rows or tuples) built field by field: each element's values in field order, transposed."""
+    struct_type = arrow_type(type_info)
+    names = [field.name for field in struct_type]
     types = type_info.get_field_types()
-    fields_of = _row_fields_getter(type_info)
+    fields_of = _row_fields_getter(type_info) if isinstance(type_info, RowTypeInfo) else _tuple_fields_getter(type_info)
     absent = [None] * len(names)
     per_row = []
     nulls = None
@@ -271,7 +292,6 @@ def _rows_from_python(values: list, type_info: RowTypeInfo) -> pa.Array:
             per_row.append(absent)
         else:
             per_row.append(fields_of(value))
-    struct_type = arrow_type(type_info)
     if not names:
         return pa.array([None if nulls and nulls[i] else {} for i in range(len(values))], struct_type)
     columns = list(zip(*per_row)) if per_row else [() for _ in names]
@@ -317,6 +337,26 @@ def _row_fields_getter(type_info: RowTypeInfo):
     return checked
 
 
+def _tuple_fields_getter(type_info: TupleTypeInfo):
+    """function(element) -> its fields: a tuple, list or Row, by position (PyFlink's tuple coder)."""
+    arity = len(type_info.get_field_types())
+
+    def fields_of(value):
+        if isinstance(value, Row):
+            fields = value._values
+        elif isinstance(value, (tuple, list)):
+            fields = value
+        else:
+            raise ValueError("Unexpected tuple %r with TupleTypeInfo" % (value,))
+        if len(fields) != arity:
+            raise ValueError("Tuple %r has %d field(s), %r has %d" % (value, len(fields), type_info, arity))
+        if any(field is None for field in fields):        # Flink's tuple serializer refuses null fields
+            position = next(i for i, field in enumerate(fields) if field is None)
+            raise ValueError("Field %d is null, but expected to hold a value (tuple %r)" % (position, value))
+        return fields
+    return fields_of
+
+
 def _to_storage(value, type_info):
     """The Arrow-ready form of one element of ``type_info`` (recursively), as PyFlink converts it."""
     return _storage_converter(type_info)(value)
@@ -336,6 +376,11 @@ def _storage_converter(type_info):
                 return None
             return {n: convert(v) for n, v, convert in zip(names, fields_of(value), converters)}
         return row
+    if isinstance(type_info, TupleTypeInfo):
+        fields_of = _tuple_fields_getter(type_info)
+        converters = [_storage_converter(t) for t in type_info.get_field_types()]
+        return lambda value: None if value is None else {
+            "f%d" % i: convert(v) for i, (v, convert) in enumerate(zip(fields_of(value), converters))}
     if isinstance(type_info, MapTypeInfo):
         key_type, value_type = _map_types_of(type_info)
         convert_key, convert_value = _storage_converter(key_type), _storage_converter(value_type)
@@ -368,7 +413,7 @@ def to_collected(values: list, type_info: TypeInformation) -> list:
 def _has_collect_conversions(type_info) -> bool:
     if type_info == Types.FLOAT() or _is_byte_array(type_info):
         return True
-    if isinstance(type_info, RowTypeInfo):
+    if isinstance(type_info, (RowTypeInfo, TupleTypeInfo)):
         return any(_has_collect_conversions(t) for t in type_info.get_field_types())
     if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo, PrimitiveArrayTypeInfo)):
         return _has_collect_conversions(_element_type_of(type_info))
@@ -389,6 +434,8 @@ def _collected(value, type_info):
         for i, field_type in enumerate(type_info.get_field_types()):
             value[i] = _collected(value[i], field_type)
         return value
+    if isinstance(type_info, TupleTypeInfo):
+        return tuple(_collected(v, t) for v, t in zip(value, type_info.get_field_types()))
     if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo, PrimitiveArrayTypeInfo)):
         element_type = _element_type_of(type_info)
         return [_collected(v, element_type) for v in value]

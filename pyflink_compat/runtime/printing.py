@@ -23,7 +23,10 @@ def element_string(element, type_info) -> str:
         return "%s[%s]" % (element.get_row_kind(), ",".join(str(value) for value in element._values))
     if isinstance(element, Row):
         return element._flink_str()
-    return _java_str(element)
+    # Other typed elements reach Java's toString() after their trip to the JVM: a FLOAT as the 32-bit
+    # float (0.1, not 0.10000000149011612), also inside tuples, lists and maps.
+    from pyflink_compat.runtime import codec
+    return _java_str(codec.to_collected([element], type_info)[0])
 
 
 def line_prefix(sink_identifier, subtask_index: int, parallelism: int) -> str:

@@ -64,6 +64,8 @@ CASES = [
          outputs={"out": Output(count=3, timestamps=True)}, prints=Prints(count=3)),
     # the Python objects a function receives, and execute_and_collect() returns, for each field type
     Case(name="python-types", job="python_types.py", args=[], prints=Prints(count=50)),
+    # TUPLE streams: Java's Tuple toString() in print(), tuples in functions and from execute_and_collect()
+    Case(name="tuples", job="tuples.py", args=[], prints=Prints(count=18)),
     # CSV row schemas: what Flink's CSV writer produces is read, transformed and written back byte for byte
     Case(name="csv-default", job="csv_roundtrip.py", args=["{bootstrap}", "{in}", "{out}", "default"],
          inputs={"in": Input(records={0: [

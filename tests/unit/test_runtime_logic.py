@@ -262,3 +262,25 @@ def test_types_and_names_follow_pyflink():
     assert ds.map(str.upper).get_type() == Types.PICKLED_BYTE_ARRAY()
     assert ds.filter(bool).get_type() == Types.STRING()
     assert ds.name("n").uid("u").set_parallelism(2) is ds and ds.get_name() == "n"
+
+
+PAIR = Types.TUPLE([Types.STRING(), Types.INT()])
+
+
+@given(st.lists(st.one_of(st.none(), st.tuples(st.text(), st.integers(-2**31, 2**31 - 1)))))
+def test_tuples_round_trip_as_tuples(items):
+    assert codec.to_python(codec.from_python(items, PAIR), PAIR) == items
+
+
+def test_tuples_accept_lists_and_rows_and_refuse_null_fields_like_flink():
+    assert codec.to_python(codec.from_python([["a", 1], Row("b", 2)], PAIR), PAIR) == [("a", 1), ("b", 2)]
+    assert codec.arrow_type(PAIR) == pa.struct([("f0", pa.string()), ("f1", pa.int32())])
+    with pytest.raises(TypeError, match="Field 1 is null, but expected to hold a value"):
+        codec.from_python([("a", None)], PAIR)
+    with pytest.raises(TypeError, match="has 1 field"):
+        codec.from_python([("a",)], PAIR)
+
+
+def test_tuples_print_as_java_tuples():
+    triple = Types.TUPLE([Types.STRING(), Types.FLOAT(), Types.BOOLEAN()])
+    assert printing.element_string(("x", 0.10000000149011612, True), triple) == "(x,0.1,true)"
