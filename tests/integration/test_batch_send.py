@@ -79,8 +79,62 @@ def test_a_record_larger_than_max_request_size_is_refused_before_sending(bootstr
 def test_without_the_internals_the_sink_sends_record_by_record(bootstrap, producer):
     topic = create_topic(bootstrap, unique_topic("bs-fallback"))
     tracker = batch_send.FailureTracker()
-    _send(producer, None, tracker, topic, [b"k1", b"k2"], [b"one", b"two"], [5, None])
+    import pyarrow as pa
+
+    _send(producer, None, tracker, topic, pa.array([b"k1", b"k2"]), pa.array([b"one", b"two"]),
+          pa.array([5, None], pa.int64()))
     producer.flush(timeout=30)
     records = consume(bootstrap, topic, 2)
     assert [(r.key, r.value) for r in records] == [(b"k1", b"one"), (b"k2", b"two")]
     assert records[0].timestamp == 5 and tracker.failures == 0
+
+
+def test_arrow_columns_arrive_with_their_keys_values_timestamps_and_partitions(bootstrap, producer):
+    import time
+
+    import pyarrow as pa
+
+    topic = create_topic(bootstrap, unique_topic("bs-arrow"), partitions=3)
+    tracker = batch_send.FailureTracker()
+    sender = batch_send.BatchSender(producer, tracker)
+    count, base = 2000, 1_700_000_000_000
+    keys = [None if i % 5 == 0 else ("key-%d" % (i % 37)).encode() for i in range(count)]
+    tombstone = [i % 97 == 1 and keys[i] is not None and i % 11 != 0 for i in range(count)]
+    values = [None if tombstone[i] else ("%06d" % i).encode() + b"y" * (i % 300) for i in range(count)]
+    stamps = [None if i % 11 == 0 else base + i for i in range(count)]
+    before = int(time.time() * 1000)
+    sender.send_arrow(topic, pa.array(keys, pa.binary()), pa.array(values, pa.binary()), pa.array(stamps, pa.int64()))
+    after = int(time.time() * 1000)
+    fixed = create_topic(bootstrap, unique_topic("bs-arrow-fixed"), partitions=3)
+    sender.send_arrow(fixed, None, pa.array(values[:300]).fill_null(b""), None, partition=1)
+    producer.flush(timeout=30)
+    assert tracker.failures == 0
+
+    records = consume(bootstrap, topic, count)
+    assert len(records) == count
+    by_index = {}
+    for record in records:
+        index = record.timestamp - base if record.value is None else int(record.value[:6])
+        by_index[index] = record
+    assert sorted(by_index) == list(range(count))
+    for i, record in by_index.items():
+        assert (record.key, record.value) == (keys[i], values[i])
+        if stamps[i] is None:
+            assert before <= record.timestamp <= after
+        else:
+            assert record.timestamp == stamps[i]
+        if keys[i] is not None:
+            assert record.partition == (murmur2(keys[i]) & 0x7FFFFFFF) % 3
+    assert len({by_index[i].partition for i in range(count) if keys[i] is None}) > 1   # sticky, batch by batch
+    in_log_order = [i for i, r in sorted(by_index.items(), key=lambda item: (item[1].partition, item[1].offset))]
+    for key in set(keys):                                               # per key (and unkeyed): the order sent
+        mine = [i for i in in_log_order if keys[i] == key]
+        assert mine == sorted(mine) or key is None                    # a key: one partition
+        for partition in range(3):                                      # unkeyed: per partition
+            part = [i for i in mine if by_index[i].partition == partition]
+            assert part == sorted(part)
+
+    fixed_records = consume(bootstrap, fixed, 300)
+    assert [r.value for r in fixed_records] == [b"" if v is None else v for v in values[:300]]
+    assert {r.partition for r in fixed_records} == {1}
+    assert all(before <= r.timestamp for r in fixed_records)
