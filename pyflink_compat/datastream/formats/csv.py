@@ -769,6 +769,15 @@ class CsvRowSerializationSchema(SerializationSchema):
                                  % (value, e), "serialize") from None
         return (self._field_delimiter.join(parts) + self._line_delimiter).encode("utf-8")
 
+    def _serialize_arrow(self, array):
+        """The whole column at once (``_vectorised.csv_serialize``); None for types or values not vectorised."""
+        import pyarrow as pa
+        from pyflink_compat.datastream.formats._vectorised import csv_serialize
+        try:
+            return csv_serialize(self, array)
+        except pa.ArrowException:
+            return None
+
     def __repr__(self):
         return "CsvRowSerializationSchema(%r)" % (self._type_info,)
 

@@ -737,6 +737,16 @@ class JsonRowSerializationSchema(SerializationSchema):
             return None
         return self._write(value).encode("utf-8")
 
+    def _serialize_arrow(self, array):
+        """The whole column at once (``_vectorised.json_serialize``); None for types not vectorised."""
+        import pyarrow as pa
+        from pyflink_compat.datastream.formats._vectorised import json_serialize
+        try:
+            return json_serialize(array, self._type_info)
+        except pa.ArrowException:
+            log.debug("JSON column not serialized vectorised", exc_info=True)
+            return None
+
     def __reduce__(self):
         return (JsonRowSerializationSchema, (self._type_info,))
 
