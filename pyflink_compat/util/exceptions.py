@@ -25,8 +25,9 @@ class JavaStyleError(Py4JJavaError):
         self.java_exception = None
 
     def __str__(self):
-        return "An error occurred while calling %s.\n: %s: %s" % (
-            self.method, self.java_class, self.message)
+        # Java's Throwable.toString(): the class, then ": message" unless the message is null
+        thrown = self.java_class if self.message is None else "%s: %s" % (self.java_class, self.message)
+        return "An error occurred while calling %s.\n: %s" % (self.method, thrown)
 
     def __repr__(self):
         return "%s(%r, %r)" % (type(self).__name__, self.java_class, self.message)

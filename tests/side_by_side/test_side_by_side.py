@@ -116,6 +116,14 @@ CASES = [
              '{"id":10,"name":"ok"}', '{"id":11,', 'garbage', '[1]', '', '{"id":"x","name":"bad id"}',
              '{"id":13,"day":"not a date","price":"abc","at":"2024-01-01 00:00:00","tags":5}', '{"id":14}']})},
          outputs={"out": Output(count=4)}),
+    # a row type derived from a JSON Schema (json_schema()): integers and numbers as BIG_DEC, a $ref, arrays
+    Case(name="json-schema-rows", job="json_schema_rows.py", args=["{bootstrap}", "{in}", "{out}"],
+         inputs={"in": Input(records={0: [
+             '{"id":1,"name":"a","price":1.50,"ok":true,"day":"2024-02-29","tags":["x","y"],"scores":[1,2.5,1e3],'
+             '"where":{"city":"Bern","zip":3000}}',
+             '{"id":12345678901234567890,"price":-0.0001,"ok":false,"tags":[],"scores":[null]}',
+             '{"id":"3","name":null,"price":"7","where":{"zip":1.0}}']})},
+         outputs={"out": Output(count=3)}, prints=Prints(count=3)),
 ]
 
 

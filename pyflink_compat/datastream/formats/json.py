@@ -24,7 +24,7 @@ from pyflink_compat.common.serialization import DeserializationSchema, Serializa
 from pyflink_compat.common.typeinfo import (BasicArrayTypeInfo, ListTypeInfo, MapTypeInfo,
                                              ObjectArrayTypeInfo, PrimitiveArrayTypeInfo, RowTypeInfo,
                                              TypeInformation, Types)
-from pyflink_compat.util.exceptions import illegal_argument, unsupported
+from pyflink_compat.util.exceptions import illegal_argument
 
 __all__ = ['JsonRowDeserializationSchema', 'JsonRowSerializationSchema']
 
@@ -579,8 +579,15 @@ class JsonRowDeserializationSchema(DeserializationSchema):
             self._type_info = type_info
             return self
 
-        json_schema = unsupported("JsonRowDeserializationSchema.Builder.json_schema", _SECTION,
-                                  "declare the row with type_info(Types.ROW_NAMED(...)) instead")
+        def json_schema(self, json_schema: str):
+            """
+            Creates a JSON deserialization schema for the given JSON schema.
+
+            :param json_schema: JSON schema describing the result type.
+            """
+            from pyflink_compat.datastream.formats._json_schema import row_type_of
+            self._type_info = row_type_of(json_schema)
+            return self
 
         def fail_on_missing_field(self):
             """
