@@ -221,6 +221,7 @@ def _cap(current, available, max_rows) -> Dict[koffsets.TP, int]:
 
 def _new_consumer(properties):
     from kafka import KafkaConsumer
+    from pyflink_compat.kafka_io import record_columns
     config = kprops.consumer_config(properties)
     config.pop("group_id", None)             # ranges are assigned, never group-managed
     config["enable_auto_commit"] = False
@@ -229,50 +230,51 @@ def _new_consumer(properties):
         config["fetch_max_wait_ms"] = 10
     config.setdefault("max_partition_fetch_bytes", 8 * 1024 * 1024)
     config.setdefault("bootstrap_timeout_ms", 10000)
-    return KafkaConsumer(**config)
+    consumer = KafkaConsumer(**config)
+    record_columns.install(consumer)         # poll() returns a column chunk per record batch
+    return consumer
+
+
+#: With the columnar consumer, poll(max_records=...) counts record batches (chunks), not records. A fetch
+#: response holds at most max_partition_fetch_bytes, which bounds a poll whatever the batches' sizes; this
+#: cap matters only for tiny batches, where it keeps a poll near ARROW_BATCH_ROWS records.
+POLL_MAX_CHUNKS = ARROW_BATCH_ROWS
 
 
 def read_split(spec, element_type, task: KafkaSplit):
     """Yield Arrow batches of (element, event_ts) for the records of ``task``'s offset range."""
     from kafka import TopicPartition
+    from pyflink_compat.kafka_io import record_columns
 
     deserializer = spec.value_deserializer
     properties = spec.properties
     consumer = per_worker_client("consumer", properties, _new_consumer)
+    columnar = record_columns.install(consumer)
     tp = TopicPartition(task.topic, task.partition)
     consumer.assign([tp])
     consumer.seek(tp, task.start)
     stall_limit_s = int(properties.get("request.timeout.ms", "30000")) / 1000.0
     last_progress = time.monotonic()
     position = task.start
-    values: List[bytes] = []
-    timestamps: List[int] = []
-    offsets: List[int] = []
+    pending = _ColumnBuffer() if columnar else _RecordBuffer()
 
     skipped = [_take_skipped(deserializer)]      # records a format dropped as malformed (ignore_parse_errors)
 
-    def flush():
+    def flush(rows=None):
+        values, timestamps, offsets = pending.take(rows)
         batch = _decode_batch(deserializer, element_type, values, timestamps, offsets, task)
-        values.clear(); timestamps.clear(); offsets.clear()
         skipped[0] += _take_skipped(deserializer)
         return batch
 
     while position < task.end:
-        records = consumer.poll(timeout_ms=500, max_records=ARROW_BATCH_ROWS).get(tp, [])
-        if records:
+        polled = consumer.poll(timeout_ms=500, max_records=POLL_MAX_CHUNKS if columnar else ARROW_BATCH_ROWS)
+        polled = polled.get(tp, [])
+        if polled:
             last_progress = time.monotonic()
-            for record in records:
-                if record.offset >= task.end:
-                    break
-                if record.offset < task.start:
-                    continue
-                values.append(record.value)
-                timestamps.append(record.timestamp if record.timestamp is not None and record.timestamp >= 0
-                                  else None)
-                offsets.append(record.offset)
+            pending.add(polled, task.start, task.end)
             position = max(position, consumer.position(tp))
-            if len(values) >= ARROW_BATCH_ROWS:
-                yield flush()
+            while len(pending) >= ARROW_BATCH_ROWS:
+                yield flush(ARROW_BATCH_ROWS)
         else:
             position = max(position, consumer.position(tp) or position)
             if position < task.end and time.monotonic() - last_progress > stall_limit_s:
@@ -280,11 +282,82 @@ def read_split(spec, element_type, task: KafkaSplit):
                     "No progress reading Kafka topic %s partition %d at offset %d (reading up to %d) from "
                     "bootstrap servers '%s' for %.0f s" % (task.topic, task.partition, position, task.end,
                                                             properties["bootstrap.servers"], stall_limit_s))
-    if values:
+    if len(pending):
         yield flush()
     if skipped[0]:
         log.warning("Skipped %d malformed %s records in topic %s partition %d", skipped[0],
                     getattr(deserializer, "_FORMAT_NAME", type(deserializer).__name__), task.topic, task.partition)
+
+
+class _ColumnBuffer:
+    """Record chunks (``record_columns.RecordChunk``) polled and not yet decoded, within the split's range."""
+
+    def __init__(self):
+        self.chunks = []
+        self.rows = 0
+
+    def __len__(self):
+        return self.rows
+
+    def add(self, chunks, start, end):
+        import numpy as np
+        for chunk in chunks:
+            if not len(chunk):
+                continue
+            first, last = chunk.offset, chunk.last_offset
+            if first >= end or last < start:
+                continue
+            if first < start or last >= end:                 # decoded now, the others when taken
+                offsets = chunk.offsets
+                chunk = chunk.slice(int(np.searchsorted(offsets, start)), int(np.searchsorted(offsets, end)))
+            self.chunks.append(chunk)
+            self.rows += len(chunk)
+
+    def take(self, rows=None):
+        """(values, timestamps, offsets) of the first ``rows`` records (all by default) as Arrow arrays
+        (timestamps null where negative) and a numpy array of offsets."""
+        from pyflink_compat.kafka_io.record_columns import concat_chunks
+        whole = concat_chunks(self.chunks)
+        if rows is not None and rows < len(whole):
+            rest = whole.slice(rows)
+            whole = whole.slice(0, rows)
+            self.chunks, self.rows = [rest], len(rest)
+        else:
+            self.chunks, self.rows = [], 0
+        ts = whole.timestamps
+        timestamps = pa.array(ts, pa.int64(), mask=ts < 0)
+        return whole.values, timestamps, whole.offsets
+
+
+class _RecordBuffer:
+    """kafka-python ConsumerRecords polled and not yet decoded, within the split's range (the consumer
+    without columnar decoding)."""
+
+    def __init__(self):
+        self.values: List[bytes] = []
+        self.timestamps: List[int] = []
+        self.offsets: List[int] = []
+
+    def __len__(self):
+        return len(self.values)
+
+    def add(self, records, start, end):
+        for record in records:
+            if record.offset >= end:
+                break
+            if record.offset < start:
+                continue
+            self.values.append(record.value)
+            self.timestamps.append(record.timestamp if record.timestamp is not None and record.timestamp >= 0
+                                   else None)
+            self.offsets.append(record.offset)
+
+    def take(self, rows=None):
+        rows = len(self.values) if rows is None else rows
+        values, self.values = self.values[:rows], self.values[rows:]
+        timestamps, self.timestamps = self.timestamps[:rows], self.timestamps[rows:]
+        offsets, self.offsets = self.offsets[:rows], self.offsets[rows:]
+        return pa.array(values, pa.binary()), pa.array(timestamps, pa.int64()), offsets
 
 
 def _take_skipped(deserializer) -> int:
@@ -292,19 +365,24 @@ def _take_skipped(deserializer) -> int:
     return take() if take is not None else 0
 
 
-def _decode_batch(deserializer, element_type, values, timestamps, offsets, task) -> pa.RecordBatch:
+def _decode_batch(deserializer, element_type, values: pa.BinaryArray, timestamps: pa.Int64Array, offsets,
+                  task) -> pa.RecordBatch:
+    """Deserialize the record values ``values`` (offsets ``offsets``, for error messages) into a batch of
+    (element, event_ts): vectorised when the format can, else record by record. Null values (tombstones)
+    are no records: Flink's deserializers return null for them, which skips them."""
+    import numpy as np
     from pyflink_compat.runtime import codec
-    raw = pa.array(values, pa.binary())
-    decoded = None
-    if raw.null_count == 0:
-        decoded = deserializer._deserialize_arrow(raw)
-    ts = pa.array(timestamps, pa.int64())
+    if values.null_count:
+        present = values.is_valid()
+        values, timestamps = values.filter(present), timestamps.filter(present)
+        offsets = np.asarray(offsets, np.int64)[present.to_numpy(zero_copy_only=False)]
+    decoded = deserializer._deserialize_arrow(values)
     if decoded is not None:
-        return codec.make_batch(decoded.cast(codec.arrow_type(element_type)), ts)
+        return codec.make_batch(decoded.cast(codec.arrow_type(element_type)), timestamps)
     elements, kept_ts = [], []
-    for value, timestamp, offset in zip(values, timestamps, offsets):
+    for value, timestamp, offset in zip(values.to_pylist(), timestamps.to_pylist(), offsets):
         try:
-            element = None if value is None else deserializer.deserialize(value)
+            element = deserializer.deserialize(value)
         except Exception as e:
             raise ValueError("Failed to deserialize the record of Kafka topic %s partition %d offset %d: %s"
                              % (task.topic, task.partition, offset, e)) from e
