@@ -113,8 +113,11 @@ def main(argv=None):
         env = dict(os.environ)
         env["PYTHONPATH"] = bench_upper.REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         result["jvm_class_archive"] = bench_upper.ensure_jvm_class_archive(env, record=True)
+        compat_env = dict(env)
+        # Timestamps of the job's phases (session started, query running) in its log; driver only.
+        compat_env.setdefault("PYFLINK_COMPAT_LOG_LEVEL", "INFO")
         plans = [("pyflink-compat", [sys.executable, "-m", "pyflink_compat", "run", JOB, bootstrap, topics["in"],
-                                     topics["out-compat"]], env, topics["out-compat"])]
+                                     topics["out-compat"]], compat_env, topics["out-compat"])]
         oracle = os.environ.get("PYFLINK_ORACLE_PYTHON")
         if oracle:
             oracle_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
