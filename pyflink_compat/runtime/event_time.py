@@ -1,0 +1,88 @@
+"""Flink's watermarks, computed from what each input partition produced in a micro-batch.
+
+Flink generates watermarks per source split (Kafka partition): a bounded out-of-orderness generator
+emits ``max_timestamp - B - 1`` (monotonous timestamps: ``B = 0``); an input with no records yet holds
+the watermark at ``Long.MIN_VALUE``; ``with_idleness(d)`` marks an input idle after ``d`` of processing
+time without records, and an idle input no longer holds the others back; a finished bounded input
+counts as ``Long.MAX_VALUE``. A downstream operator's watermark is the minimum over its inputs, and
+never goes back.
+
+``assign_timestamps_and_watermarks`` generates per parallel source instance instead of per split: the
+instance reading several partitions sees the maximum over all of them. The runtime passes such inputs
+as one input here.
+
+Flink emits periodically (every 200 ms); here the watermark advances once per micro-batch, after the
+batch's records, which gives the same results for records that arrive in one batch as they would within
+one emission interval.
+"""
+from typing import Dict, Hashable, Optional
+
+import attrs
+
+from pyflink_compat.common.watermark_strategy import NO_WATERMARKS, WatermarkSpec
+
+LONG_MIN = -(1 << 63)
+LONG_MAX = (1 << 63) - 1
+
+
+@attrs.define
+class InputProgress:
+    """One input's generator state (what must survive between micro-batches)."""
+    max_timestamp: Optional[int] = None       # highest event timestamp seen, None before the first record
+    last_record_ms: Optional[int] = None      # processing time of the last batch with records
+    idle: bool = False
+    finished: bool = False
+
+
+@attrs.define
+class WatermarkTracker:
+    """The combined watermark of several inputs under one ``WatermarkSpec``."""
+    spec: WatermarkSpec
+    inputs: Dict[Hashable, InputProgress] = attrs.Factory(dict)
+    current: int = LONG_MIN                   # the last combined watermark handed out
+
+    def declare(self, input_id: Hashable, now_ms: int):
+        """An input exists (it holds the watermark back until it has records, is idle or finished)."""
+        if input_id not in self.inputs:
+            self.inputs[input_id] = InputProgress(last_record_ms=now_ms)
+
+    def observe(self, input_id: Hashable, max_timestamp: Optional[int], records: int, now_ms: int,
+                finished: bool = False):
+        """What ``input_id`` produced in one batch: the highest timestamp of its records (None if they had
+        none), how many records, and whether it has ended (a bounded input at its stopping offset)."""
+        progress = self.inputs.setdefault(input_id, InputProgress(last_record_ms=now_ms))
+        if records:
+            progress.last_record_ms = now_ms
+            progress.idle = False
+            if max_timestamp is not None and (progress.max_timestamp is None
+                                              or max_timestamp > progress.max_timestamp):
+                progress.max_timestamp = max_timestamp
+        if finished:
+            progress.finished = True
+
+    def advance(self, now_ms: int) -> int:
+        """The combined watermark after the batch (monotonic), with idleness applied at ``now_ms``."""
+        timeout = self.spec.idle_timeout_ms
+        candidates = []
+        for progress in self.inputs.values():
+            if progress.finished:
+                candidates.append(LONG_MAX)
+                continue
+            if timeout is not None and progress.last_record_ms is not None \
+                    and now_ms - progress.last_record_ms >= timeout:
+                progress.idle = True
+            if progress.idle:
+                continue
+            candidates.append(self._generated(progress))
+        if candidates:
+            self.current = max(self.current, min(candidates))
+        return self.current
+
+    def _generated(self, progress: InputProgress) -> int:
+        if self.spec.kind == NO_WATERMARKS or progress.max_timestamp is None:
+            return LONG_MIN
+        return max(LONG_MIN, progress.max_timestamp - self.spec.max_out_of_orderness_ms - 1)
+
+    @property
+    def all_finished(self) -> bool:
+        return bool(self.inputs) and all(p.finished for p in self.inputs.values())

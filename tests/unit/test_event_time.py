@@ -1,0 +1,59 @@
+"""Watermarks per input and combined, as Flink generates them (pure logic)."""
+from pyflink_compat.common.time import Duration
+from pyflink_compat.common.watermark_strategy import WatermarkStrategy
+from pyflink_compat.runtime.event_time import LONG_MAX, LONG_MIN, WatermarkTracker
+
+
+def tracker(strategy):
+    return WatermarkTracker(strategy._j_watermark_strategy)
+
+
+def test_bounded_out_of_orderness_is_max_minus_bound_minus_one_and_min_over_inputs():
+    t = tracker(WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(5)))
+    t.declare("p0", 0)
+    t.declare("p1", 0)
+    t.observe("p0", 20_000, 3, now_ms=1)
+    assert t.advance(1) == LONG_MIN                 # p1 has no records yet: it holds the watermark back
+    t.observe("p1", 12_000, 1, now_ms=2)
+    assert t.advance(2) == 12_000 - 5_000 - 1
+    t.observe("p1", 11_000, 1, now_ms=3)              # an older record does not move it back
+    assert t.advance(3) == 6_999
+    t.observe("p1", 30_000, 1, now_ms=4)
+    assert t.advance(4) == 20_000 - 5_001            # now p0 is the slowest
+
+
+def test_monotonous_timestamps_and_no_watermarks():
+    t = tracker(WatermarkStrategy.for_monotonous_timestamps())
+    t.observe("p", 1_000, 1, now_ms=0)
+    assert t.advance(0) == 999
+    n = tracker(WatermarkStrategy.no_watermarks())
+    n.observe("p", 1_000, 1, now_ms=0)
+    assert n.advance(0) == LONG_MIN
+    n.observe("p", None, 0, now_ms=1, finished=True)
+    assert n.advance(1) == LONG_MAX and n.all_finished       # the end of a bounded input fires everything
+
+
+def test_an_idle_input_stops_holding_back_and_returns_when_records_arrive():
+    t = tracker(WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_millis(0))
+                .with_idleness(Duration.of_seconds(10)))
+    t.declare("busy", 0)
+    t.declare("quiet", 0)
+    t.observe("busy", 5_000, 1, now_ms=1_000)
+    assert t.advance(1_000) == LONG_MIN
+    t.observe("busy", 8_000, 1, now_ms=10_500)
+    assert t.advance(10_500) == 7_999               # "quiet" had nothing for 10 s: idle
+    t.observe("quiet", 3_000, 1, now_ms=11_000)     # active again, but the watermark never goes back
+    t.observe("busy", 9_000, 1, now_ms=11_000)
+    assert t.advance(11_000) == 7_999
+    t.observe("quiet", 9_500, 1, now_ms=12_000)
+    assert t.advance(12_000) == 8_999
+
+
+def test_all_idle_keeps_the_watermark_and_finished_inputs_count_as_max():
+    t = tracker(WatermarkStrategy.for_monotonous_timestamps().with_idleness(Duration.of_seconds(1)))
+    t.observe("a", 100, 1, now_ms=0)
+    assert t.advance(0) == 99
+    assert t.advance(5_000) == 99                    # everything idle: no change
+    t.observe("b", 50, 1, now_ms=5_000, finished=True)
+    t.observe("a", 400, 1, now_ms=5_000)
+    assert t.advance(5_000) == 399
