@@ -8,7 +8,10 @@ from enum import Enum
 from typing import Callable, Union
 
 from pyflink_compat.common.typeinfo import Types, TypeInformation
-from pyflink_compat.datastream.functions import FilterFunction, FlatMapFunction, MapFunction, SinkFunction
+from pyflink_compat.common.watermark_strategy import WatermarkStrategy
+from pyflink_compat.datastream.functions import (FilterFunction, FlatMapFunction, MapFunction, ProcessFunction,
+                                                 SinkFunction)
+from pyflink_compat.datastream.output_tag import OutputTag
 from pyflink_compat.runtime import graph
 from pyflink_compat.util.exceptions import unsupported
 
@@ -149,17 +152,33 @@ class DataStream(object):
     def forward(self) -> 'DataStream':
         return self
 
+    def process(self, func: ProcessFunction, output_type: TypeInformation = None) -> 'DataStream':
+        """Applies ``func`` to every element; it yields any number of outputs, and ``(output_tag, value)``
+        pairs for the side outputs asked for with ``get_side_output``."""
+        return self._then(graph.PROCESS, "PROCESS", func, output_type or Types.PICKLED_BYTE_ARRAY())
+
+    def assign_timestamps_and_watermarks(self, watermark_strategy: WatermarkStrategy) -> 'DataStream':
+        """Timestamps from the strategy's assigner (``extract_timestamp(value, record_timestamp)``, the
+        latter Long.MIN_VALUE when the element has none), and watermarks generated from them."""
+        node = graph.Node(kind=graph.ASSIGN_TIMESTAMPS, name="Timestamps/Watermarks",
+                          output_type=self._node.output_type, input=self._node,
+                          payload=watermark_strategy._timestamp_assigner, watermark_strategy=watermark_strategy)
+        return DataStream((node, self._env))
+
+    def get_side_output(self, output_tag: OutputTag) -> 'DataStream':
+        """The elements this operation emitted as ``(output_tag, value)``, typed as the tag says."""
+        self._node.side_output_tags[output_tag.tag_id] = output_tag
+        node = graph.Node(kind=graph.SIDE_OUTPUT, name="SideOutput", output_type=output_tag.type_info,
+                          input=self._node, payload=output_tag)
+        return DataStream((node, self._env))
+
     key_by = unsupported("DataStream.key_by", "state-and-windows")
     window_all = unsupported("DataStream.window_all", "state-and-windows")
     union = unsupported("DataStream.union", "multi-input-streams")
     connect = unsupported("DataStream.connect", "multi-input-streams")
     project = unsupported("DataStream.project", "unsupported-apis")
     broadcast = unsupported("DataStream.broadcast", "multi-input-streams")
-    process = unsupported("DataStream.process", "state-and-windows")
-    assign_timestamps_and_watermarks = unsupported("DataStream.assign_timestamps_and_watermarks",
-                                                   "event-time")
     partition_custom = unsupported("DataStream.partition_custom", "unsupported-apis")
-    get_side_output = unsupported("DataStream.get_side_output", "state-and-windows")
     cache = unsupported("DataStream.cache", "unsupported-apis")
 
     # -- sinks ----------------------------------------------------------------------------------

@@ -14,12 +14,19 @@ COLLECTION_SOURCE = "collection_source"
 MAP = "map"
 FLAT_MAP = "flat_map"
 FILTER = "filter"
+PROCESS = "process"                    # a ProcessFunction on a non-keyed stream
+ASSIGN_TIMESTAMPS = "assign_timestamps"  # assign_timestamps_and_watermarks (payload: the WatermarkStrategy)
+SIDE_OUTPUT = "side_output"            # get_side_output (payload: the OutputTag) of the PROCESS node before it
+KEY_BY = "key_by"                      # payload: KeySelection
+KEYED_PROCESS = "keyed_process"        # a KeyedProcessFunction on a keyed stream
+WINDOW = "window"                      # a window operation on a keyed (or all) stream (payload: WindowSpec)
 KAFKA_SINK = "kafka_sink"
 PRINT_SINK = "print_sink"
 COLLECT_SINK = "collect_sink"
 
 SOURCE_KINDS = (KAFKA_SOURCE, COLLECTION_SOURCE)
-FUNCTION_KINDS = (MAP, FLAT_MAP, FILTER)
+FUNCTION_KINDS = (MAP, FLAT_MAP, FILTER, PROCESS, ASSIGN_TIMESTAMPS, SIDE_OUTPUT)   # per element, no state
+KEYED_KINDS = (KEY_BY, KEYED_PROCESS, WINDOW)
 SINK_KINDS = (KAFKA_SINK, PRINT_SINK, COLLECT_SINK)
 
 _ids = itertools.count(1)
@@ -36,6 +43,7 @@ class Node:
     uid: Optional[str] = None
     description: Optional[str] = None
     watermark_strategy: Any = None       # sources: the strategy given to from_source
+    side_output_tags: dict = attrs.Factory(dict)   # tag id -> OutputTag asked for with get_side_output
     id: int = attrs.field(factory=lambda: next(_ids))
 
     def chain(self) -> List["Node"]:
@@ -45,6 +53,13 @@ class Node:
             nodes.append(node)
             node = node.input
         return list(reversed(nodes))
+
+
+@attrs.frozen
+class KeySelection:
+    """``key_by``: how to get an element's key, and the key's type (pickled when not given)."""
+    selector: Any                        # a KeySelector or a callable
+    key_type: Any
 
 
 @attrs.frozen

@@ -137,15 +137,15 @@ def _collection_source(spark, node: graph.Node, transform=None, output_type=None
 # -- user functions -----------------------------------------------------------------------------
 
 def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: str, parallelism: int):
-    """One function over Arrow batches applying map/filter/flat_map nodes in order (mapInArrow-style).
+    """One function over Arrow batches applying the per-element nodes in order (mapInArrow-style).
 
-    Elements keep their timestamp; flat_map outputs inherit their input's timestamp. A node with a
-    declared (non-pickled) output type converts its outputs to that type, as the operator boundary
-    does in PyFlink, so a later function sees the same values it would there.
+    Elements keep their timestamp (see runtime/chain.py). A node with a declared (non-pickled) output
+    type converts its outputs to that type, as the operator boundary does in PyFlink, so a later
+    function sees the same values it would there.
     """
-    last = len(nodes) - 1
-    steps = [(node.kind, node.payload, node.name, node.parallelism or parallelism,
-              _converts(node.output_type) and i != last, node.output_type) for i, node in enumerate(nodes)]
+    from pyflink_compat.runtime.chain import FilterStep, build_steps
+    steps = build_steps(nodes)
+    settings = [(node.name, node.parallelism or parallelism) for node in nodes if node.kind != graph.SIDE_OUTPUT]
 
     # While only filters ran, the kept elements are the stored input values themselves, unless a
     # user function changed a Row in place (Row counts such changes) or the type's Python form could
@@ -159,9 +159,10 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
         context = TaskContext.get()
         partition = context.partitionId() if context is not None else 0
-        for _, function, name, node_parallelism, _, _ in steps:
-            if hasattr(function, "open"):
-                function.open(SimpleRuntimeContext(name, partition % node_parallelism, node_parallelism, {}))
+        for step, (name, node_parallelism) in zip(steps, settings):
+            if hasattr(step.function, "open"):
+                step.function.open(SimpleRuntimeContext(name, partition % node_parallelism, node_parallelism, {}))
+        last = len(steps) - 1
         try:
             for batch in batches:
                 elements = codec.to_python(codec.column(batch, codec.ELEMENT), input_type)
@@ -169,26 +170,14 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
                 # Positions in ``batch`` of the current elements, while they are still its stored values.
                 positions = list(range(len(elements))) if may_pass_through else None
                 changes_before = mutation_count()
-                for kind, function, _, _, convert, node_type in steps:
-                    if kind == graph.FILTER:
-                        keep = function.filter
-                        flags = [keep(e) for e in elements]
-                        elements = list(compress(elements, flags))
-                        timestamps = list(compress(timestamps, flags))
-                        if positions is not None:
-                            positions = list(compress(positions, flags))
-                            continue               # kept elements are unchanged: nothing to convert
-                    elif kind == graph.MAP:
-                        apply = function.map
-                        elements = [apply(e) for e in elements]
-                    else:
-                        expand = function.flat_map
-                        pairs = [(out, t) for e, t in zip(elements, timestamps) for out in expand(e)]
-                        elements = [e for e, _ in pairs]
-                        timestamps = [t for _, t in pairs]
+                for i, step in enumerate(steps):
+                    elements, timestamps = step.apply(elements, timestamps)
+                    if positions is not None and isinstance(step, FilterStep):
+                        positions = list(compress(positions, step.last_flags))
+                        continue                   # kept elements are unchanged: nothing to convert
                     positions = None
-                    if convert:
-                        elements = codec.to_python(codec.from_python(elements, node_type), node_type)
+                    if i != last and _converts(step.convert_to):
+                        elements = codec.to_python(codec.from_python(elements, step.convert_to), step.convert_to)
                 if not elements:
                     continue
                 if positions is not None and mutation_count() == changes_before:
@@ -197,9 +186,9 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
                     yield codec.make_batch(codec.from_python(elements, output_type),
                                            pa.array(timestamps, pa.int64()))
         finally:
-            for _, function, _, _, _, _ in steps:
-                if hasattr(function, "close"):
-                    function.close()
+            for step in steps:
+                if hasattr(step.function, "close"):
+                    step.function.close()
 
     return run
 

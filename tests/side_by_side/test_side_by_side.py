@@ -124,6 +124,10 @@ CASES = [
              '{"id":12345678901234567890,"price":-0.0001,"ok":false,"tags":[],"scores":[null]}',
              '{"id":"3","name":null,"price":"7","where":{"zip":1.0}}']})},
          outputs={"out": Output(count=3)}, prints=Prints(count=3)),
+    # ProcessFunction: record timestamps, side outputs, timers refused; assign_timestamps_and_watermarks
+    Case(name="process-functions", job="process_functions.py", args=["{bootstrap}", "{in}", "{out}"],
+         inputs={"in": Input(records={0: ["a", "word", "timer", "xy", "longer"]}, timestamp_ms=TS)},
+         outputs={"out": Output(count=6, timestamps=True)}, prints=Prints(count=3 + 5 + 5 + 2)),
 ]
 
 

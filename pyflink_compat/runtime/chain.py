@@ -1,0 +1,177 @@
+"""The per-element operators of a chain (map, flat_map, filter, process, timestamps, side outputs), run
+over the Python elements of one Arrow batch at a time.
+
+Each step takes and returns parallel lists (elements, timestamps). A timestamp is the element's event
+time in epoch ms, or None when it has none (Flink: a record without timestamp, which user code sees as
+``Long.MIN_VALUE``). Outputs keep the timestamp of the element they came from, as in Flink.
+"""
+import time
+from itertools import compress
+from typing import List, Optional
+
+from pyflink_compat.runtime import graph
+from pyflink_compat.runtime.event_time import LONG_MIN
+
+
+class Step:
+    """One operator of the chain. ``convert_to``: the declared type its outputs are converted to before the
+    next step sees them (PyFlink converts at every operator boundary), or None."""
+
+    kind: str
+    convert_to = None
+    function = None
+
+    def apply(self, elements: list, timestamps: list):
+        raise NotImplementedError
+
+
+class MapStep(Step):
+    kind = graph.MAP
+
+    def __init__(self, function):
+        self.function = function
+
+    def apply(self, elements, timestamps):
+        apply = self.function.map
+        return [apply(e) for e in elements], timestamps
+
+
+class FilterStep(Step):
+    kind = graph.FILTER
+
+    def __init__(self, function):
+        self.function = function
+        self.last_flags = None
+
+    def apply(self, elements, timestamps):
+        keep = self.function.filter
+        flags = [keep(e) for e in elements]
+        self.last_flags = flags
+        return list(compress(elements, flags)), list(compress(timestamps, flags))
+
+
+class FlatMapStep(Step):
+    kind = graph.FLAT_MAP
+
+    def __init__(self, function):
+        self.function = function
+
+    def apply(self, elements, timestamps):
+        expand = self.function.flat_map
+        pairs = [(out, t) for e, t in zip(elements, timestamps) for out in _outputs(expand(e))]
+        return [e for e, _ in pairs], [t for _, t in pairs]
+
+
+class AssignTimestampsStep(Step):
+    """``assign_timestamps_and_watermarks``: the assigner's timestamp replaces the element's (without an
+    assigner, from a strategy that has none, the elements keep theirs)."""
+    kind = graph.ASSIGN_TIMESTAMPS
+
+    def __init__(self, assigner):
+        self.function = assigner
+
+    def apply(self, elements, timestamps):
+        if self.function is None:
+            return elements, timestamps
+        extract = self.function.extract_timestamp
+        return elements, [extract(e, LONG_MIN if t is None else t) for e, t in zip(elements, timestamps)]
+
+
+class ProcessStep(Step):
+    """A ``ProcessFunction``. Yielded ``(output_tag, value)`` pairs whose tag was asked for with
+    ``get_side_output`` are side outputs; anything else yielded is a main output (PyFlink: a pair with
+    another tag too). ``side_tag``: None keeps the main outputs, a tag id keeps that side output."""
+    kind = graph.PROCESS
+
+    def __init__(self, function, side_output_tags, side_tag: Optional[str] = None):
+        self.function = function
+        self.side_output_tags = frozenset(side_output_tags)
+        self.side_tag = side_tag
+
+    def apply(self, elements, timestamps):
+        from pyflink_compat.datastream.output_tag import OutputTag
+        process = self.function.process_element
+        context = _NonKeyedContext()
+        tags, wanted = self.side_output_tags, self.side_tag
+        out_elements, out_timestamps = [], []
+        for element, timestamp in zip(elements, timestamps):
+            context._timestamp = LONG_MIN if timestamp is None else timestamp
+            for out in _outputs(process(element, context)):
+                if type(out) is tuple and len(out) == 2 and isinstance(out[0], OutputTag) \
+                        and out[0].tag_id in tags:
+                    if wanted is not None and out[0].tag_id == wanted:
+                        out_elements.append(out[1])
+                        out_timestamps.append(timestamp)
+                elif wanted is None:
+                    out_elements.append(out)
+                    out_timestamps.append(timestamp)
+        return out_elements, out_timestamps
+
+
+def _outputs(result):
+    """What a function returned or yielded, as an iterable (None: nothing)."""
+    return () if result is None else result
+
+
+class _NonKeyedTimerService:
+    """A non-keyed operator's timer service: times can be read, timers cannot be set (as in PyFlink)."""
+
+    def current_processing_time(self) -> int:
+        return int(time.time() * 1000)
+
+    def current_watermark(self) -> int:
+        # The chain runs before any watermark is combined (see the porting guide, event-time).
+        return LONG_MIN
+
+    def register_processing_time_timer(self, timestamp: int):
+        raise Exception("Register timers is only supported on a keyed stream.")
+
+    register_event_time_timer = register_processing_time_timer
+    delete_processing_time_timer = register_processing_time_timer
+    delete_event_time_timer = register_processing_time_timer
+
+
+class _NonKeyedContext:
+    """``ProcessFunction.Context``."""
+
+    def __init__(self):
+        self._timestamp = LONG_MIN
+        self._timer_service = _NonKeyedTimerService()
+
+    def timestamp(self) -> int:
+        return self._timestamp
+
+    def timer_service(self):
+        return self._timer_service
+
+
+def build_steps(nodes: List[graph.Node]) -> List[Step]:
+    """The steps for a chain of per-element nodes (graph.FUNCTION_KINDS), in order. A SIDE_OUTPUT node
+    turns the PROCESS step before it into one that keeps that side output."""
+    steps: List[Step] = []
+    for i, node in enumerate(nodes):
+        if node.kind == graph.MAP:
+            step = MapStep(node.payload)
+        elif node.kind == graph.FILTER:
+            step = FilterStep(node.payload)
+        elif node.kind == graph.FLAT_MAP:
+            step = FlatMapStep(node.payload)
+        elif node.kind == graph.ASSIGN_TIMESTAMPS:
+            step = AssignTimestampsStep(node.payload)
+        elif node.kind == graph.PROCESS:
+            following = nodes[i + 1] if i + 1 < len(nodes) else None
+            side_tag = following.payload.tag_id if following is not None and following.kind == graph.SIDE_OUTPUT \
+                else None
+            step = ProcessStep(node.payload, node.side_output_tags, side_tag)
+        elif node.kind == graph.SIDE_OUTPUT:
+            if not nodes[i - 1:i] or nodes[i - 1].kind != graph.PROCESS:
+                from pyflink_compat.util.exceptions import UnsupportedFeatureError
+                raise UnsupportedFeatureError("get_side_output() of a %s" % (nodes[i - 1].name if i else "source"),
+                                              "state-and-windows")
+            steps[-1].convert_to = node.output_type            # the side output's elements, typed by its tag
+            continue
+        else:
+            raise ValueError("not a per-element node: %r" % (node.kind,))
+        step.convert_to = node.output_type
+        steps.append(step)
+    return steps
