@@ -9,8 +9,19 @@ from typing import Callable, Union
 
 from pyflink_compat.common.typeinfo import Types, TypeInformation
 from pyflink_compat.common.watermark_strategy import WatermarkStrategy
-from pyflink_compat.datastream.functions import (FilterFunction, FlatMapFunction, MapFunction, ProcessFunction,
-                                                 SinkFunction)
+from pyflink_compat.common.typeinfo import RowTypeInfo
+from pyflink_compat.datastream import _keyed_functions as keyed
+from pyflink_compat.datastream.functions import (
+    AggregateFunction, AllWindowFunction, FilterFunction, FlatMapFunction, InternalIterableAllWindowFunction,
+    InternalIterableProcessAllWindowFunction, InternalIterableProcessWindowFunction, InternalIterableWindowFunction,
+    InternalSingleValueAllWindowFunction, InternalSingleValueProcessAllWindowFunction,
+    InternalSingleValueProcessWindowFunction, InternalSingleValueWindowFunction, KeyedProcessFunction, KeySelector,
+    MapFunction, NullByteKeySelector, PassThroughAllWindowFunction, PassThroughWindowFunction, ProcessAllWindowFunction,
+    ProcessFunction, ProcessWindowFunction, ReduceFunction, SinkFunction, WindowFunction)
+from pyflink_compat.datastream.state import (AggregatingStateDescriptor, ListStateDescriptor,
+                                             ReducingStateDescriptor)
+from pyflink_compat.datastream.window import (CountSlidingWindowAssigner, CountTumblingWindowAssigner, Trigger,
+                                              WindowAssigner, WindowOperationDescriptor)
 from pyflink_compat.datastream.output_tag import OutputTag
 from pyflink_compat.runtime import graph
 from pyflink_compat.util.exceptions import unsupported
@@ -172,8 +183,18 @@ class DataStream(object):
                           input=self._node, payload=output_tag)
         return DataStream((node, self._env))
 
-    key_by = unsupported("DataStream.key_by", "state-and-windows")
-    window_all = unsupported("DataStream.window_all", "state-and-windows")
+    def key_by(self, key_selector: Union[Callable, KeySelector], key_type: TypeInformation = None) -> 'KeyedStream':
+        """Partitions the stream by the key ``key_selector`` returns (a KeySelector or a callable)."""
+        if not isinstance(key_selector, KeySelector) and not callable(key_selector):
+            raise TypeError("Parameter key_selector should be type of KeySelector or a callable function.")
+        selection = graph.KeySelection(key_selector, key_type or Types.PICKLED_BYTE_ARRAY())
+        node = graph.Node(kind=graph.KEY_BY, name="_stream_key_by_map_operator", output_type=self._node.output_type,
+                          input=self._node, payload=selection)
+        return KeyedStream((node, self._env), self._node.output_type, self)
+
+    def window_all(self, window_assigner: WindowAssigner) -> 'AllWindowedStream':
+        """Windows over the whole (non-keyed) stream."""
+        return AllWindowedStream(self, window_assigner)
     union = unsupported("DataStream.union", "multi-input-streams")
     connect = unsupported("DataStream.connect", "multi-input-streams")
     project = unsupported("DataStream.project", "unsupported-apis")
@@ -293,9 +314,6 @@ _DATA_STREAM_METHODS = (
 _KEYED_STREAM_METHODS = _DATA_STREAM_METHODS + (
     'count_window', 'max', 'max_by', 'min', 'min_by', 'reduce', 'sum', 'window')
 
-KeyedStream = _unsupported_stream_class("KeyedStream", "state-and-windows", _KEYED_STREAM_METHODS)
-
-
 class _AccumulateType(Enum):
     MIN = 1
     MAX = 2
@@ -306,14 +324,272 @@ class _AccumulateType(Enum):
 
 _AccumulateType.__name__ = "AccumulateType"
 _AccumulateType.__qualname__ = "KeyedStream.AccumulateType"
-KeyedStream.AccumulateType = _AccumulateType
 
-WindowedStream = _unsupported_stream_class("WindowedStream", "state-and-windows", (
-    'aggregate', 'allowed_lateness', 'apply', 'get_execution_environment', 'get_input_type', 'process',
-    'reduce', 'side_output_late_data', 'trigger'))
-AllWindowedStream = _unsupported_stream_class("AllWindowedStream", "state-and-windows", (
-    'aggregate', 'allowed_lateness', 'apply', 'get_execution_environment', 'get_input_type', 'process',
-    'reduce', 'side_output_late_data', 'trigger'))
+
+WINDOW_STATE_NAME = 'window-contents'
+_KEYED_PARTITIONING = 'Cannot override partitioning for KeyedStream.'
+
+
+class KeyedStream(DataStream):
+    """A stream partitioned by key: state and timers of the operations on it are per key."""
+
+    AccumulateType = _AccumulateType
+
+    def __init__(self, j_keyed_stream, original_data_type_info, origin_stream: DataStream):
+        super(KeyedStream, self).__init__(j_keyed_stream)
+        self._original_data_type_info = original_data_type_info
+        self._origin_stream = origin_stream
+
+    def _keyed(self, name, function, output_type) -> DataStream:
+        node = graph.Node(kind=graph.KEYED_PROCESS, name=name, output_type=output_type, input=self._node,
+                          payload=function)
+        return DataStream((node, self._env))
+
+    def map(self, func: Union[Callable, MapFunction], output_type: TypeInformation = None) -> DataStream:
+        if not isinstance(func, MapFunction) and not callable(func):
+            raise TypeError("The input must be a MapFunction or a callable function")
+        return self._keyed("Map", keyed.KeyedMap(func), output_type or Types.PICKLED_BYTE_ARRAY())
+
+    def flat_map(self, func: Union[Callable, FlatMapFunction], output_type: TypeInformation = None) -> DataStream:
+        if not isinstance(func, FlatMapFunction) and not callable(func):
+            raise TypeError("The input must be a FlatMapFunction or a callable function")
+        return self._keyed("FlatMap", keyed.KeyedFlatMap(func), output_type or Types.PICKLED_BYTE_ARRAY())
+
+    def filter(self, func: Union[Callable, FilterFunction]) -> DataStream:
+        if not isinstance(func, FilterFunction) and not callable(func):
+            raise TypeError("The input must be a FilterFunction or a callable function")
+        return self._keyed("Filter", keyed.KeyedFilter(func), self._original_data_type_info)
+
+    def reduce(self, func: Union[Callable, ReduceFunction]) -> DataStream:
+        """A rolling reduce: one output per input element, the key's result so far."""
+        if not isinstance(func, ReduceFunction) and not callable(func):
+            raise TypeError("The input must be a ReduceFunction or a callable function")
+        from pyflink_compat.datastream.execution_mode import RuntimeExecutionMode
+        batch_mode = self._env._runtime_mode == RuntimeExecutionMode.BATCH
+        return self._keyed("Reduce", keyed.KeyedReduce(func, self._original_data_type_info, batch_mode),
+                           self._original_data_type_info)
+
+    def _accumulate(self, position: Union[int, str], kind: str) -> DataStream:
+        if not isinstance(position, int) and not isinstance(position, str):
+            raise TypeError("The field position must be of int or str type to locate the value to calculate for "
+                            "min, max, min_by, max_by and sum.The given type is: %s" % type(position))
+        return self.reduce(keyed.Accumulate(position, kind))
+
+    def sum(self, position_to_sum: Union[int, str] = 0) -> DataStream:
+        return self._accumulate(position_to_sum, keyed.SUM)
+
+    def min(self, position_to_min: Union[int, str] = 0) -> DataStream:
+        return self._accumulate(position_to_min, keyed.MIN)
+
+    def max(self, position_to_max: Union[int, str] = 0) -> DataStream:
+        return self._accumulate(position_to_max, keyed.MAX)
+
+    def min_by(self, position_to_min_by: Union[int, str] = 0) -> DataStream:
+        return self._accumulate(position_to_min_by, keyed.MIN_BY)
+
+    def max_by(self, position_to_max_by: Union[int, str] = 0) -> DataStream:
+        return self._accumulate(position_to_max_by, keyed.MAX_BY)
+
+    def process(self, func: KeyedProcessFunction, output_type: TypeInformation = None) -> DataStream:
+        if not isinstance(func, KeyedProcessFunction):
+            raise TypeError("KeyedProcessFunction is required for KeyedStream.")
+        return self._keyed("KEYED PROCESS", func, output_type or Types.PICKLED_BYTE_ARRAY())
+
+    def window(self, window_assigner: WindowAssigner) -> 'WindowedStream':
+        return WindowedStream(self, window_assigner)
+
+    def count_window(self, size: int, slide: int = 0) -> 'WindowedStream':
+        if slide == 0:
+            return WindowedStream(self, CountTumblingWindowAssigner(size))
+        return WindowedStream(self, CountSlidingWindowAssigner(size, slide))
+
+    def key_by(self, key_selector: Union[Callable, KeySelector], key_type: TypeInformation = None) -> 'KeyedStream':
+        return self._origin_stream.key_by(key_selector, key_type)
+
+    def _values(self) -> DataStream:
+        """The elements without their key (a keyed identity map, as PyFlink inserts before sinks)."""
+        return self.map(lambda x: x, output_type=self._original_data_type_info)
+
+    def print(self, sink_identifier=None):
+        return self._values().print()          # PyFlink ignores the identifier here
+
+    def add_sink(self, sink_func: SinkFunction):
+        return self._values().add_sink(sink_func)
+
+    def sink_to(self, sink):
+        return self._values().sink_to(sink)
+
+    def union(self, *streams) -> DataStream:
+        return self._values().union(*streams)
+
+    def project(self, *field_indexes) -> DataStream:
+        return self._values().project(*field_indexes)
+
+    # Partitioning and operator settings are refused on a keyed stream, with PyFlink's messages.
+    def shuffle(self) -> DataStream:
+        raise Exception(_KEYED_PARTITIONING)
+
+    def rescale(self) -> DataStream:
+        raise Exception(_KEYED_PARTITIONING)
+
+    def rebalance(self) -> DataStream:
+        raise Exception(_KEYED_PARTITIONING)
+
+    def forward(self) -> DataStream:
+        raise Exception(_KEYED_PARTITIONING)
+
+    def broadcast(self, *args):
+        raise Exception(_KEYED_PARTITIONING)
+
+    def partition_custom(self, partitioner, key_selector) -> DataStream:
+        raise Exception(_KEYED_PARTITIONING)
+
+    def set_parallelism(self, parallelism: int):
+        raise Exception("Set parallelism for KeyedStream is not supported.")
+
+    def name(self, name: str):
+        raise Exception("Set name for KeyedStream is not supported.")
+
+    def get_name(self) -> str:
+        raise Exception("Get name of KeyedStream is not supported.")
+
+    def uid(self, uid: str):
+        raise Exception("Set uid for KeyedStream is not supported.")
+
+    def set_uid_hash(self, uid_hash: str):
+        raise Exception("Set uid hash for KeyedStream is not supported.")
+
+    def set_max_parallelism(self, max_parallelism: int):
+        raise Exception("Set max parallelism for KeyedStream is not supported.")
+
+    def force_non_parallel(self):
+        raise Exception("Set force non-parallel for KeyedStream is not supported.")
+
+    def set_buffer_timeout(self, timeout_millis: int):
+        raise Exception("Set buffer timeout for KeyedStream is not supported.")
+
+    def start_new_chain(self) -> DataStream:
+        raise Exception("Start new chain for KeyedStream is not supported.")
+
+    def disable_chaining(self) -> DataStream:
+        raise Exception("Disable chaining for KeyedStream is not supported.")
+
+    def slot_sharing_group(self, slot_sharing_group) -> DataStream:
+        raise Exception("Setting slot sharing group for KeyedStream is not supported.")
+
+    def cache(self):
+        raise Exception("Cache for KeyedStream is not supported.")
+
+
+class _WindowedStreamBase(object):
+    """What WindowedStream and AllWindowedStream share: settings, then one window operation."""
+    _KIND = "Window"
+    _FUNCTION_TYPES = (WindowFunction, ProcessWindowFunction)
+    _FUNCTION_TYPE_ERROR = "window_function should be a WindowFunction or ProcessWindowFunction"
+    # the Internal*WindowFunction wrappers: single value / iterable, plain / process, and the pass-through
+    _SINGLE, _SINGLE_PROCESS, _ITERABLE, _ITERABLE_PROCESS, _PASS_THROUGH = (
+        InternalSingleValueWindowFunction, InternalSingleValueProcessWindowFunction, InternalIterableWindowFunction,
+        InternalIterableProcessWindowFunction, PassThroughWindowFunction)
+
+    def __init__(self, keyed_stream: KeyedStream, window_assigner: WindowAssigner):
+        self._keyed_stream = keyed_stream
+        self._window_assigner = window_assigner
+        self._allowed_lateness = 0
+        self._late_data_output_tag = None
+        self._window_trigger = None
+
+    def get_execution_environment(self):
+        return self._keyed_stream.get_execution_environment()
+
+    def get_input_type(self):
+        return self._keyed_stream._original_data_type_info
+
+    def trigger(self, trigger: Trigger):
+        self._window_trigger = trigger
+        return self
+
+    def allowed_lateness(self, time_ms: int):
+        self._allowed_lateness = time_ms
+        return self
+
+    def side_output_late_data(self, output_tag: OutputTag):
+        self._late_data_output_tag = output_tag
+        return self
+
+    def _single_value(self, window_function):
+        plain, process = self._FUNCTION_TYPES
+        if window_function is None:
+            return self._SINGLE(self._PASS_THROUGH())
+        if isinstance(window_function, plain):
+            return self._SINGLE(window_function)
+        if isinstance(window_function, process):
+            return self._SINGLE_PROCESS(window_function)
+        raise TypeError(self._FUNCTION_TYPE_ERROR)
+
+    def reduce(self, reduce_function: Union[Callable, ReduceFunction], window_function=None,
+               output_type: TypeInformation = None) -> DataStream:
+        internal = self._single_value(window_function)
+        if window_function is None and output_type is None:
+            output_type = self.get_input_type()
+        state = ReducingStateDescriptor(WINDOW_STATE_NAME, reduce_function, self.get_input_type())
+        return self._result(internal, state, _describe(reduce_function, window_function), output_type)
+
+    def aggregate(self, aggregate_function: AggregateFunction, window_function=None,
+                  accumulator_type: TypeInformation = None, output_type: TypeInformation = None) -> DataStream:
+        internal = self._single_value(window_function)
+        if accumulator_type is None:
+            accumulator_type = Types.PICKLED_BYTE_ARRAY()
+        elif isinstance(accumulator_type, list):
+            accumulator_type = RowTypeInfo(accumulator_type)
+        state = AggregatingStateDescriptor(WINDOW_STATE_NAME, aggregate_function, accumulator_type)
+        return self._result(internal, state, _describe(aggregate_function, window_function), output_type)
+
+    def apply(self, window_function, output_type: TypeInformation = None) -> DataStream:
+        state = ListStateDescriptor(WINDOW_STATE_NAME, self.get_input_type())
+        return self._result(self._ITERABLE(window_function), state, type(window_function).__name__, output_type)
+
+    def process(self, process_window_function, output_type: TypeInformation = None) -> DataStream:
+        state = ListStateDescriptor(WINDOW_STATE_NAME, self.get_input_type())
+        return self._result(self._ITERABLE_PROCESS(process_window_function), state,
+                            type(process_window_function).__name__, output_type)
+
+    def _result(self, internal_function, state_descriptor, function_description, output_type) -> DataStream:
+        if self._window_trigger is None:
+            self._window_trigger = self._window_assigner.get_default_trigger(self.get_execution_environment())
+        descriptor = WindowOperationDescriptor(
+            self._window_assigner, self._window_trigger, self._allowed_lateness, self._late_data_output_tag,
+            state_descriptor, self._window_assigner.get_window_serializer(), internal_function)
+        node = graph.Node(kind=graph.WINDOW, name=descriptor.generate_op_name(),
+                          output_type=output_type or Types.PICKLED_BYTE_ARRAY(), input=self._keyed_stream._node,
+                          payload=descriptor,
+                          description=descriptor.generate_op_desc(self._KIND, function_description))
+        return DataStream((node, self._keyed_stream._env))
+
+
+def _describe(function, window_function) -> str:
+    text = type(function).__name__
+    if window_function is not None:
+        text = "%s, %s" % (text, type(window_function).__name__)
+    return text
+
+
+class WindowedStream(_WindowedStreamBase):
+    """A keyed stream split into windows by a WindowAssigner; one window operation makes it a DataStream."""
+
+
+class AllWindowedStream(_WindowedStreamBase):
+    """A whole (non-keyed) stream split into windows: a keyed window on one constant key, as in PyFlink."""
+    _KIND = "AllWindow"
+    _FUNCTION_TYPES = (AllWindowFunction, ProcessAllWindowFunction)
+    _FUNCTION_TYPE_ERROR = "window_function should be a AllWindowFunction or ProcessAllWindowFunction"
+    _SINGLE, _SINGLE_PROCESS, _ITERABLE, _ITERABLE_PROCESS, _PASS_THROUGH = (
+        InternalSingleValueAllWindowFunction, InternalSingleValueProcessAllWindowFunction,
+        InternalIterableAllWindowFunction, InternalIterableProcessAllWindowFunction, PassThroughAllWindowFunction)
+
+    def __init__(self, data_stream: DataStream, window_assigner: WindowAssigner):
+        super().__init__(data_stream.key_by(NullByteKeySelector()), window_assigner)
+
+
 ConnectedStreams = _unsupported_stream_class("ConnectedStreams", "multi-input-streams", (
     'flat_map', 'key_by', 'map', 'process'))
 BroadcastStream = _unsupported_stream_class("BroadcastStream", "multi-input-streams")

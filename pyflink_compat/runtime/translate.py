@@ -63,6 +63,11 @@ def _check_chain(chain: List[graph.Node], runtime_mode):
     if source.kind not in graph.SOURCE_KINDS:
         raise UnsupportedFeatureError("A stream starting at %s" % source.name, "unsupported-apis")
     for node in chain[1:-1]:
+        if node.kind in graph.KEYED_KINDS:
+            operation = {graph.KEY_BY: "key_by()", graph.KEYED_PROCESS: "A keyed %s" % node.name,
+                         graph.WINDOW: "The window operation %s" % node.name}[node.kind]
+            raise UnsupportedFeatureError(operation, "state-and-windows",
+                                          "jobs with keyed state or windows can be built, not run yet")
         if node.kind not in graph.FUNCTION_KINDS:
             raise UnsupportedFeatureError(node.name, "unsupported-apis")
 

@@ -8,7 +8,7 @@ from pyflink_compat.common.constants import DEFAULT_OUTPUT_TAG, MAX_LONG_VALUE, 
 from pyflink_compat.common.io import InputFormat
 from pyflink_compat.common.restart_strategy import RestartStrategies
 from pyflink_compat.common.serializer import TypeSerializer
-from pyflink_compat.datastream import AsyncDataStream, KeyedStream, WindowedStream
+from pyflink_compat.datastream import AsyncDataStream, KeyedStream
 from pyflink_compat.datastream.async_retry_predicates import (empty_result_predicate, exception_type_predicate,
                                                               has_exception_predicate)
 from pyflink_compat.datastream.async_retry_strategies import (ExponentialBackoffDelayRetryStrategy,
@@ -69,8 +69,6 @@ def test_keyed_stream_accumulate_type():
 
 
 @pytest.mark.parametrize("call, name, section", [
-    (lambda: KeyedStream.reduce(None, None), "KeyedStream.reduce", "state-and-windows"),
-    (lambda: WindowedStream.aggregate(None, None), "WindowedStream.aggregate", "state-and-windows"),
     (lambda: AsyncDataStream.unordered_wait(None, None, 1), "AsyncDataStream.unordered_wait", "unsupported-apis"),
     (lambda: CsvSchemaBuilder.set_column_separator(None, ";"), "CsvSchemaBuilder.set_column_separator", "formats"),
     (lambda: RestartStrategies.FixedDelayRestartStrategyConfiguration(3, 1000),

@@ -78,9 +78,11 @@ def test_missing_type_info():
         JsonRowSerializationSchema.builder().build()
 
 
-def test_json_schema_string_is_not_supported_yet():
-    with pytest.raises(UnsupportedFeatureError, match="json_schema"):
-        JsonRowDeserializationSchema.builder().json_schema('{"type": "object"}')
+def test_json_schema_gives_the_row_type():      # all rules: tests/side_by_side/test_json_schema.py
+    builder = JsonRowDeserializationSchema.builder().json_schema(
+        '{"type":"object","properties":{"n":{"type":"integer"},"s":{"type":["string","null"]}}}')
+    assert builder._type_info == Types.ROW_NAMED(["n", "s"], [Types.BIG_DEC(), Types.STRING()])
+    assert builder.build().produced_type() == builder._type_info
 
 
 def test_schemas_pickle():
