@@ -441,3 +441,18 @@ def run_case(case: Case, oracle_python: str, bootstrap: str) -> Tuple[Run, Run]:
                      % (case.name, oracle.seconds, ours.seconds))
     compare(case, oracle, ours)
     return oracle, ours
+
+
+def run_probe_script(script: str, oracle_python: str, timeout_s: float = 180) -> Tuple[List[str], List[str]]:
+    """Run a probe script (prints one line per probe) under real PyFlink and under pyflink-compat
+    (``--compat``: pyflink imports resolve to pyflink_compat); return (theirs, ours) stdout lines."""
+    def run(command, env):
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s, env=env)
+        assert result.returncode == 0, result.stderr[-2000:]
+        return result.stdout.splitlines()
+
+    oracle_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    oracle_env["PATH"] = os.path.dirname(oracle_python) + os.pathsep + oracle_env.get("PATH", "")
+    theirs = run([oracle_python, script], oracle_env)
+    ours = run([sys.executable, script, "--compat"], dict(os.environ, PYTHONPATH=REPO))
+    return theirs, ours
