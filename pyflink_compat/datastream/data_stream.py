@@ -366,14 +366,14 @@ class KeyedStream(DataStream):
             raise TypeError("The input must be a ReduceFunction or a callable function")
         from pyflink_compat.datastream.execution_mode import RuntimeExecutionMode
         batch_mode = self._env._runtime_mode == RuntimeExecutionMode.BATCH
-        return self._keyed("Reduce", keyed.KeyedReduce(func, self._original_data_type_info, batch_mode),
+        return self._keyed("Reduce", keyed.ReduceKeyedProcessFunction(func, self._original_data_type_info, batch_mode),
                            self._original_data_type_info)
 
     def _accumulate(self, position: Union[int, str], kind: str) -> DataStream:
         if not isinstance(position, int) and not isinstance(position, str):
             raise TypeError("The field position must be of int or str type to locate the value to calculate for "
                             "min, max, min_by, max_by and sum.The given type is: %s" % type(position))
-        return self.reduce(keyed.Accumulate(position, kind))
+        return self.reduce(keyed.AccumulateReduceFunction(position, kind))
 
     def sum(self, position_to_sum: Union[int, str] = 0) -> DataStream:
         return self._accumulate(position_to_sum, keyed.SUM)

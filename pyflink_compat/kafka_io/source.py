@@ -52,8 +52,9 @@ def decode_object(text: str):
 class KafkaSplit(InputPartition):
     """One Spark task: read [start, end) of one Kafka partition."""
 
-    def __init__(self, topic: str, partition: int, start: int, end: int):
+    def __init__(self, topic: str, partition: int, start: int, end: int, finished: bool = False):
         self.topic, self.partition, self.start, self.end = topic, partition, start, end
+        self.finished = finished          # ``end`` is the partition's stopping offset (a bounded source ends)
 
     def __repr__(self):
         return "KafkaSplit(%s-%d [%d, %d))" % (self.topic, self.partition, self.start, self.end)
@@ -88,6 +89,9 @@ class KafkaStreamReader(DataSourceStreamReader):
         self.max_records = int(options.get("max_records_per_batch", DEFAULT_MAX_RECORDS_PER_BATCH))
         self.element_type_text = options["element_type"]
         self.transform_text = options.get(TRANSFORM_OPTION)
+        # A keyed stage downstream needs to hear from every partition in every micro-batch (Flink's
+        # watermark is the minimum over partitions): plan a task for each, also with nothing to read.
+        self.plan_all_partitions = options.get("plan_all_partitions", "false") == "true"
         # Partitions found after the start begin at their earliest offset (Flink's KafkaSource does so).
         self.discovered_start: Dict[koffsets.TP, int] = {}
         self.known = set(koffsets.from_json(self.start_offsets))
@@ -154,8 +158,9 @@ class KafkaStreamReader(DataSourceStreamReader):
         splits = []
         for (topic, partition), stop in sorted(finish.items()):
             first = begin.get((topic, partition), self.discovered_start.get((topic, partition), 0))
-            if stop > first:
-                splits.append(KafkaSplit(topic, partition, first, stop))
+            ends = self.stop_offsets is not None and stop >= self.stop_offsets.get((topic, partition), stop + 1)
+            if stop > first or self.plan_all_partitions:
+                splits.append(KafkaSplit(topic, partition, first, max(first, stop), finished=ends))
         return splits
 
     def read(self, partition):

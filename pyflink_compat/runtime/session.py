@@ -28,6 +28,11 @@ DEFAULTS = {
     "spark.sql.execution.arrow.pyspark.enabled": "true",
     # Python workers may start slowly on a loaded 2-core machine: give them time to connect back.
     "spark.python.authenticate.socketTimeout": "120s",
+    # Keyed stages (transformWithState) need the RocksDB state store; stateless queries have no state.
+    "spark.sql.streaming.stateStore.providerClass":
+        "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider",
+    # Every micro-batch is a state version: keep few (the default 100 would hold 100 copies of big state).
+    "spark.sql.streaming.minBatchesToRetain": "10",
 }
 
 

@@ -62,20 +62,27 @@ def _check_chain(chain: List[graph.Node], runtime_mode):
                             "STREAMING or AUTOMATIC", "execute")
     if source.kind not in graph.SOURCE_KINDS:
         raise UnsupportedFeatureError("A stream starting at %s" % source.name, "unsupported-apis")
-    for node in chain[1:-1]:
+    keyed = [i for i, node in enumerate(chain) if node.kind == graph.KEY_BY]
+    if len(keyed) > 1:
+        raise UnsupportedFeatureError("A second key_by() after a keyed operation", "state-and-windows",
+                                      "one keyed stage per pipeline for now")
+    if keyed:
+        operator = chain[keyed[0] + 1] if keyed[0] + 1 < len(chain) - 1 else None
+        if operator is None or operator.kind not in (graph.KEYED_PROCESS, graph.WINDOW):
+            raise UnsupportedFeatureError("A key_by() without a keyed operation after it", "state-and-windows")
+    for i, node in enumerate(chain[1:-1], start=1):
         if node.kind in graph.KEYED_KINDS:
-            operation = {graph.KEY_BY: "key_by()", graph.KEYED_PROCESS: "A keyed %s" % node.name,
-                         graph.WINDOW: "The window operation %s" % node.name}[node.kind]
-            raise UnsupportedFeatureError(operation, "state-and-windows",
-                                          "jobs with keyed state or windows can be built, not run yet")
+            continue
+        if node.kind == graph.SIDE_OUTPUT and chain[i - 1].kind in (graph.KEYED_PROCESS, graph.WINDOW):
+            continue
         if node.kind not in graph.FUNCTION_KINDS:
             raise UnsupportedFeatureError(node.name, "unsupported-apis")
 
 
 # -- sources ------------------------------------------------------------------------------------
 
-def _transform_options(transform, output_type) -> dict:
-    options = {"schema": codec.spark_ddl(output_type)}
+def _transform_options(transform, output_type, schema_ddl: str = None) -> dict:
+    options = {"schema": schema_ddl or codec.spark_ddl(output_type)}
     if transform is not None:
         options[ksource.TRANSFORM_OPTION] = ksource.encode_object(transform)
     return options
@@ -96,7 +103,8 @@ def _check_consumer_properties(spec):
                              "latest, earliest, none" % reset, "execute")
 
 
-def _kafka_source(spark, node: graph.Node, configuration: dict, transform=None, output_type=None):
+def _kafka_source(spark, node: graph.Node, configuration: dict, transform=None, output_type=None,
+                  schema_ddl: str = None, extra_options: dict = None):
     spec = node.payload
     _check_consumer_properties(spec)
     with Cluster(spec.properties) as cluster:
@@ -114,7 +122,8 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, transform=None, 
         "element_type": ksource.encode_object(node.output_type),
         "max_records_per_batch": str(configuration.get(MAX_RECORDS_PER_BATCH_KEY,
                                                        ksource.DEFAULT_MAX_RECORDS_PER_BATCH)),
-        **_transform_options(transform, output_type or node.output_type),
+        **_transform_options(transform, output_type or node.output_type, schema_ddl),
+        **(extra_options or {}),
     }
     df = spark.readStream.format(ksource.FORMAT_NAME).options(**options).load()
     # The job finishes when every partition reaches its stopping offset: always when bounded,
@@ -127,13 +136,13 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, transform=None, 
     return df, done, already_done
 
 
-def _collection_source(spark, node: graph.Node, transform=None, output_type=None):
+def _collection_source(spark, node: graph.Node, transform=None, output_type=None, schema_ddl: str = None):
     elements = node.payload.elements
     options = {
         "elements": ksource.encode_object(elements),
         "element_type": ksource.encode_object(node.output_type),
         "size": str(len(elements)),
-        **_transform_options(transform, output_type or node.output_type),
+        **_transform_options(transform, output_type or node.output_type, schema_ddl),
     }
     df = spark.readStream.format(collection_source.FORMAT_NAME).options(**options).load()
     return df, collection_source.final_offset(len(elements)), len(elements) == 0
@@ -254,6 +263,8 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
                deliver: Callable = None) -> PlannedQuery:
     chain = sink.chain()
     _check_chain(chain, env._runtime_mode)
+    if any(node.kind == graph.KEY_BY for node in chain):
+        return plan_keyed_query(spark, env, sink, chain, job_name, checkpoint_root, deliver)
     source, functions = chain[0], chain[1:-1]
     configuration = env._configuration.to_dict()
     parallelism = sink.parallelism or env.get_parallelism()
@@ -311,3 +322,118 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
     else:
         raise UnsupportedFeatureError(sink.name, "connectors")
     return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done)
+
+
+# -- keyed stages -----------------------------------------------------------------------------------
+
+ROCKSDB_PROVIDER = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+
+
+def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_name: str, checkpoint_root: str,
+                     deliver: Callable = None) -> PlannedQuery:
+    """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes -> sink,
+    as read tasks that hand records to keyed subtasks, and transformWithState (runtime/keyed_stage.py)."""
+    from pyflink_compat.runtime import keyed_stage
+    source = chain[0]
+    key_index = next(i for i, node in enumerate(chain) if node.kind == graph.KEY_BY)
+    pre_nodes, key_node, operator = chain[1:key_index], chain[key_index], chain[key_index + 1]
+    rest = chain[key_index + 2:-1]
+    side_tag = None
+    if rest and rest[0].kind == graph.SIDE_OUTPUT:
+        side_tag, rest = rest[0].payload.tag_id, rest[1:]
+    configuration = env._configuration.to_dict()
+    parallelism = env.get_parallelism()
+    assigners = [node for node in pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
+    strategy = (assigners[-1] if assigners else source).watermark_strategy
+    from pyflink_compat.common.watermark_strategy import WatermarkStrategy
+    if strategy is None:
+        strategy = WatermarkStrategy.no_watermarks()
+    if rest:
+        output_type = rest[-1].output_type
+    elif side_tag is not None:
+        output_type = operator.side_output_tags[side_tag].type_info
+    else:
+        output_type = operator.output_type
+    sink_spec = sink.payload if sink.kind == graph.KAFKA_SINK else None
+    if sink_spec is not None:
+        if sink_spec.delivery_guarantee == ksink.EXACTLY_ONCE:
+            raise UnsupportedFeatureError("KafkaSink with DeliveryGuarantee.EXACTLY_ONCE", "delivery-guarantees",
+                                          "transactional delivery arrives in a later release; use AT_LEAST_ONCE")
+        if sink_spec.fixed_partitioner:
+            sink_spec = attrs.evolve(sink_spec, subtask_parallelism=parallelism)
+        check_reachable(sink_spec.bootstrap_servers)
+    plan = keyed_stage.KeyedStagePlan(
+        pre_nodes=tuple(pre_nodes), key_selection=key_node.payload, operator_node=operator, side_tag=side_tag,
+        post_nodes=tuple(rest), input_type=source.output_type, keyed_type=key_node.output_type,
+        output_type=output_type, parallelism=parallelism,
+        routes=tuple(keyed_stage.route_values(parallelism, parallelism)),
+        watermark_spec=strategy._j_watermark_strategy, assigner_in_chain=bool(assigners), job_name=job_name,
+        sink_spec=sink_spec)
+    transform = keyed_stage.exchange_transform(plan)
+    schema = "%s int, %s binary" % (keyed_stage.ROUTE, "payload")
+    if source.kind == graph.KAFKA_SOURCE:
+        df, done, already_done = _kafka_source(spark, source, configuration, transform, schema_ddl=schema,
+                                               extra_options={"plan_all_partitions": "true"})
+    else:
+        df, done, already_done = _collection_source(spark, source, transform, schema_ddl=schema)
+
+    # One Spark partition per keyed subtask; Spark pins this in the query's checkpoint.
+    spark.conf.set("spark.sql.shuffle.partitions", str(parallelism))
+    plan_id = uuid.uuid4().hex
+    stage = (df.groupBy(keyed_stage.ROUTE)
+             .transformWithState(keyed_stage.stateful_processor(plan, plan_id), keyed_stage.OUTPUT_SCHEMA_DDL,
+                                 "Append", "None"))
+    name = "%s: %s (%s)" % (job_name, sink.name, uuid.uuid4().hex[:8])
+    checkpoint = os.path.join(checkpoint_root, "sink-%d" % sink.id)
+    writer = stage.writeStream.queryName(name).option("checkpointLocation", checkpoint)
+    interval = configuration.get(TRIGGER_INTERVAL_KEY)
+    if interval:
+        writer = writer.trigger(processingTime=interval)
+    if sink.kind == graph.KAFKA_SINK:
+        start = writer.format("noop").start
+    elif sink.kind == graph.PRINT_SINK:
+        import sys
+        writer = writer.foreachBatch(_keyed_print_writer(sink, output_type, parallelism, lambda: sys.stdout))
+        start = writer.start
+    elif sink.kind == graph.COLLECT_SINK:
+        writer = writer.foreachBatch(_keyed_collect_writer(output_type, deliver))
+        start = writer.start
+    else:
+        raise UnsupportedFeatureError(sink.name, "connectors")
+    return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done)
+
+
+def _keyed_rows(batch_df):
+    from pyflink_compat.runtime import keyed_stage
+    table = batch_df.toArrow()
+    out = []
+    for subtask, payload in zip(table.column("subtask").to_pylist(), table.column("payload").to_pylist()):
+        for batch in keyed_stage.unpack_outputs([payload]):
+            out.append((subtask, batch))
+    return out
+
+
+def _keyed_print_writer(sink: graph.Node, element_type, parallelism: int, out):
+    identifier = sink.payload
+
+    def write(batch_df, batch_id):
+        lines = []
+        for subtask, batch in sorted(_keyed_rows(batch_df), key=lambda item: item[0]):
+            elements = codec.to_python(codec.column(batch, codec.ELEMENT), element_type)
+            prefix = printing.line_prefix(identifier, subtask, parallelism)
+            lines.extend(prefix + printing.element_string(e, element_type) + "\n" for e in elements)
+        if lines:
+            out().write("".join(lines))
+            out().flush()
+
+    return write
+
+
+def _keyed_collect_writer(element_type, deliver):
+    def write(batch_df, batch_id):
+        for _, batch in _keyed_rows(batch_df):
+            if batch.num_rows:
+                deliver(codec.to_collected(codec.to_python(codec.column(batch, codec.ELEMENT), element_type),
+                                           element_type))
+
+    return write

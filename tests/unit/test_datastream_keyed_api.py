@@ -3,7 +3,7 @@ import pytest
 
 from pyflink_compat.common import Row, Time, Types
 from pyflink_compat.datastream import StreamExecutionEnvironment
-from pyflink_compat.datastream._keyed_functions import MAX, MAX_BY, MIN, MIN_BY, SUM, Accumulate
+from pyflink_compat.runtime.keyed.rolling import MAX, MAX_BY, MIN, MIN_BY, SUM, AccumulateReduceFunction as Accumulate
 from pyflink_compat.datastream.functions import KeyedProcessFunction, ProcessWindowFunction
 from pyflink_compat.datastream.output_tag import OutputTag
 from pyflink_compat.datastream.window import (CountTrigger, EventTimeTrigger, TumblingEventTimeWindows,
@@ -82,15 +82,18 @@ def test_windows_default_triggers_descriptions_and_errors(stream):
         stream.window_all(TumblingEventTimeWindows.of(Time.seconds(1))).reduce(lambda a, b: a, Count())
 
 
-def test_running_a_keyed_job_names_the_operation_and_the_guide(stream):
+def test_two_keyed_stages_are_refused_naming_the_guide(stream):
+    from pyflink_compat.runtime.translate import _check_chain
     from pyflink_compat.util.exceptions import UnsupportedFeatureError
 
     class Noop(KeyedProcessFunction):
         def process_element(self, value, ctx):
             yield value
-    stream.key_by(lambda x: x[0]).process(Noop()).print()
-    with pytest.raises(UnsupportedFeatureError, match="state-and-windows"):
-        stream.get_execution_environment().execute("keyed")
+    once = stream.key_by(lambda x: x[0]).process(Noop())
+    _check_chain(once.print()._node.chain(), None)                     # one keyed stage: fine
+    twice = once.key_by(lambda x: x).process(Noop()).print()
+    with pytest.raises(UnsupportedFeatureError, match="second key_by.*state-and-windows"):
+        _check_chain(twice._node.chain(), None)
 
 
 @pytest.mark.parametrize("kind, pairs, expected", [

@@ -1,0 +1,116 @@
+"""Handing records to a keyed stage: from a read task to the keyed subtasks, as one payload per subtask.
+
+A read task runs the per-element chain before ``key_by``, computes each element's key and the keyed
+subtask it belongs to, and emits ONE row per subtask: ``(subtask, payload)``. The payload is an Arrow IPC
+stream of the subtask's records (element, timestamp, key, offset) plus the input's progress in this
+micro-batch (which input, the highest record timestamp, how many records, whether the input has ended),
+which the keyed subtask needs for Flink's watermark (the minimum over inputs). A row goes to every
+subtask, also with no records, so that each subtask hears from each input in each micro-batch.
+"""
+import pickle
+import zlib
+from typing import List, Optional
+
+import attrs
+import pyarrow as pa
+
+from pyflink_compat.runtime import codec
+
+SUBTASK = "subtask"
+PAYLOAD = "payload"
+EXCHANGE_SCHEMA_DDL = "subtask int, payload binary"
+
+KEY = "key"
+OFFSET = "offset"
+
+
+@attrs.frozen
+class InputProgress:
+    """What one input (a Kafka partition, a collection) produced in one micro-batch."""
+    input_id: str
+    max_timestamp: Optional[int]
+    records: int
+    finished: bool
+
+
+def key_bytes(key) -> bytes:
+    """A key's identity: equal keys (as PyFlink compares them, by their serialized form) give equal bytes."""
+    return pickle.dumps(key, protocol=4)
+
+
+def subtask_of(key_data: bytes, parallelism: int) -> int:
+    return zlib.crc32(key_data) % parallelism
+
+
+def encode_payload(elements: pa.Array, timestamps: pa.Array, keys: pa.Array, offsets: pa.Array,
+                   progress: InputProgress) -> bytes:
+    metadata = {b"input": progress.input_id.encode(), b"records": str(progress.records).encode(),
+                b"max_ts": b"" if progress.max_timestamp is None else str(progress.max_timestamp).encode(),
+                b"finished": b"1" if progress.finished else b"0"}
+    batch = pa.RecordBatch.from_arrays([elements, timestamps, keys, offsets],
+                                       names=[codec.ELEMENT, codec.EVENT_TS, KEY, OFFSET])
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, batch.schema.with_metadata(metadata)) as writer:
+        writer.write_batch(batch)
+    return sink.getvalue().to_pybytes()
+
+
+def decode_payload(payload: bytes):
+    """(record batch, InputProgress) of one payload."""
+    reader = pa.ipc.open_stream(pa.py_buffer(payload))
+    batches = list(reader)
+    metadata = reader.schema.metadata or {}
+    batch = batches[0] if batches else pa.RecordBatch.from_arrays(
+        [pa.array([], f.type) for f in reader.schema], schema=reader.schema)
+    max_ts = metadata.get(b"max_ts", b"")
+    progress = InputProgress(metadata[b"input"].decode(), int(max_ts) if max_ts else None,
+                             int(metadata[b"records"]), metadata[b"finished"] == b"1")
+    return batch, progress
+
+
+class SubtaskAssigner:
+    """Which keyed subtask a key goes to: the one PyFlink runs it on (Flink's key groups of the key's Java
+    hash code, runtime/keyed/key_groups.py), remembered per distinct key."""
+
+    def __init__(self, parallelism: int, key_type=None):
+        from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
+        self.parallelism = parallelism
+        self.key_type = None if key_type is None or isinstance(key_type, PickledBytesTypeInfo) else key_type
+        self.known = {}
+
+    def __call__(self, key) -> int:
+        from pyflink_compat.runtime.keyed.key_groups import subtask_for_key
+        from pyflink_compat.runtime.keyed.keys import key_identity
+        identity = key_identity(key)
+        subtask = self.known.get(identity)
+        if subtask is None:
+            try:
+                subtask = subtask_for_key(key, self.parallelism, key_type=self.key_type)
+            except NotImplementedError:             # a key type without Flink's hash here: any stable choice
+                subtask = subtask_of(key_bytes(key), self.parallelism)
+            if len(self.known) < 1_000_000:
+                self.known[identity] = subtask
+        return subtask
+
+
+def split_by_subtask(elements: list, timestamps: list, offsets: list, keys: list, element_type,
+                     parallelism: int, progress: InputProgress, assign=None) -> List[bytes]:
+    """The payload of each subtask 0..parallelism-1 for one batch of one input (records keep their order)."""
+    datas = [key_bytes(k) for k in keys]
+    assign = assign or SubtaskAssigner(parallelism)
+    targets = [assign(k) for k in keys]
+    element_column = codec.from_python(elements, element_type)
+    timestamp_column = pa.array(timestamps, pa.int64())
+    key_column = pa.array(datas, pa.binary())
+    offset_column = pa.array(offsets, pa.int64())
+    payloads = []
+    for subtask in range(parallelism):
+        take = pa.array([i for i, t in enumerate(targets) if t == subtask], pa.int64())
+        payloads.append(encode_payload(element_column.take(take), timestamp_column.take(take),
+                                       key_column.take(take), offset_column.take(take), progress))
+    return payloads
+
+
+def exchange_batch(payloads: List[bytes]) -> pa.RecordBatch:
+    return pa.RecordBatch.from_arrays([pa.array(range(len(payloads)), pa.int32()), pa.array(payloads, pa.binary())],
+                                      names=[SUBTASK, PAYLOAD])

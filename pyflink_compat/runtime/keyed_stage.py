@@ -1,0 +1,301 @@
+"""A keyed operation (a KeyedProcessFunction, a rolling reduce, a window) as a Spark stage.
+
+The read tasks run the chain before ``key_by`` and hand each keyed subtask its records as one payload
+per micro-batch (runtime/exchange.py). ``groupBy(route).transformWithState`` then calls
+:class:`KeyedSubtaskProcessor` once per subtask per micro-batch with the payloads of every input. It
+restores the subtask's operator (runtime/keyed/, our own Flink operators) and watermark tracker
+(runtime/event_time.py), processes the records in input order, advances Flink's watermark (minimum over
+the inputs, a finished bounded input counting as Long.MAX_VALUE), fires the timers, runs the chain after
+the operator, and saves everything as one state blob in Spark's state store (checkpointed with the
+query). Records therefore meet the previous batch's watermark, as they would meet the last periodic
+watermark in Flink.
+
+Spark groups rows by hashing the group value; ``route_values`` picks, for each subtask, an int that Spark
+sends to its own partition (so two subtasks never share one task).
+"""
+import pickle
+import time
+from typing import List, Optional
+
+import attrs
+import pyarrow as pa
+
+from pyflink_compat.runtime import codec, exchange, graph
+from pyflink_compat.runtime.event_time import LONG_MIN, WatermarkTracker
+
+ROUTE = "subtask"              # the group column: a route value (see route_values), not the subtask number
+STATE_SCHEMA = "blob binary"
+OUTPUT_SCHEMA_DDL = "subtask int, payload binary"
+
+
+# -- routing ----------------------------------------------------------------------------------------
+
+def _rotl(x: int, r: int) -> int:
+    return ((x << r) | (x >> (32 - r))) & 0xFFFFFFFF
+
+
+def spark_int_hash(value: int, seed: int = 42) -> int:
+    """Spark's ``hash()`` of an int column (Murmur3, seed 42): how it hash-partitions an int group key."""
+    k = (value & 0xFFFFFFFF) * 0xCC9E2D51 & 0xFFFFFFFF
+    k = _rotl(k, 15) * 0x1B873593 & 0xFFFFFFFF
+    h = _rotl(seed ^ k, 13)
+    h = (h * 5 + 0xE6546B64) & 0xFFFFFFFF
+    h ^= 4
+    h ^= h >> 16
+    h = h * 0x85EBCA6B & 0xFFFFFFFF
+    h ^= h >> 13
+    h = h * 0xC2B2AE35 & 0xFFFFFFFF
+    h ^= h >> 16
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def route_values(parallelism: int, partitions: int) -> List[int]:
+    """For each subtask s, an int group value Spark places in partition s % partitions."""
+    values, candidate = [], 0
+    for subtask in range(parallelism):
+        while spark_int_hash(candidate) % partitions != subtask % partitions:
+            candidate += 1
+        values.append(candidate)
+        candidate += 1
+    return values
+
+
+# -- the plan ---------------------------------------------------------------------------------------
+
+@attrs.frozen
+class KeyedStagePlan:
+    """Everything both sides of the stage need (pickled into the query)."""
+    pre_nodes: tuple               # per-element nodes between the source and key_by
+    key_selection: graph.KeySelection
+    operator_node: graph.Node      # KEYED_PROCESS or WINDOW
+    side_tag: Optional[str]        # get_side_output right after the operator: keep that side output
+    post_nodes: tuple              # per-element nodes after the operator
+    input_type: object             # the source's element type
+    keyed_type: object             # the element type entering the operator
+    output_type: object            # the element type leaving the stage
+    parallelism: int
+    routes: tuple                  # route value of each subtask
+    watermark_spec: object         # the WatermarkSpec generating the watermark the operator sees
+    assigner_in_chain: bool        # timestamps come from assign_timestamps_and_watermarks before key_by
+    job_name: str
+    sink_spec: object = None       # a Kafka sink written directly from the stage, or None (rows out)
+
+
+# -- read-task side ---------------------------------------------------------------------------------
+
+def exchange_transform(plan: KeyedStagePlan):
+    """The read task's function: chain, keys, one payload per subtask for the whole split."""
+
+    def run(batches):
+        from pyflink_compat.kafka_io import source as ksource
+        from pyflink_compat.runtime.chain import AssignTimestampsStep, build_steps
+        steps = build_steps(list(plan.pre_nodes))
+        selector = plan.key_selection.selector
+        get_key = getattr(selector, "get_key", None) or selector
+        for step in steps:
+            if hasattr(step.function, "open"):
+                step.function.open(_runtime_context(plan, "Source"))
+        if hasattr(selector, "open"):
+            selector.open(_runtime_context(plan, "KeyBy"))
+        elements, timestamps, offsets, keys = [], [], [], []
+        max_ts = None
+        records = 0
+        position = 0
+        try:
+            for batch in batches:
+                items = codec.to_python(codec.column(batch, codec.ELEMENT), plan.input_type)
+                stamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+                records += len(items)
+                if not plan.assigner_in_chain:          # the source's generator sees every record read
+                    present = [t for t in stamps if t is not None]
+                    if present:
+                        max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
+                numbers = list(range(position, position + len(items)))
+                position += len(items)
+                for step in steps:
+                    items, stamps = step.apply(items, stamps)
+                    if isinstance(step, AssignTimestampsStep) and stamps:
+                        # the assigner's generator sees what reaches it, with the new timestamps
+                        present = [t for t in stamps if t is not None]
+                        if present:
+                            max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
+                    if len(numbers) != len(items):
+                        numbers = [position] * len(items)      # after a filter/flat_map: order is enough
+                elements.extend(items)
+                timestamps.extend(stamps)
+                offsets.extend(numbers)
+                keys.extend(get_key(e) for e in items)
+        finally:
+            for step in steps:
+                if hasattr(step.function, "close"):
+                    step.function.close()
+        split = ksource.current_split
+        if split is not None:
+            progress = exchange.InputProgress("%s:%d" % (split.topic, split.partition), max_ts, records,
+                                              bool(getattr(split, "finished", False)))
+        else:                                            # from_collection: one batch holds everything
+            progress = exchange.InputProgress("collection", max_ts, records, True)
+        payloads = exchange.split_by_subtask(elements, timestamps, offsets, keys, plan.keyed_type, plan.parallelism,
+                                             progress, _assigner(plan))
+        yield pa.RecordBatch.from_arrays(
+            [pa.array(list(plan.routes), pa.int32()), pa.array(payloads, pa.binary())], names=[ROUTE, exchange.PAYLOAD])
+
+    return run
+
+
+_ASSIGNERS = {}
+
+
+def _assigner(plan: KeyedStagePlan):
+    """The worker's SubtaskAssigner for this plan (its key cache lives as long as the Python worker)."""
+    key = (plan.job_name, plan.parallelism, repr(plan.key_selection.key_type))
+    if key not in _ASSIGNERS:
+        _ASSIGNERS[key] = exchange.SubtaskAssigner(plan.parallelism, plan.key_selection.key_type)
+    return _ASSIGNERS[key]
+
+
+def _runtime_context(plan, name):
+    from pyspark import TaskContext
+    from pyflink_compat.datastream.functions import SimpleRuntimeContext
+    context = TaskContext.get()
+    index = context.partitionId() if context is not None else 0
+    return SimpleRuntimeContext(name, index % plan.parallelism, plan.parallelism, {})
+
+
+# -- keyed side -------------------------------------------------------------------------------------
+
+def make_operator(plan: KeyedStagePlan, subtask: int, collector):
+    from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator
+    node = plan.operator_node
+    settings = dict(output=collector, subtask_index=subtask, parallelism=plan.parallelism,
+                    has_side_output=bool(node.side_output_tags) or node.kind == graph.WINDOW)
+    if node.kind == graph.WINDOW:
+        from pyflink_compat.runtime.keyed.window_operator import WindowOperator
+        return WindowOperator(node.payload, **settings)
+    return KeyedProcessOperator(node.payload, task_name=node.name, **settings)
+
+
+@attrs.define
+class SubtaskRun:
+    """One subtask's live operator between micro-batches (kept in the Python worker when possible)."""
+    operator: object
+    collector: object
+    tracker: WatermarkTracker
+    batch_id: Optional[int]
+
+
+# Live subtasks of this Python worker, by (plan identity, subtask): reused when the next micro-batch of
+# the same subtask lands here, so user functions are opened once, as in Flink. Anything else (another
+# worker ran the previous batch, a retried batch) restores from the state store.
+_LIVE = {}
+
+
+def run_subtask(plan: KeyedStagePlan, plan_id: str, subtask: int, payloads: List[bytes], saved: Optional[bytes],
+                batch_id: Optional[int], now_ms: int):
+    """Process one micro-batch of one subtask: returns (elements, timestamps) out, and the state to save."""
+    from pyflink_compat.runtime.chain import build_steps
+    from pyflink_compat.runtime.keyed.operators import ListCollector
+    live = _LIVE.get((plan_id, subtask))
+    if live is None or live.batch_id is None or batch_id is None or live.batch_id != batch_id - 1:
+        if live is not None:
+            live.operator.close()
+        collector = ListCollector()
+        operator = make_operator(plan, subtask, collector)
+        tracker = WatermarkTracker(plan.watermark_spec)
+        if saved is not None:
+            state = pickle.loads(saved)
+            operator.restore(state["operator"])
+            tracker = state["tracker"]
+        operator.open()
+        live = SubtaskRun(operator, collector, tracker, batch_id)
+        _LIVE[(plan_id, subtask)] = live
+    operator, tracker = live.operator, live.tracker
+
+    received = sorted((exchange.decode_payload(p) for p in payloads), key=lambda item: item[1].input_id)
+    for batch, progress in received:
+        tracker.declare(progress.input_id, now_ms)
+        if batch.num_rows:
+            elements = codec.to_python(batch.column(0), plan.keyed_type)
+            keys = [pickle.loads(k) for k in batch.column(2).to_pylist()]
+            stamps = batch.column(1).to_pylist()
+            operator.process_elements(zip(keys, elements, stamps))
+    for _, progress in received:
+        tracker.observe(progress.input_id, progress.max_timestamp, progress.records, now_ms, progress.finished)
+    watermark = tracker.advance(now_ms)
+    if watermark > operator.current_watermark():
+        operator.advance_watermark(watermark)
+    operator.advance_processing_time(now_ms)
+
+    collector = live.collector
+    if plan.side_tag is None:
+        out = [(value, None if ts == LONG_MIN else ts) for value, ts in collector.records]
+    else:
+        out = [(value, None if ts == LONG_MIN else ts) for tag, value, ts in collector.side if tag == plan.side_tag]
+    collector.clear()
+    elements = [value for value, _ in out]
+    timestamps = [ts for _, ts in out]
+    if plan.side_tag is not None and elements:
+        tag_type = plan.operator_node.side_output_tags[plan.side_tag].type_info
+        elements = codec.to_python(codec.from_python(elements, tag_type), tag_type)
+    for step in build_steps(list(plan.post_nodes)):
+        elements, timestamps = step.apply(elements, timestamps)
+    live.batch_id = batch_id
+    saved = pickle.dumps({"operator": operator.snapshot(), "tracker": tracker}, protocol=4)
+    return elements, timestamps, saved
+
+
+def _batch_id() -> Optional[int]:
+    from pyspark import TaskContext
+    context = TaskContext.get()
+    if context is None:
+        return None
+    value = context.getLocalProperty("streaming.sql.batchId")
+    return int(value) if value is not None else None
+
+
+def stateful_processor(plan: KeyedStagePlan, plan_id: str):
+    """The StatefulProcessor for ``transformWithState`` (row based, one blob ValueState per subtask)."""
+    from pyspark.sql import Row
+    from pyspark.sql.streaming.stateful_processor import StatefulProcessor
+
+    class KeyedSubtaskProcessor(StatefulProcessor):
+
+        def init(self, handle):
+            self.state = handle.getValueState("subtask", STATE_SCHEMA)
+
+        def handleInputRows(self, key, rows, timerValues):
+            subtask = plan.routes.index(int(key[0]))
+            payloads = [row[exchange.PAYLOAD] for row in rows]
+            saved = self.state.get()[0] if self.state.exists() else None
+            elements, timestamps, new_state = run_subtask(plan, plan_id, subtask, payloads, saved, _batch_id(),
+                                                          int(time.time() * 1000))
+            self.state.update((new_state,))
+            yield Row(subtask=subtask, payload=_deliver(plan, subtask, elements, timestamps))
+
+        def close(self):
+            pass
+
+    return KeyedSubtaskProcessor()
+
+
+def _deliver(plan: KeyedStagePlan, subtask: int, elements: list, timestamps: list) -> bytes:
+    """Send the outputs to a Kafka sink directly (returns no payload), or pack them for the driver."""
+    batch = codec.make_batch(codec.from_python(elements, plan.output_type), pa.array(timestamps, pa.int64()))
+    if plan.sink_spec is not None:
+        from pyflink_compat.kafka_io.sink import send_batches
+        if elements:
+            send_batches(plan.sink_spec, plan.output_type, iter([batch]))
+        return b""
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, batch.schema) as writer:
+        writer.write_batch(batch)
+    return sink.getvalue().to_pybytes()
+
+
+def unpack_outputs(payloads: List[bytes]) -> List[pa.RecordBatch]:
+    """The (element, event_ts) batches in the payloads of the stage's output rows."""
+    batches = []
+    for payload in payloads:
+        if payload:
+            batches.extend(pa.ipc.open_stream(pa.py_buffer(payload)))
+    return batches
