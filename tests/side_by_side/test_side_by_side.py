@@ -128,6 +128,21 @@ CASES = [
     Case(name="process-functions", job="process_functions.py", args=["{bootstrap}", "{in}", "{out}"],
          inputs={"in": Input(records={0: ["a", "word", "timer", "xy", "longer"]}, timestamp_ms=TS)},
          outputs={"out": Output(count=6, timestamps=True)}, prints=Prints(count=3 + 5 + 5 + 2)),
+    # keyed rolling aggregations (reduce, sum, min_by, keyed filter, ValueState): one output per element,
+    # each key on the subtask PyFlink runs it on (print's "N>" prefixes compared as they are)
+    Case(name="keyed-rolling", job="keyed_rolling.py", args=["{bootstrap}", "{in}", "{out}"],
+         inputs={"in": Input(records={0: ["a,1", "b,2", "a,3", "c,4", "b,5", "a,6", "c,7", "b,8", "a,9", "c,10"]},
+                             timestamp_ms=TS)},
+         outputs={"out": Output(count=10, compare="multiset",
+                                order_key=lambda v: (v.split()[0], int(v.split()[1].split("=")[1])))},
+         prints=Prints(count=35, parallelism=2)),
+    # event-time windows with timestamps from the records, out of order within the bound: tumbling (reduce,
+    # aggregate), sliding and session windows (process), an event-time timer; all fire by the end of input
+    Case(name="event-time-windows", job="event_time_windows.py", args=["{bootstrap}", "{in}", "{out}"],
+         inputs={"in": Input(records={0: [
+             "a,1000,1", "b,2000,2", "a,4000,3", "a,3000,4", "b,9000,5", "a,11000,6", "b,8000,7", "a,12500,8",
+             "b,15000,9", "a,14000,10", "b,21000,11", "a,17000,12", "a,30000,13", "b,26000,14", "b,27500,15"]})},
+         outputs={"out": Output(count=6, compare="multiset")}, prints=Prints(count=49)),
 ]
 
 
