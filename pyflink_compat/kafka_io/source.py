@@ -165,7 +165,9 @@ class KafkaStreamReader(DataSourceStreamReader):
 
     def read(self, partition):
         batches = read_split(self.spec, decode_object(self.element_type_text), partition)
-        return apply_transform(self.transform_text, _within_split(partition, batches))
+        # The split is "current" while the transform runs, its end included (a keyed exchange reports the
+        # split's progress after its last batch, also when the split had nothing to read).
+        return _within_split(partition, apply_transform(self.transform_text, batches))
 
     def commit(self, end):
         pass
@@ -181,7 +183,7 @@ class KafkaStreamReader(DataSourceStreamReader):
         return state
 
 
-#: The Kafka split the running read task is reading, while its batches are consumed (a Python worker
+#: The Kafka split the running read task is reading, while its output is consumed (a Python worker
 #: runs one task at a time). A Kafka sink writing from the read task uses it to number its parallel
 #: instance the way Flink's legacy consumer assigns partitions (see sink.subtask_index).
 current_split = None
