@@ -1,0 +1,128 @@
+"""Keyed state, timers and event-time windows end to end on real Spark and the real test broker: what Flink
+does and Spark's own streaming engine does not (its watermark is the maximum over partitions)."""
+import sys
+import time
+
+import pytest
+from pyspark import cloudpickle
+
+from kafka_helpers import consume, create_topic, produce, unique_topic, values
+from pyflink_compat.common import Duration, SimpleStringSchema, Time, Types, WatermarkStrategy
+from pyflink_compat.common.watermark_strategy import TimestampAssigner
+from pyflink_compat.datastream import KeyedProcessFunction, StreamExecutionEnvironment
+from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
+from pyflink_compat.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
+                                                        KafkaSink, KafkaSource)
+from pyflink_compat.datastream.state import ListStateDescriptor, ValueStateDescriptor
+from pyflink_compat.datastream.window import TumblingEventTimeWindows
+
+pytestmark = pytest.mark.integration
+
+# The classes and functions below run in Spark's Python workers, which cannot import this test module:
+# ship them by value (a job file run by ``pyflink-compat run`` is ``__main__``, shipped by value anyway).
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+EVENT = Types.TUPLE([Types.STRING(), Types.LONG(), Types.INT()])
+
+
+class FromRecord(TimestampAssigner):
+    def extract_timestamp(self, value, record_timestamp):
+        return value[1]
+
+
+def parse(line):
+    key, ts, amount = line.split(",")
+    return key, int(ts), int(amount)
+
+
+def kafka_sink(bootstrap, topic):
+    return (KafkaSink.builder().set_bootstrap_servers(bootstrap)
+            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(topic)
+                                   .set_value_serialization_schema(SimpleStringSchema()).build())
+            .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
+
+
+def window_sums(env, source, strategy, bootstrap, out):
+    events = env.from_source(source, WatermarkStrategy.no_watermarks(), "events") \
+        .map(parse, output_type=EVENT).assign_timestamps_and_watermarks(strategy.with_timestamp_assigner(FromRecord()))
+    events.key_by(lambda e: e[0], key_type=Types.STRING()) \
+        .window(TumblingEventTimeWindows.of(Time.seconds(10))) \
+        .reduce(lambda a, b: (a[0], max(a[1], b[1]), a[2] + b[2])) \
+        .map(lambda e: "%s:%d" % (e[0], e[2]), output_type=Types.STRING()).sink_to(kafka_sink(bootstrap, out))
+
+
+def test_the_watermark_is_the_minimum_over_partitions(spark, bootstrap):
+    # Two records per micro-batch, one from each partition. After the second batch partition 0 is at 30 s and
+    # partition 1 at 2.5 s: Flink's watermark (the minimum) is 2.5 s, so "a,5000" in the third batch still
+    # counts in window [0, 10 s). With Spark's watermark (the maximum) it would be late and lost.
+    topic = create_topic(bootstrap, unique_topic("wm-min"), 2)
+    out = create_topic(bootstrap, unique_topic("wm-min-out"))
+    produce(bootstrap, topic, ["a,1000,1", "a,30000,10", "a,31000,100"], partition=0)
+    produce(bootstrap, topic, ["b,2000,1", "b,2500,10", "a,5000,1000"], partition=1)
+    source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic)
+              .set_value_only_deserializer(SimpleStringSchema())
+              .set_bounded(KafkaOffsetsInitializer.latest()).build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.get_config()          # noqa: B018 (the environment's configuration is read at execute)
+    env._configuration.set_string("pyflink-compat.source.max-records-per-batch", "2")
+    window_sums(env, source, WatermarkStrategy.for_monotonous_timestamps(), bootstrap, out)
+    env.execute("watermark minimum")
+    assert sorted(values(consume(bootstrap, out, 3))) == ["a:1001", "a:110", "b:11"]
+
+
+def test_an_idle_partition_stops_holding_the_watermark_back(spark, bootstrap):
+    # Partition 1 never gets a record. Without idleness the window would never fire; with_idleness lets the
+    # watermark follow partition 0 once partition 1 has been quiet for 1 s (records keep coming on partition 0
+    # so that micro-batches keep running).
+    topic = create_topic(bootstrap, unique_topic("idle"), 2)
+    out = create_topic(bootstrap, unique_topic("idle-out"))
+    produce(bootstrap, topic, ["a,1000,1", "a,2000,2", "a,30000,4"], partition=0)
+    source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic)
+              .set_value_only_deserializer(SimpleStringSchema()).build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    window_sums(env, source, WatermarkStrategy.for_monotonous_timestamps().with_idleness(Duration.of_seconds(1)),
+                bootstrap, out)
+    client = env.execute_async("idle partition")
+    try:
+        deadline = time.monotonic() + 90
+        got = []
+        n = 0
+        while not got and time.monotonic() < deadline:
+            n += 1
+            produce(bootstrap, topic, ["a,%d,0" % (31000 + n)], partition=0)
+            got = values(consume(bootstrap, out, 1, timeout_s=1.5, settle_s=0))
+        assert got == ["a:3"]
+    finally:
+        client.cancel().result()
+
+
+class Sessions(KeyedProcessFunction):
+    """Counts per key in ValueState, keeps the values in ListState, and reports them from an event-time timer
+    one second after each key's first element."""
+
+    def open(self, runtime_context):
+        self.count = runtime_context.get_state(ValueStateDescriptor("count", Types.INT()))
+        self.seen = runtime_context.get_list_state(ListStateDescriptor("seen", Types.INT()))
+
+    def process_element(self, value, ctx):
+        count = (self.count.value() or 0) + 1
+        self.count.update(count)
+        self.seen.add(value[2])
+        if count == 1:
+            ctx.timer_service().register_event_time_timer(ctx.timestamp() + 1000)
+        yield "%s#%d" % (ctx.get_current_key(), count)
+
+    def on_timer(self, timestamp, ctx):
+        yield "%s@%d:%s" % (ctx.get_current_key(), timestamp, sorted(self.seen.get()))
+
+
+def test_keyed_process_function_state_and_timers_with_collect(spark):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    events = env.from_collection([("a", 1000, 1), ("b", 1500, 2), ("a", 1800, 3), ("a", 5000, 4)], type_info=EVENT) \
+        .assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps()
+                                          .with_timestamp_assigner(FromRecord()))
+    result = events.key_by(lambda e: e[0]).process(Sessions(), output_type=Types.STRING()).execute_and_collect()
+    with result:
+        got = sorted(result)
+    assert got == ["a#1", "a#2", "a#3", "a@2000:[1, 3, 4]", "b#1", "b@2500:[2]"]
