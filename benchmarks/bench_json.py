@@ -13,10 +13,10 @@ import json
 import os
 import sys
 import time
-import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_upper  # noqa: E402  (the shared measuring machinery)
+import comparison  # noqa: E402
 
 HERE = bench_upper.HERE
 JOB = os.path.join(HERE, "json_job.py")
@@ -89,87 +89,14 @@ def main(argv=None):
     args = parser.parse_args(argv)
     records = args.records
     kept = (records + 1) // 2
-    timeout_s = args.timeout or 180.0 + records / 1000.0
-    bench_upper.OutputWatcher = JsonOutputWatcher          # measured_run and recheck_output use it
-    os.makedirs(bench_upper.RESULTS, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    broker = None
-    bootstrap = os.environ.get("KAFKA_BOOTSTRAP_SERVERS")
-    runs = []
-    result = {"benchmark": "json", "timestamp": stamp, "records": records, "kept": kept,
-              "partitions": bench_upper.PARTITIONS, "cpus": os.cpu_count(), "versions": bench_upper.versions()}
-    try:
-        if not bootstrap:
-            broker = bench_upper.load_test_broker()().start()
-            bootstrap = broker.bootstrap_servers
-        suffix = uuid.uuid4().hex[:8]
-        topics = {k: "bench-json-%s-%s" % (k, suffix) for k in ("in", "out-compat", "out-oracle")}
-        bench_upper.create_topics(bootstrap, list(topics.values()), bench_upper.PARTITIONS)
-        print("producing %s JSON rows to %s ..." % (format(records, ","), topics["in"]), flush=True)
-        result["produce_s"] = round(produce_input(bootstrap, topics["in"], records), 1)
-        end = bench_upper.end_offsets(bootstrap, topics["in"])
-        if end != records:
-            raise RuntimeError("input end offsets sum to %d, expected %d" % (end, records))
-        env = dict(os.environ)
-        env["PYTHONPATH"] = bench_upper.REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        result["jvm_class_archive"] = bench_upper.ensure_jvm_class_archive(env, record=True)
-        compat_env = dict(env)
-        # Timestamps of the job's phases (session started, query running) in its log; driver only.
-        compat_env.setdefault("PYFLINK_COMPAT_LOG_LEVEL", "INFO")
-        plans = [("pyflink-compat", [sys.executable, "-m", "pyflink_compat", "run", JOB, bootstrap, topics["in"],
-                                     topics["out-compat"]], compat_env, topics["out-compat"])]
-        oracle = os.environ.get("PYFLINK_ORACLE_PYTHON")
-        if oracle:
-            oracle_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-            # PyFlink starts its Python workers as 'python' from PATH: the oracle's own first.
-            oracle_env["PATH"] = os.path.dirname(oracle) + os.pathsep + oracle_env.get("PATH", "")
-            plans.append(("real PyFlink", [oracle, JOB, bootstrap, topics["in"], topics["out-oracle"]], oracle_env,
-                          topics["out-oracle"]))
-        for name, command, run_env, out_topic in plans:
-            print("running %s ..." % name, flush=True)
-            log_path = os.path.join(bench_upper.RESULTS, "%s-json-%s.log" % (stamp, name.replace(" ", "-")))
-            run = bench_upper.measured_run(name, command, run_env, bootstrap, out_topic, kept, 0, timeout_s,
-                                           log_path, own_pids=[broker.process.pid] if broker else [],
-                                           watch=args.watch)
-            runs.append(run)
-            print("  %s: %.1f s end to end, output %s" % (name, run["end_to_end_s"],
-                                                          "ok" if run["output_ok"] else run["output"]), flush=True)
-            if not run["ok"] and run.get("log_tail"):
-                print("    " + "\n    ".join(run["log_tail"]), flush=True)
-        if not oracle:
-            runs.append({"name": "real PyFlink", "skipped": "not installed (set PYFLINK_ORACLE_PYTHON)"})
-    finally:
-        if broker is not None:
-            broker.stop()
-        result["runs"] = runs
-        by_name = {r["name"]: r for r in runs if not r.get("skipped")}
-        compat, real = by_name.get("pyflink-compat"), by_name.get("real PyFlink")
-        if compat and real:
-            result["verdict"] = {
-                "end_to_end_ratio": round(compat["end_to_end_records_per_s"] / real["end_to_end_records_per_s"], 2),
-                "steady_ratio": (round(compat["steady_records_per_s"] / real["steady_records_per_s"], 2)
-                                 if compat["steady_records_per_s"] and real["steady_records_per_s"] else None),
-                "target": 3.0}
-        path = os.path.join(bench_upper.RESULTS, "%s-json.json" % stamp)
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1)
-    print()
-    print("%s JSON rows (5 fields), %d partitions -> filter(active) -> JSON -> Kafka, bounded, AT_LEAST_ONCE; "
-          "%s rows out" % (format(records, ","), bench_upper.PARTITIONS, format(kept, ",")))
-    print("(rates below are input rows per second: records / time)")
-    for r in runs:
-        if r.get("skipped"):
-            print("%s: %s" % (r["name"], r["skipped"]))
-            continue
-        print("%-15s ok=%s  end-to-end %.1f s (%s in rows/s)  first out %s s  steady %s out rows/s  "
-              "peak RSS %s MiB  CPU %.1f s" % (
-                  r["name"], r["ok"], r["end_to_end_s"], format(round(records / r["end_to_end_s"]), ","),
-                  bench_upper.fmt(r["first_output_s"], "{:.1f}"), bench_upper.fmt(r["steady_records_per_s"]),
-                  bench_upper.fmt(r["peak_rss_mib"]), r["cpu_s"]))
-    if result.get("verdict"):
-        print("verdict: %s" % result["verdict"])
-    print("result: %s" % os.path.relpath(path, bench_upper.REPO))
-    return 0 if runs and all(r.get("ok", True) for r in runs) else 1
+
+    def describe(result):
+        print("%s JSON rows (5 fields), %d partitions -> filter(active) -> JSON -> Kafka, bounded, AT_LEAST_ONCE; "
+              "%s rows out" % (format(records, ","), bench_upper.PARTITIONS, format(kept, ",")))
+
+    return comparison.run_comparison(
+        "json", JOB, records, kept, lambda bootstrap, topic: produce_input(bootstrap, topic, records),
+        JsonOutputWatcher, args.watch, args.timeout or 180.0 + records / 1000.0, target=3.0, describe=describe)
 
 
 if __name__ == "__main__":
