@@ -93,21 +93,24 @@ class SubtaskAssigner:
         return subtask
 
 
-def split_by_subtask(elements: list, timestamps: list, offsets: list, keys: list, element_type,
-                     parallelism: int, progress: InputProgress, assign=None) -> List[bytes]:
-    """The payload of each subtask 0..parallelism-1 for one batch of one input (records keep their order)."""
-    datas = [key_bytes(k) for k in keys]
-    assign = assign or SubtaskAssigner(parallelism)
-    targets = [assign(k) for k in keys]
-    element_column = codec.from_python(elements, element_type)
-    timestamp_column = pa.array(timestamps, pa.int64())
-    key_column = pa.array(datas, pa.binary())
-    offset_column = pa.array(offsets, pa.int64())
+def payloads_by_subtask(columns: list, targets: list, element_type, parallelism: int,
+                        progress: InputProgress) -> List[bytes]:
+    """The payload of each subtask 0..parallelism-1 for one input in one micro-batch.
+
+    ``columns``: per source batch, the Arrow columns (element, timestamp, key bytes, offset) of its records;
+    ``targets``: the subtask of each record, in the same order. Records keep their order per subtask."""
+    import numpy as np
+    if columns:
+        elements, timestamps, keys, offsets = (pa.concat_arrays([c[i] for c in columns]) for i in range(4))
+    else:
+        elements = pa.array([], codec.arrow_type(element_type))
+        timestamps, keys, offsets = pa.array([], pa.int64()), pa.array([], pa.binary()), pa.array([], pa.int64())
+    target = np.asarray(targets, dtype=np.int64)
     payloads = []
     for subtask in range(parallelism):
-        take = pa.array([i for i, t in enumerate(targets) if t == subtask], pa.int64())
-        payloads.append(encode_payload(element_column.take(take), timestamp_column.take(take),
-                                       key_column.take(take), offset_column.take(take), progress))
+        take = pa.array(np.flatnonzero(target == subtask), pa.int64())
+        payloads.append(encode_payload(elements.take(take), timestamps.take(take), keys.take(take),
+                                       offsets.take(take), progress))
     return payloads
 
 

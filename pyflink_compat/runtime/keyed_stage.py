@@ -23,6 +23,7 @@ import pyarrow as pa
 from pyflink_compat.runtime import codec, exchange, graph
 from pyflink_compat.runtime.event_time import LONG_MIN, WatermarkTracker
 
+CHUNK_ROWS = 20_000            # records turned into Python objects at a time by a keyed subtask
 ROUTE = "subtask"              # the group column: a route value (see route_values), not the subtask number
 STATE_SCHEMA = "blob binary"
 OUTPUT_SCHEMA_DDL = "subtask int, payload binary"
@@ -97,7 +98,10 @@ def exchange_transform(plan: KeyedStagePlan):
                 step.function.open(_runtime_context(plan, "Source"))
         if hasattr(selector, "open"):
             selector.open(_runtime_context(plan, "KeyBy"))
-        elements, timestamps, offsets, keys = [], [], [], []
+        # Per batch: the records as Arrow columns (element, timestamp, key bytes, offset) and their subtasks;
+        # Python objects live only while their batch is processed.
+        assign = _assigner(plan)
+        columns, targets = [], []
         max_ts = None
         records = 0
         position = 0
@@ -121,10 +125,13 @@ def exchange_transform(plan: KeyedStagePlan):
                             max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
                     if len(numbers) != len(items):
                         numbers = [position] * len(items)      # after a filter/flat_map: order is enough
-                elements.extend(items)
-                timestamps.extend(stamps)
-                offsets.extend(numbers)
-                keys.extend(get_key(e) for e in items)
+                if not items:
+                    continue
+                keys = [get_key(e) for e in items]
+                targets.extend(assign(k) for k in keys)
+                columns.append((codec.from_python(items, plan.keyed_type), pa.array(stamps, pa.int64()),
+                                pa.array([exchange.key_bytes(k) for k in keys], pa.binary()),
+                                pa.array(numbers, pa.int64())))
         finally:
             for step in steps:
                 if hasattr(step.function, "close"):
@@ -135,8 +142,7 @@ def exchange_transform(plan: KeyedStagePlan):
                                               bool(getattr(split, "finished", False)))
         else:                                            # from_collection: one batch holds everything
             progress = exchange.InputProgress("collection", max_ts, records, True)
-        payloads = exchange.split_by_subtask(elements, timestamps, offsets, keys, plan.keyed_type, plan.parallelism,
-                                             progress, _assigner(plan))
+        payloads = exchange.payloads_by_subtask(columns, targets, plan.keyed_type, plan.parallelism, progress)
         yield pa.RecordBatch.from_arrays(
             [pa.array(list(plan.routes), pa.int32()), pa.array(payloads, pa.binary())], names=[ROUTE, exchange.PAYLOAD])
 
@@ -214,10 +220,11 @@ def run_subtask(plan: KeyedStagePlan, plan_id: str, subtask: int, payloads: List
     received = sorted((exchange.decode_payload(p) for p in payloads), key=lambda item: item[1].input_id)
     for batch, progress in received:
         tracker.declare(progress.input_id, now_ms)
-        if batch.num_rows:
-            elements = codec.to_python(batch.column(0), plan.keyed_type)
-            keys = [pickle.loads(k) for k in batch.column(2).to_pylist()]
-            stamps = batch.column(1).to_pylist()
+        for start in range(0, batch.num_rows, CHUNK_ROWS):      # Python objects for one chunk at a time
+            part = batch.slice(start, CHUNK_ROWS)
+            elements = codec.to_python(part.column(0), plan.keyed_type)
+            keys = [pickle.loads(k) for k in part.column(2).to_pylist()]
+            stamps = part.column(1).to_pylist()
             operator.process_elements(zip(keys, elements, stamps))
     for _, progress in received:
         tracker.observe(progress.input_id, progress.max_timestamp, progress.records, now_ms, progress.finished)
