@@ -34,19 +34,14 @@ class WarmUpDataSource(DataSource):
 class WarmUpReader(DataSourceReader):
 
     def partitions(self):
-        # Two tasks: a job's first micro-batch usually runs (at least) two read tasks at once, each in
-        # its own worker; both then find a worker that has imported everything.
-        return [InputPartition(0), InputPartition(1)]
+        return [InputPartition(0)]
 
     def read(self, partition):
         # What a read task of a Kafka job imports; importing it here moves that cost off the job's path.
         import kafka                                         # noqa: F401
         import pyarrow                                       # noqa: F401
         from pyflink_compat.kafka_io import sink, source     # noqa: F401
-        from pyflink_compat.kafka_io import record_columns, batch_send   # noqa: F401
-        from pyflink_compat.runtime import codec, chain      # noqa: F401
-        import time
-        time.sleep(0.3)          # hold this worker so that the other task gets a worker of its own
+        from pyflink_compat.runtime import codec             # noqa: F401
         yield (True,)
 
 
