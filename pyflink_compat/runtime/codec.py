@@ -178,11 +178,6 @@ def _stored_as_python(type_info) -> bool:
     return any(type(plain) is type(type_info) and plain == type_info for plain in _PLAIN)
 
 
-def _from_storage(value, type_info):
-    """The Python object a user function sees for one stored value (recursively)."""
-    return _converter(type_info)(value)
-
-
 def _identity(value):
     return value
 
@@ -357,11 +352,6 @@ def _tuple_fields_getter(type_info: TupleTypeInfo):
     return fields_of
 
 
-def _to_storage(value, type_info):
-    """The Arrow-ready form of one element of ``type_info`` (recursively), as PyFlink converts it."""
-    return _storage_converter(type_info)(value)
-
-
 def _storage_converter(type_info):
     """A function from a Python element of ``type_info`` to its Arrow-ready form (None stays None).
 
@@ -443,14 +433,6 @@ def _collected(value, type_info):
         key_type, value_type = _map_types_of(type_info)
         return {_collected(k, key_type): _collected(v, value_type) for k, v in value.items()}
     return value
-
-
-def _has_names(row) -> bool:
-    try:
-        row.as_dict()
-        return True
-    except TypeError:
-        return False
 
 
 def column(batch: pa.RecordBatch, name: str) -> pa.Array:

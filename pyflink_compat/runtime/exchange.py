@@ -1,8 +1,8 @@
 """Handing records to a keyed stage: from a read task to the keyed subtasks, as one payload per subtask.
 
 A read task runs the per-element chain before ``key_by``, computes each element's key and the keyed
-subtask it belongs to, and emits ONE row per subtask: ``(subtask, payload)``. The payload is an Arrow IPC
-stream of the subtask's records (element, timestamp, key, offset) plus the input's progress in this
+subtask it belongs to, and emits ONE row per subtask: ``(route, payload)``. The payload is an Arrow IPC
+stream of the subtask's records (element, timestamp, key), in the input's order, plus its progress in this
 micro-batch (which input, the highest record timestamp, how many records, whether the input has ended),
 which the keyed subtask needs for Flink's watermark (the minimum over inputs). A row goes to every
 subtask, also with no records, so that each subtask hears from each input in each micro-batch.
@@ -16,16 +16,12 @@ import pyarrow as pa
 
 from pyflink_compat.runtime import codec
 
-SUBTASK = "subtask"
 PAYLOAD = "payload"
-EXCHANGE_SCHEMA_DDL = "subtask int, payload binary"
-
 KEY = "key"
-OFFSET = "offset"
 
 
 @attrs.frozen
-class InputProgress:
+class BatchProgress:
     """What one input (a Kafka partition, a collection) produced in one micro-batch."""
     input_id: str
     max_timestamp: Optional[int]
@@ -42,13 +38,11 @@ def subtask_of(key_data: bytes, parallelism: int) -> int:
     return zlib.crc32(key_data) % parallelism
 
 
-def encode_payload(elements: pa.Array, timestamps: pa.Array, keys: pa.Array, offsets: pa.Array,
-                   progress: InputProgress) -> bytes:
+def encode_payload(elements: pa.Array, timestamps: pa.Array, keys: pa.Array, progress: BatchProgress) -> bytes:
     metadata = {b"input": progress.input_id.encode(), b"records": str(progress.records).encode(),
                 b"max_ts": b"" if progress.max_timestamp is None else str(progress.max_timestamp).encode(),
                 b"finished": b"1" if progress.finished else b"0"}
-    batch = pa.RecordBatch.from_arrays([elements, timestamps, keys, offsets],
-                                       names=[codec.ELEMENT, codec.EVENT_TS, KEY, OFFSET])
+    batch = pa.RecordBatch.from_arrays([elements, timestamps, keys], names=[codec.ELEMENT, codec.EVENT_TS, KEY])
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, batch.schema.with_metadata(metadata)) as writer:
         writer.write_batch(batch)
@@ -56,14 +50,14 @@ def encode_payload(elements: pa.Array, timestamps: pa.Array, keys: pa.Array, off
 
 
 def decode_payload(payload: bytes):
-    """(record batch, InputProgress) of one payload."""
+    """(record batch, BatchProgress) of one payload."""
     reader = pa.ipc.open_stream(pa.py_buffer(payload))
     batches = list(reader)
     metadata = reader.schema.metadata or {}
     batch = batches[0] if batches else pa.RecordBatch.from_arrays(
         [pa.array([], f.type) for f in reader.schema], schema=reader.schema)
     max_ts = metadata.get(b"max_ts", b"")
-    progress = InputProgress(metadata[b"input"].decode(), int(max_ts) if max_ts else None,
+    progress = BatchProgress(metadata[b"input"].decode(), int(max_ts) if max_ts else None,
                              int(metadata[b"records"]), metadata[b"finished"] == b"1")
     return batch, progress
 
@@ -94,26 +88,20 @@ class SubtaskAssigner:
 
 
 def payloads_by_subtask(columns: list, targets: list, element_type, parallelism: int,
-                        progress: InputProgress) -> List[bytes]:
+                        progress: BatchProgress) -> List[bytes]:
     """The payload of each subtask 0..parallelism-1 for one input in one micro-batch.
 
-    ``columns``: per source batch, the Arrow columns (element, timestamp, key bytes, offset) of its records;
+    ``columns``: per source batch, the Arrow columns (element, timestamp, key bytes) of its records;
     ``targets``: the subtask of each record, in the same order. Records keep their order per subtask."""
     import numpy as np
     if columns:
-        elements, timestamps, keys, offsets = (pa.concat_arrays([c[i] for c in columns]) for i in range(4))
+        elements, timestamps, keys = (pa.concat_arrays([c[i] for c in columns]) for i in range(3))
     else:
         elements = pa.array([], codec.arrow_type(element_type))
-        timestamps, keys, offsets = pa.array([], pa.int64()), pa.array([], pa.binary()), pa.array([], pa.int64())
+        timestamps, keys = pa.array([], pa.int64()), pa.array([], pa.binary())
     target = np.asarray(targets, dtype=np.int64)
     payloads = []
     for subtask in range(parallelism):
         take = pa.array(np.flatnonzero(target == subtask), pa.int64())
-        payloads.append(encode_payload(elements.take(take), timestamps.take(take), keys.take(take),
-                                       offsets.take(take), progress))
+        payloads.append(encode_payload(elements.take(take), timestamps.take(take), keys.take(take), progress))
     return payloads
-
-
-def exchange_batch(payloads: List[bytes]) -> pa.RecordBatch:
-    return pa.RecordBatch.from_arrays([pa.array(range(len(payloads)), pa.int32()), pa.array(payloads, pa.binary())],
-                                      names=[SUBTASK, PAYLOAD])

@@ -98,13 +98,12 @@ def exchange_transform(plan: KeyedStagePlan):
                 step.function.open(_runtime_context(plan, "Source"))
         if hasattr(selector, "open"):
             selector.open(_runtime_context(plan, "KeyBy"))
-        # Per batch: the records as Arrow columns (element, timestamp, key bytes, offset) and their subtasks;
+        # Per batch: the records as Arrow columns (element, timestamp, key bytes) and their subtasks;
         # Python objects live only while their batch is processed.
         assign = _assigner(plan)
         columns, targets = [], []
         max_ts = None
         records = 0
-        position = 0
         try:
             for batch in batches:
                 items = codec.to_python(codec.column(batch, codec.ELEMENT), plan.input_type)
@@ -114,8 +113,6 @@ def exchange_transform(plan: KeyedStagePlan):
                     present = [t for t in stamps if t is not None]
                     if present:
                         max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
-                numbers = list(range(position, position + len(items)))
-                position += len(items)
                 for step in steps:
                     items, stamps = step.apply(items, stamps)
                     if isinstance(step, AssignTimestampsStep) and stamps:
@@ -123,25 +120,22 @@ def exchange_transform(plan: KeyedStagePlan):
                         present = [t for t in stamps if t is not None]
                         if present:
                             max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
-                    if len(numbers) != len(items):
-                        numbers = [position] * len(items)      # after a filter/flat_map: order is enough
                 if not items:
                     continue
                 keys = [get_key(e) for e in items]
                 targets.extend(assign(k) for k in keys)
                 columns.append((codec.from_python(items, plan.keyed_type), pa.array(stamps, pa.int64()),
-                                pa.array([exchange.key_bytes(k) for k in keys], pa.binary()),
-                                pa.array(numbers, pa.int64())))
+                                pa.array([exchange.key_bytes(k) for k in keys], pa.binary())))
         finally:
             for step in steps:
                 if hasattr(step.function, "close"):
                     step.function.close()
         split = ksource.current_split
         if split is not None:
-            progress = exchange.InputProgress("%s:%d" % (split.topic, split.partition), max_ts, records,
+            progress = exchange.BatchProgress("%s:%d" % (split.topic, split.partition), max_ts, records,
                                               bool(getattr(split, "finished", False)))
         else:                                            # from_collection: one batch holds everything
-            progress = exchange.InputProgress("collection", max_ts, records, True)
+            progress = exchange.BatchProgress("collection", max_ts, records, True)
         payloads = exchange.payloads_by_subtask(columns, targets, plan.keyed_type, plan.parallelism, progress)
         yield pa.RecordBatch.from_arrays(
             [pa.array(list(plan.routes), pa.int32()), pa.array(payloads, pa.binary())], names=[ROUTE, exchange.PAYLOAD])

@@ -240,13 +240,31 @@ def _print_batch_writer(sink: graph.Node, element_type, parallelism: int, out):
         if table.num_rows == 0:
             return
         elements = codec.to_python(table.column(codec.ELEMENT).combine_chunks(), element_type)
-        subtasks = table.column("__subtask").to_pylist()
-        lines = [printing.line_prefix(identifier, s % parallelism, parallelism)
-                 + printing.element_string(e, element_type) + "\n" for e, s in zip(elements, subtasks)]
-        out().write("".join(lines))
-        out().flush()
+        subtasks = [s % parallelism for s in table.column("__subtask").to_pylist()]
+        _print_lines(out(), identifier, elements, subtasks, element_type, parallelism)
 
     return write
+
+
+def _print_lines(out, identifier, elements, subtasks, element_type, parallelism: int):
+    """print()'s lines for elements printed by the given parallel instances, written at once."""
+    lines = [printing.line_prefix(identifier, s, parallelism) + printing.element_string(e, element_type) + "\n"
+             for e, s in zip(elements, subtasks)]
+    if lines:
+        out.write("".join(lines))
+        out.flush()
+
+
+def _stream_writer(df, sink: graph.Node, job_name: str, checkpoint_root: str, configuration: dict):
+    """(query name, DataStreamWriter) for the query ending at ``sink``: its own checkpoint location, the
+    configured trigger."""
+    name = "%s: %s (%s)" % (job_name, sink.name, uuid.uuid4().hex[:8])
+    checkpoint = os.path.join(checkpoint_root, "sink-%d" % sink.id)
+    writer = df.writeStream.queryName(name).option("checkpointLocation", checkpoint)
+    interval = configuration.get(TRIGGER_INTERVAL_KEY)
+    if interval:
+        writer = writer.trigger(processingTime=interval)
+    return name, writer
 
 
 def _collect_batch_writer(element_type, deliver):
@@ -289,12 +307,7 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
     else:
         df, done, already_done = _collection_source(spark, source, transform, stream_type)
 
-    name = "%s: %s (%s)" % (job_name, sink.name, uuid.uuid4().hex[:8])
-    checkpoint = os.path.join(checkpoint_root, "sink-%d" % sink.id)
-    writer = df.writeStream.queryName(name).option("checkpointLocation", checkpoint)
-    interval = configuration.get(TRIGGER_INTERVAL_KEY)
-    if interval:
-        writer = writer.trigger(processingTime=interval)
+    name, writer = _stream_writer(df, sink, job_name, checkpoint_root, configuration)
 
     if sink.kind == graph.KAFKA_SINK:
         spec = sink_spec
@@ -333,7 +346,7 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
                      deliver: Callable = None) -> PlannedQuery:
     """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes -> sink,
     as read tasks that hand records to keyed subtasks, and transformWithState (runtime/keyed_stage.py)."""
-    from pyflink_compat.runtime import keyed_stage
+    from pyflink_compat.runtime import exchange, keyed_stage
     source = chain[0]
     key_index = next(i for i, node in enumerate(chain) if node.kind == graph.KEY_BY)
     pre_nodes, key_node, operator = chain[1:key_index], chain[key_index], chain[key_index + 1]
@@ -370,7 +383,7 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
         watermark_spec=strategy._j_watermark_strategy, assigner_in_chain=bool(assigners), job_name=job_name,
         sink_spec=sink_spec)
     transform = keyed_stage.exchange_transform(plan)
-    schema = "%s int, %s binary" % (keyed_stage.ROUTE, "payload")
+    schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     if source.kind == graph.KAFKA_SOURCE:
         df, done, already_done = _kafka_source(spark, source, configuration, transform, schema_ddl=schema,
                                                extra_options={"plan_all_partitions": "true"})
@@ -383,12 +396,7 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
     stage = (df.groupBy(keyed_stage.ROUTE)
              .transformWithState(keyed_stage.stateful_processor(plan, plan_id), keyed_stage.OUTPUT_SCHEMA_DDL,
                                  "Append", "None"))
-    name = "%s: %s (%s)" % (job_name, sink.name, uuid.uuid4().hex[:8])
-    checkpoint = os.path.join(checkpoint_root, "sink-%d" % sink.id)
-    writer = stage.writeStream.queryName(name).option("checkpointLocation", checkpoint)
-    interval = configuration.get(TRIGGER_INTERVAL_KEY)
-    if interval:
-        writer = writer.trigger(processingTime=interval)
+    name, writer = _stream_writer(stage, sink, job_name, checkpoint_root, configuration)
     if sink.kind == graph.KAFKA_SINK:
         start = writer.format("noop").start
     elif sink.kind == graph.PRINT_SINK:
@@ -417,14 +425,12 @@ def _keyed_print_writer(sink: graph.Node, element_type, parallelism: int, out):
     identifier = sink.payload
 
     def write(batch_df, batch_id):
-        lines = []
+        elements, subtasks = [], []
         for subtask, batch in sorted(_keyed_rows(batch_df), key=lambda item: item[0]):
-            elements = codec.to_python(codec.column(batch, codec.ELEMENT), element_type)
-            prefix = printing.line_prefix(identifier, subtask, parallelism)
-            lines.extend(prefix + printing.element_string(e, element_type) + "\n" for e in elements)
-        if lines:
-            out().write("".join(lines))
-            out().flush()
+            printed = codec.to_python(codec.column(batch, codec.ELEMENT), element_type)
+            elements.extend(printed)
+            subtasks.extend([subtask] * len(printed))
+        _print_lines(out(), identifier, elements, subtasks, element_type, parallelism)
 
     return write
 

@@ -286,22 +286,11 @@ class _KeyedProcessContext(KeyedProcessFunction.Context):
         return self._timestamp
 
 
-class _KeyedProcessOnTimerContext(KeyedProcessFunction.OnTimerContext):
+class _KeyedProcessOnTimerContext(_KeyedProcessContext, KeyedProcessFunction.OnTimerContext):
 
     def __init__(self, timer_service: TimerService, backend: KeyedStateBackend):
-        self._timer_service = timer_service
-        self._backend = backend
-        self._timestamp = None
+        super().__init__(timer_service, backend)
         self._time_domain = None
-
-    def get_current_key(self):
-        return self._backend.get_current_key()
-
-    def timer_service(self) -> TimerService:
-        return self._timer_service
-
-    def timestamp(self) -> int:
-        return self._timestamp
 
     def time_domain(self) -> TimeDomain:
         return self._time_domain
