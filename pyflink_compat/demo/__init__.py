@@ -14,7 +14,7 @@ def run_demo() -> int:
     from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
     from kafka.admin import NewTopic
 
-    from pyflink_compat.cli import run_job
+    from pyflink_compat.cli import RunOptions, run_job
     from pyflink_compat.demo.broker import TansuBroker
 
     broker = TansuBroker().start()
@@ -33,7 +33,7 @@ def run_demo() -> int:
         job = os.path.join(os.path.dirname(__file__), "upper_job.py")
         print("Running %s on Spark local mode ..." % job)
         started = time.monotonic()
-        run_job(job, [servers, "demo-input", "demo-output"], {}, None)
+        run_job(RunOptions(job_file=job, job_args=[servers, "demo-input", "demo-output"]))
         print("Job finished in %.1f s" % (time.monotonic() - started))
 
         consumer = KafkaConsumer(bootstrap_servers=servers, enable_auto_commit=False, fetch_max_wait_ms=10)

@@ -99,3 +99,12 @@ def test_same_job_runs_on_a_spark_standalone_cluster(bootstrap, standalone_clust
     # The work ran in executor processes started by the worker, not in the driver.
     executor_logs = list((logs / "work").rglob("stderr"))
     assert executor_logs, "no executor was launched by the standalone worker"
+
+
+def test_the_readme_demo_runs_and_prints_the_job_output():
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    result = subprocess.run([sys.executable, "-m", "pyflink_compat", "demo"], capture_output=True, text=True,
+                            timeout=300, env=env, cwd=REPO)
+    assert result.returncode == 0, result.stderr[-3000:]
+    output = result.stdout.split("Output topic 'demo-output':", 1)[1].split()
+    assert output == ["HELLO", "PYFLINK", "ON", "SPARK", "KAFKA", "IN,", "KAFKA", "OUT"]
