@@ -20,7 +20,7 @@ from typing import List, Optional
 import attrs
 import pyarrow as pa
 
-from pyflink_compat.runtime import codec, exchange, graph
+from pyflink_compat.runtime import codec, exchange, gc_pause, graph
 from pyflink_compat.runtime.event_time import LONG_MIN, WatermarkTracker
 
 CHUNK_ROWS = 20_000            # records turned into Python objects at a time by a keyed subtask
@@ -104,28 +104,33 @@ def exchange_transform(plan: KeyedStagePlan):
         columns, targets = [], []
         max_ts = None
         records = 0
-        try:
-            for batch in batches:
-                items = codec.to_python(codec.column(batch, codec.ELEMENT), plan.input_type)
-                stamps = codec.column(batch, codec.EVENT_TS).to_pylist()
-                records += len(items)
-                if not plan.assigner_in_chain:          # the source's generator sees every record read
+        def handle(batch):
+            nonlocal max_ts, records
+            items = codec.to_python(codec.column(batch, codec.ELEMENT), plan.input_type)
+            stamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+            records += len(items)
+            if not plan.assigner_in_chain:          # the source's generator sees every record read
+                present = [t for t in stamps if t is not None]
+                if present:
+                    max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
+            for step in steps:
+                items, stamps = step.apply(items, stamps)
+                if isinstance(step, AssignTimestampsStep) and stamps:
+                    # the assigner's generator sees what reaches it, with the new timestamps
                     present = [t for t in stamps if t is not None]
                     if present:
                         max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
-                for step in steps:
-                    items, stamps = step.apply(items, stamps)
-                    if isinstance(step, AssignTimestampsStep) and stamps:
-                        # the assigner's generator sees what reaches it, with the new timestamps
-                        present = [t for t in stamps if t is not None]
-                        if present:
-                            max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
-                if not items:
-                    continue
-                keys = [get_key(e) for e in items]
-                targets.extend(assign(k) for k in keys)
-                columns.append((codec.from_python(items, plan.keyed_type), pa.array(stamps, pa.int64()),
-                                pa.array([exchange.key_bytes(k) for k in keys], pa.binary())))
+            if not items:
+                return
+            keys = [get_key(e) for e in items]
+            targets.extend(assign(k) for k in keys)
+            columns.append((codec.from_python(items, plan.keyed_type), pa.array(stamps, pa.int64()),
+                            pa.array([exchange.key_bytes(k) for k in keys], pa.binary())))
+
+        try:
+            for batch in batches:
+                with gc_pause.paused():
+                    handle(batch)
         finally:
             for step in steps:
                 if hasattr(step.function, "close"):
@@ -193,6 +198,11 @@ _LIVE = {}
 def run_subtask(plan: KeyedStagePlan, plan_id: str, subtask: int, payloads: List[bytes], saved: Optional[bytes],
                 batch_id: Optional[int], now_ms: int):
     """Process one micro-batch of one subtask: returns (elements, timestamps) out, and the state to save."""
+    with gc_pause.paused():
+        return _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms)
+
+
+def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     from pyflink_compat.runtime.chain import build_steps
     from pyflink_compat.runtime.keyed.operators import ListCollector
     live = _LIVE.get((plan_id, subtask))

@@ -166,39 +166,46 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
     # differ from what is stored: then the stored rows are kept (Arrow ``take``), not re-encoded.
     may_pass_through = codec.passes_through(input_type) and output_type == input_type
 
-    def run(batches):
+    def process(batch, mutation_count):
+        """The output batch for one input batch, or None when nothing is left."""
         from itertools import compress
+        elements = codec.to_python(codec.column(batch, codec.ELEMENT), input_type)
+        timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+        # Positions in ``batch`` of the current elements, while they are still its stored values.
+        positions = list(range(len(elements))) if may_pass_through else None
+        changes_before = mutation_count()
+        for i, step in enumerate(steps):
+            elements, timestamps = step.apply(elements, timestamps)
+            if positions is not None and isinstance(step, FilterStep):
+                positions = list(compress(positions, step.last_flags))
+                continue                   # kept elements are unchanged: nothing to convert
+            positions = None
+            if i != last and _converts(step.convert_to):
+                elements = codec.to_python(codec.from_python(elements, step.convert_to), step.convert_to)
+        if not elements:
+            return None
+        if positions is not None and mutation_count() == changes_before:
+            return batch.take(pa.array(positions, pa.int64()))
+        return codec.make_batch(codec.from_python(elements, output_type), pa.array(timestamps, pa.int64()))
+
+    last = len(steps) - 1
+
+    def run(batches):
         from pyspark import TaskContext
         from pyflink_compat.common.types import mutation_count
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
+        from pyflink_compat.runtime import gc_pause
         context = TaskContext.get()
         partition = context.partitionId() if context is not None else 0
         for step, (name, node_parallelism) in zip(steps, settings):
             if hasattr(step.function, "open"):
                 step.function.open(SimpleRuntimeContext(name, partition % node_parallelism, node_parallelism, {}))
-        last = len(steps) - 1
         try:
             for batch in batches:
-                elements = codec.to_python(codec.column(batch, codec.ELEMENT), input_type)
-                timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
-                # Positions in ``batch`` of the current elements, while they are still its stored values.
-                positions = list(range(len(elements))) if may_pass_through else None
-                changes_before = mutation_count()
-                for i, step in enumerate(steps):
-                    elements, timestamps = step.apply(elements, timestamps)
-                    if positions is not None and isinstance(step, FilterStep):
-                        positions = list(compress(positions, step.last_flags))
-                        continue                   # kept elements are unchanged: nothing to convert
-                    positions = None
-                    if i != last and _converts(step.convert_to):
-                        elements = codec.to_python(codec.from_python(elements, step.convert_to), step.convert_to)
-                if not elements:
-                    continue
-                if positions is not None and mutation_count() == changes_before:
-                    yield batch.take(pa.array(positions, pa.int64()))
-                else:
-                    yield codec.make_batch(codec.from_python(elements, output_type),
-                                           pa.array(timestamps, pa.int64()))
+                with gc_pause.paused():
+                    output = process(batch, mutation_count)
+                if output is not None:
+                    yield output
         finally:
             for step in steps:
                 if hasattr(step.function, "close"):
