@@ -5,9 +5,10 @@
 PyFlink's CheckpointConfig wraps Java's; ours is a plain Python object with the
 same getters, setters (which return ``self``), defaults and argument checks
 (Java's ``IllegalArgumentException`` messages, raised as
-:class:`~pyflink_compat.util.exceptions.JavaStyleError`). The settings are
-recorded only: each run currently uses a temporary Spark checkpoint location
-(see porting_guide/README.md#checkpoints).
+:class:`~pyflink_compat.util.exceptions.JavaStyleError`). The interval turns
+durable checkpoints on and the externalized-checkpoint retention decides what is
+kept when the job ends (runtime/checkpoints.py); the other settings are recorded
+only (see porting_guide/README.md#checkpoints).
 """
 from enum import Enum
 from typing import Optional

@@ -9,21 +9,17 @@ import json
 import logging
 import queue
 import re
-import shutil
-import tempfile
 import threading
 import time
 from typing import Callable, List, Optional
 
 from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
-from pyflink_compat.runtime import graph, launch, session, translate
-from pyflink_compat.util.exceptions import UnsupportedFeatureError
+from pyflink_compat.runtime import checkpoints, graph, launch, session, translate
 
 log = logging.getLogger("pyflink_compat")
 
 POLL_INTERVAL_S = 0.05
-SAVEPOINT_PATH_KEY = "execution.savepoint.path"
 
 
 class JobExecutionError(RuntimeError):
@@ -44,6 +40,14 @@ def _cause_of(exception) -> str:
     return text.strip().splitlines()[0][:1000] if text.strip() else repr(exception)
 
 
+def _source_end_offset(progress) -> Optional[dict]:
+    """The source end offset of a query's last completed micro-batch (from its progress report)."""
+    if not progress or not progress.get("sources"):
+        return None
+    end = progress["sources"][0].get("endOffset")
+    return json.loads(end) if isinstance(end, str) else end
+
+
 class JobRun:
     """One execution of an environment's sinks."""
 
@@ -61,7 +65,7 @@ class JobRun:
         self._cancel_requested = threading.Event()
         self._queries = []
         self._thread = None
-        self._checkpoint_root = None
+        self._checkpoints = None
         self._started_at = None
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -70,15 +74,14 @@ class JobRun:
         """Plan and start every query; planning errors (broker, topic, config) raise here."""
         self._started_at = time.monotonic()
         configuration = self.env._configuration.to_dict()
-        if configuration.get(SAVEPOINT_PATH_KEY):
-            raise UnsupportedFeatureError(
-                "Restoring a job from a savepoint or checkpoint (pyflink-compat run -s / %s=%s)"
-                % (SAVEPOINT_PATH_KEY, configuration[SAVEPOINT_PATH_KEY]), "checkpoints",
-                "it arrives with checkpointing; without -s the job starts from its sources' starting offsets")
-        spark = session.get_session(configuration)
-        self._checkpoint_root = tempfile.mkdtemp(prefix="pyflink-compat-job-")
-        planned = [translate.plan_query(spark, self.env, sink, self.job_name, self._checkpoint_root, self.deliver)
-                   for sink in self.sinks]
+        self._checkpoints = checkpoints.plan(self.env, configuration, self.job_name, str(self.job_id), self.sinks)
+        try:
+            spark = session.get_session(configuration)
+            planned = [translate.plan_query(spark, self.env, sink, self.job_name, self._checkpoints, self.deliver)
+                       for sink in self.sinks]
+        except BaseException:
+            self._checkpoints.discard()          # nothing ran: nothing to keep
+            raise
         try:
             for plan in planned:
                 if plan.already_done:
@@ -86,6 +89,7 @@ class JobRun:
                 self._queries.append((plan, plan.start()))
         except BaseException:
             self._stop_all()
+            self._checkpoints.finish(checkpoints.FAILED)
             raise
         self.status = JobStatus.RUNNING
         launch.report_submitted(self.job_id)
@@ -109,11 +113,12 @@ class JobRun:
                         pending.remove((plan, query))
                         continue
                     progress = query.lastProgress
-                    if progress and plan.done_offsets is not None:
-                        end = progress["sources"][0].get("endOffset") if progress.get("sources") else None
-                        if end and plan.is_done(json.loads(end) if isinstance(end, str) else end):
-                            query.stop()
-                            pending.remove((plan, query))
+                    end = _source_end_offset(progress)
+                    if end and plan.offset_committer is not None:
+                        plan.offset_committer.batch_completed(end)
+                    if end and plan.done_offsets is not None and plan.is_done(end):
+                        query.stop()
+                        pending.remove((plan, query))
                 time.sleep(POLL_INTERVAL_S)
             if self._cancel_requested.is_set():
                 self.status = JobStatus.CANCELED
@@ -125,7 +130,8 @@ class JobRun:
             self.status = JobStatus.CANCELED if self._cancel_requested.is_set() else JobStatus.FAILED
         finally:
             self._stop_all()
-            shutil.rmtree(self._checkpoint_root, ignore_errors=True)
+            outcomes = {JobStatus.FINISHED: checkpoints.FINISHED, JobStatus.CANCELED: checkpoints.CANCELED}
+            self._checkpoints.finish(outcomes.get(self.status, checkpoints.FAILED))
             if self.error is not None:
                 self.result_future.set_exception(self.error)
             else:
@@ -133,12 +139,19 @@ class JobRun:
                 self.result_future.set_result(JobExecutionResult._of(self.job_id, runtime_ms))
 
     def _stop_all(self):
-        for _, query in self._queries:
+        for plan, query in self._queries:
             try:
                 if query.isActive:
                     query.stop()
             except Exception as e:       # stopping is best effort; the first error is what matters
                 log.debug("stopping a query failed: %s", e)
+            if plan.offset_committer is not None:
+                # The last completed micro-batch is committed too (Flink commits on the final checkpoint).
+                end = _source_end_offset(query.lastProgress)
+                if end:
+                    plan.offset_committer.batch_completed(end)
+                plan.offset_committer.close()
+                plan.offset_committer = None
 
     def cancel(self):
         self.status = JobStatus.CANCELLING

@@ -9,7 +9,6 @@ print/collect (which must happen in this process).
 """
 import json
 import logging
-import os
 import uuid
 from typing import Callable, List, Optional
 
@@ -40,6 +39,7 @@ class PlannedQuery:
     start: Callable[[], object]            # () -> StreamingQuery
     done_offsets: Optional[dict]           # source end offset (JSON dict) meaning "all read"; None: unbounded
     already_done: bool = False             # a bounded source with nothing to read
+    offset_committer: Optional[object] = None   # commits the Kafka source's offsets after each micro-batch
 
     def is_done(self, end_offset: dict) -> bool:
         return self.done_offsets is not None and offsets_reached(end_offset, self.done_offsets)
@@ -50,6 +50,13 @@ def offsets_reached(current: dict, target: dict) -> bool:
         return current.get("index", -1) >= target["index"]
     have = koffsets.from_json(current)
     return all(have.get(tp, -1) >= off for tp, off in koffsets.from_json(target).items())
+
+
+def _offset_committer(source: graph.Node, checkpoints):
+    from pyflink_compat.kafka_io import offset_commits
+    if source.kind != graph.KAFKA_SOURCE or not offset_commits.commits_enabled(source.payload, checkpoints.durable):
+        return None
+    return offset_commits.OffsetCommitter(source.payload, source.name)
 
 
 def _check_chain(chain: List[graph.Node], runtime_mode):
@@ -103,16 +110,20 @@ def _check_consumer_properties(spec):
                              "latest, earliest, none" % reset, "execute")
 
 
-def _kafka_source(spark, node: graph.Node, configuration: dict, transform=None, output_type=None,
-                  schema_ddl: str = None, extra_options: dict = None):
+def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sink: graph.Node, transform=None,
+                  output_type=None, schema_ddl: str = None, extra_options: dict = None):
     spec = node.payload
     _check_consumer_properties(spec)
+    restored_stop = checkpoints.restored_stop_offsets(sink)
     with Cluster(spec.properties) as cluster:
         partitions = koffsets.subscribed_partitions(cluster, spec.subscription)
         start = koffsets.resolve(cluster, spec.starting_offsets, partitions, spec.group_id)
         stop = None
         if spec.stopping_offsets is not None:
             stop = koffsets.resolve(cluster, spec.stopping_offsets, partitions, spec.group_id, starting=False)
+            # A restored job stops where the original run would have (Flink keeps that in its splits).
+            stop.update({tp: off for tp, off in koffsets.from_json(restored_stop).items() if tp in stop})
+    checkpoints.remember_stop_offsets(sink, koffsets.to_json(stop) if stop is not None else None)
     log.info("Kafka source %s: %d partition(s), start offsets %s, stop offsets %s",
              node.name, len(partitions), start, stop)
     options = {
@@ -133,6 +144,9 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, transform=None, 
     if finishes:
         done = koffsets.to_json({tp: max(stop[tp], start[tp]) for tp in partitions})
     already_done = finishes and all(start[tp] >= stop[tp] for tp in partitions)
+    if finishes and not already_done:                    # a restored run may have nothing left to read
+        committed = checkpoints.last_committed_source_offsets(sink)
+        already_done = bool(committed) and committed[0] is not None and offsets_reached(committed[0], done)
     return df, done, already_done
 
 
@@ -262,12 +276,11 @@ def _print_lines(out, identifier, elements, subtasks, element_type, parallelism:
         out.flush()
 
 
-def _stream_writer(df, sink: graph.Node, job_name: str, checkpoint_root: str, configuration: dict):
-    """(query name, DataStreamWriter) for the query ending at ``sink``: its own checkpoint location, the
-    configured trigger."""
+def _stream_writer(df, sink: graph.Node, job_name: str, checkpoints, configuration: dict):
+    """(query name, DataStreamWriter) for the query ending at ``sink``: its own checkpoint location in the
+    job's checkpoint directory (runtime/checkpoints.py), the configured trigger."""
     name = "%s: %s (%s)" % (job_name, sink.name, uuid.uuid4().hex[:8])
-    checkpoint = os.path.join(checkpoint_root, "sink-%d" % sink.id)
-    writer = df.writeStream.queryName(name).option("checkpointLocation", checkpoint)
+    writer = df.writeStream.queryName(name).option("checkpointLocation", checkpoints.sink_location(sink))
     interval = configuration.get(TRIGGER_INTERVAL_KEY)
     if interval:
         writer = writer.trigger(processingTime=interval)
@@ -284,12 +297,12 @@ def _collect_batch_writer(element_type, deliver):
     return write
 
 
-def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str,
+def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoints,
                deliver: Callable = None) -> PlannedQuery:
     chain = sink.chain()
     _check_chain(chain, env._runtime_mode)
     if any(node.kind == graph.KEY_BY for node in chain):
-        return plan_keyed_query(spark, env, sink, chain, job_name, checkpoint_root, deliver)
+        return plan_keyed_query(spark, env, sink, chain, job_name, checkpoints, deliver)
     source, functions = chain[0], chain[1:-1]
     configuration = env._configuration.to_dict()
     parallelism = sink.parallelism or env.get_parallelism()
@@ -310,11 +323,12 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
         transform = direct_kafka_writes(transform, sink_spec, element_type)
         stream_type = Types.LONG()
     if source.kind == graph.KAFKA_SOURCE:
-        df, done, already_done = _kafka_source(spark, source, configuration, transform, stream_type)
+        df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
+                                               stream_type)
     else:
         df, done, already_done = _collection_source(spark, source, transform, stream_type)
 
-    name, writer = _stream_writer(df, sink, job_name, checkpoint_root, configuration)
+    name, writer = _stream_writer(df, sink, job_name, checkpoints, configuration)
 
     if sink.kind == graph.KAFKA_SINK:
         spec = sink_spec
@@ -326,7 +340,8 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
         check_reachable(spec.bootstrap_servers)
         if direct:
             return PlannedQuery(name=name, sink=sink, start=writer.format("noop").start, done_offsets=done,
-                                already_done=already_done)
+                                already_done=already_done,
+                                offset_committer=_offset_committer(source, checkpoints))
         writer = (writer.format(ksource.FORMAT_NAME)
                   .option(ksource.SPEC_OPTION, ksource.encode_object(spec))
                   .option("element_type", ksource.encode_object(element_type))
@@ -341,7 +356,8 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
         start = writer.start
     else:
         raise UnsupportedFeatureError(sink.name, "connectors")
-    return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done)
+    return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done,
+                        offset_committer=_offset_committer(source, checkpoints))
 
 
 # -- keyed stages -----------------------------------------------------------------------------------
@@ -349,7 +365,7 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoint_root: str
 ROCKSDB_PROVIDER = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
 
 
-def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_name: str, checkpoint_root: str,
+def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_name: str, checkpoints,
                      deliver: Callable = None) -> PlannedQuery:
     """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes -> sink,
     as read tasks that hand records to keyed subtasks, and transformWithState (runtime/keyed_stage.py)."""
@@ -392,8 +408,8 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
     transform = keyed_stage.exchange_transform(plan)
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     if source.kind == graph.KAFKA_SOURCE:
-        df, done, already_done = _kafka_source(spark, source, configuration, transform, schema_ddl=schema,
-                                               extra_options={"plan_all_partitions": "true"})
+        df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
+                                               schema_ddl=schema, extra_options={"plan_all_partitions": "true"})
     else:
         df, done, already_done = _collection_source(spark, source, transform, schema_ddl=schema)
 
@@ -403,7 +419,7 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
     stage = (df.groupBy(keyed_stage.ROUTE)
              .transformWithState(keyed_stage.stateful_processor(plan, plan_id), keyed_stage.OUTPUT_SCHEMA_DDL,
                                  "Append", "None"))
-    name, writer = _stream_writer(stage, sink, job_name, checkpoint_root, configuration)
+    name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration)
     if sink.kind == graph.KAFKA_SINK:
         start = writer.format("noop").start
     elif sink.kind == graph.PRINT_SINK:
@@ -415,7 +431,8 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
         start = writer.start
     else:
         raise UnsupportedFeatureError(sink.name, "connectors")
-    return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done)
+    return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done,
+                        offset_committer=_offset_committer(source, checkpoints))
 
 
 def _keyed_rows(batch_df):

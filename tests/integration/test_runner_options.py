@@ -82,10 +82,12 @@ def test_detached_returns_with_the_job_id_while_the_job_goes_on(bootstrap):
     assert values(consume(bootstrap, out, 2, timeout_s=120)) == ["A", "BB"]
 
 
-def test_restoring_from_a_savepoint_is_refused_clearly_until_checkpoints_exist(tmp_path):
-    result = run_cli("-s", str(tmp_path / "savepoint-1"), "-n", os.path.join(JOBS, "print_job.py"), "abc")
+def test_restoring_from_a_savepoint_that_does_not_exist_fails_as_flink_does(tmp_path):
+    missing = str(tmp_path / "savepoint-1")
+    result = run_cli("-s", missing, "-n", os.path.join(JOBS, "print_job.py"), "abc")
     assert result.returncode != 0
-    assert "savepoint" in result.stderr and "porting_guide/README.md#checkpoints" in result.stderr
+    assert ("java.io.FileNotFoundException: Cannot find checkpoint or savepoint file/directory '%s'" % missing
+            in result.stderr)
 
 
 @pytest.mark.parametrize("option, hint", [("-m", "spark.master"), ("-c", "Python jobs"), ("-pyarch", "-pyfs")])

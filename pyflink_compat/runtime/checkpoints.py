@@ -1,0 +1,234 @@
+"""Where a job's Spark checkpoints live, restoring from one (``-s``), and what is kept when the job ends.
+
+Every Spark micro-batch is a checkpoint: the source offsets it reads (``offsets/N``), written before it runs,
+its commit (``commits/N``) once the sink has its output, and the state store's versions. A query started
+on a location that holds them resumes exactly after the last committed batch, state included; a batch that
+was planned but not committed is run again with the same offsets.
+
+Flink's layout is ``<checkpoint dir>/<job id>/chk-N``; ours is ``<checkpoint dir>/<job id>/`` holding one
+Spark checkpoint location per sink (``sink-<uid or id>``) and ``job.json`` (the job's name and the offsets
+its bounded sources stop at). That job directory is what ``pyflink-compat run -s`` takes, as Flink's ``-s``
+takes a retained checkpoint. Restoring copies it into the new job's directory, so the one given stays as it
+was and can be restored again, as a Flink checkpoint can.
+
+- Checkpointing enabled (``enable_checkpointing`` or ``execution.checkpointing.interval``): the directory is
+  ``execution.checkpointing.dir`` (or the older ``state.checkpoints.dir``), by default
+  ``~/.cache/pyflink-compat/checkpoints/<job name>``. What is kept when the job ends follows
+  ``ExternalizedCheckpointRetention`` (Flink's rules, except that a failed job always keeps its checkpoints:
+  there is no automatic restart yet, so ``-s`` is how it goes on).
+- Checkpointing disabled: a temporary directory, deleted when the job ends, as now; the log says what that
+  means for delivery.
+"""
+import json
+import logging
+import os
+import re
+import shutil
+import tempfile
+from typing import Dict, List, Optional
+
+import attrs
+
+log = logging.getLogger("pyflink_compat")
+
+SAVEPOINT_PATH_KEY = "execution.savepoint.path"
+IGNORE_UNCLAIMED_STATE_KEY = "execution.savepoint.ignore-unclaimed-state"
+CHECKPOINT_DIR_KEYS = ("execution.checkpointing.dir", "state.checkpoints.dir")
+CHECKPOINT_INTERVAL_KEY = "execution.checkpointing.interval"
+RETENTION_KEY = "execution.checkpointing.externalized-checkpoint-retention"
+JOB_FILE = "job.json"
+
+# Outcomes of a run, for the retention rules.
+FINISHED, CANCELED, FAILED = "FINISHED", "CANCELED", "FAILED"
+
+
+def _duration_ms(text) -> Optional[int]:
+    """A Flink duration setting ("10 s", "500ms", "1min", "10000") in milliseconds; None if unparsable."""
+    match = re.fullmatch(r"\s*(\d+)\s*([a-z]*)\s*", str(text).lower())
+    if not match:
+        return None
+    number, unit = int(match.group(1)), match.group(2)
+    factors = {"": 1, "ms": 1, "milli": 1, "millis": 1, "millisecond": 1, "milliseconds": 1,
+               "s": 1000, "sec": 1000, "secs": 1000, "second": 1000, "seconds": 1000,
+               "min": 60_000, "m": 60_000, "minute": 60_000, "minutes": 60_000,
+               "h": 3_600_000, "hour": 3_600_000, "hours": 3_600_000, "d": 86_400_000, "day": 86_400_000,
+               "days": 86_400_000}
+    return number * factors[unit] if unit in factors else None
+
+
+def checkpointing_enabled(env, configuration: dict) -> bool:
+    if env.get_checkpoint_config().is_checkpointing_enabled():
+        return True
+    interval = configuration.get(CHECKPOINT_INTERVAL_KEY)
+    return interval is not None and (_duration_ms(interval) or 0) > 0
+
+
+def _local_path(location: str) -> Optional[str]:
+    """The local file system path of ``location`` (a path or a file: URI); None for other file systems."""
+    if location.startswith("file://"):
+        return location[len("file://"):] or "/"
+    if location.startswith("file:"):
+        return location[len("file:"):]
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", location):
+        return None
+    return os.path.abspath(os.path.expanduser(location))
+
+
+def default_checkpoint_directory(job_name: str) -> str:
+    from pyflink_compat.runtime import jvm_archive
+    safe_name = re.sub(r"[^A-Za-z0-9._-]+", "_", job_name).strip("_") or "job"
+    return os.path.join(jvm_archive.cache_dir(), "checkpoints", safe_name)
+
+
+def _retention(env, configuration: dict) -> str:
+    text = configuration.get(RETENTION_KEY)
+    if text:
+        return str(text).strip().upper()
+    return env.get_checkpoint_config().get_externalized_checkpoint_retention().name
+
+
+@attrs.define
+class JobCheckpoints:
+    """One run's checkpoint directory: the Spark location of each sink's query, and the job's record."""
+    directory: str                       # <checkpoint dir>/<job id>, local path
+    durable: bool                        # checkpointing enabled: kept by the retention rules, resumable
+    retention: str                       # ExternalizedCheckpointRetention name
+    restored_from: Optional[str] = None
+    record: Dict = attrs.Factory(dict)   # job.json: {"job_name", "sinks": {name: {"stop_offsets": ...}}}
+
+    def sink_location(self, sink) -> str:
+        return os.path.join(self.directory, sink_directory_name(sink))
+
+    def restored_stop_offsets(self, sink) -> Optional[dict]:
+        """The stopping offsets the restored run resolved for this sink's source (Flink keeps them in its
+        splits, so a restored bounded job stops where the original would have)."""
+        entry = self.record.get("sinks", {}).get(sink_directory_name(sink))
+        return entry.get("stop_offsets") if entry and self.restored_from else None
+
+    def remember_stop_offsets(self, sink, stop_offsets: Optional[dict]):
+        self.record.setdefault("sinks", {}).setdefault(sink_directory_name(sink), {})["stop_offsets"] = stop_offsets
+        self._write_record()
+
+    def last_committed_source_offsets(self, sink) -> Optional[List[dict]]:
+        """The source end offsets of the sink's last committed micro-batch (None: nothing committed)."""
+        return last_committed_offsets(self.sink_location(sink))
+
+    def _write_record(self):
+        os.makedirs(self.directory, exist_ok=True)
+        staging = os.path.join(self.directory, JOB_FILE + ".tmp")
+        with open(staging, "w") as f:
+            json.dump(self.record, f, indent=1, sort_keys=True)
+        os.replace(staging, os.path.join(self.directory, JOB_FILE))
+
+    def discard(self):
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def finish(self, outcome: str):
+        """Apply the retention rules when the job ends (a killed process keeps everything)."""
+        if not self.durable:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            return
+        keep = (outcome == FAILED or self.retention == "RETAIN_ON_CANCELLATION")
+        if keep:
+            log.info("Checkpoints of this job kept in %s (resume with: pyflink-compat run -s %s ...)",
+                     self.directory, self.directory)
+        else:
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def sink_directory_name(sink) -> str:
+    if sink.uid:
+        return "sink-" + re.sub(r"[^A-Za-z0-9._-]+", "_", sink.uid)
+    return "sink-%d" % sink.id
+
+
+def last_committed_offsets(location: str) -> Optional[List[dict]]:
+    """Read Spark's checkpoint logs: the offsets (one JSON value per source) of the last batch with a commit."""
+    commits = os.path.join(location, "commits")
+    offsets = os.path.join(location, "offsets")
+    if not os.path.isdir(commits):
+        return None
+    batches = sorted((int(name) for name in os.listdir(commits) if name.isdigit()), reverse=True)
+    for batch in batches:
+        path = os.path.join(offsets, str(batch))
+        if not os.path.isfile(path):
+            continue
+        with open(path) as f:
+            lines = f.read().splitlines()
+        # v1, then the batch metadata, then one line per source ("-" for a source without offsets)
+        return [json.loads(line) if line != "-" else None for line in lines[2:]]
+    return None
+
+
+def plan(env, configuration: dict, job_name: str, job_id: str, sinks) -> JobCheckpoints:
+    """This run's checkpoint directory, restored from ``execution.savepoint.path`` when that is set."""
+    durable = checkpointing_enabled(env, configuration)
+    retention = _retention(env, configuration)
+    if durable:
+        root = next((configuration[k] for k in CHECKPOINT_DIR_KEYS if configuration.get(k)), None)
+        if root is None:
+            root = default_checkpoint_directory(job_name)
+            from pyflink_compat.runtime import session
+            if not session.spark_master(configuration).startswith("local"):
+                log.warning("No execution.checkpointing.dir is set: checkpoints go to %s on the driver, which "
+                            "a cluster's executors may not share. Set it to a shared file system.", root)
+        local_root = _local_path(str(root))
+        if local_root is None:
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("Checkpoint directory %s (only local paths and file: URIs)" % root,
+                                          "checkpoints")
+        directory = os.path.join(local_root, job_id)
+        os.makedirs(directory, exist_ok=True)
+    else:
+        directory = tempfile.mkdtemp(prefix="pyflink-compat-job-")
+    checkpoints = JobCheckpoints(directory=directory, durable=durable, retention=retention,
+                                 record={"job_name": job_name, "sinks": {}})
+    savepoint = configuration.get(SAVEPOINT_PATH_KEY)
+    if savepoint:
+        try:
+            _restore(checkpoints, str(savepoint), sinks,
+                     str(configuration.get(IGNORE_UNCLAIMED_STATE_KEY, "false")).lower() == "true")
+        except BaseException:
+            shutil.rmtree(directory, ignore_errors=True)
+            raise
+    checkpoints._write_record()
+    if durable:
+        log.info("Checkpointing: every micro-batch is a checkpoint in %s%s", directory,
+                 " (restored from %s)" % checkpoints.restored_from if checkpoints.restored_from else "")
+    else:
+        log.info("Checkpointing is disabled: Spark's progress is kept in a temporary directory for this run "
+                 "only. After a failure the job can only start again from its starting offsets, so "
+                 "AT_LEAST_ONCE output may repeat records; enable checkpointing to resume with -s.")
+    return checkpoints
+
+
+def _restore(checkpoints: JobCheckpoints, savepoint: str, sinks, ignore_unclaimed: bool):
+    from pyflink_compat.util.exceptions import JavaStyleError
+    source = _local_path(savepoint)
+    if source is None or not os.path.isdir(source):
+        raise JavaStyleError("java.io.FileNotFoundException",
+                             "Cannot find checkpoint or savepoint file/directory '%s' on file system 'file'."
+                             % savepoint, "execute")
+    record_path = os.path.join(source, JOB_FILE)
+    if not os.path.isfile(record_path):
+        raise JavaStyleError("java.io.FileNotFoundException",
+                             "Cannot find meta data file '%s' in directory '%s'. Please try to load the checkpoint/"
+                             "savepoint directly from the metadata file instead of the directory."
+                             % (JOB_FILE, savepoint), "execute")
+    with open(record_path) as f:
+        saved = json.load(f)
+    wanted = {sink_directory_name(sink) for sink in sinks}
+    stored = {name for name in os.listdir(source)
+              if name.startswith("sink-") and os.path.isdir(os.path.join(source, name))}
+    unclaimed = sorted(stored - wanted)
+    if unclaimed and not ignore_unclaimed:
+        raise JavaStyleError(
+            "java.lang.IllegalStateException",
+            "Failed to rollback to checkpoint/savepoint %s. Cannot map checkpoint/savepoint state for operator "
+            "%s to the new program, because the operator is not available in the new program. If you want to "
+            "allow to skip this, you can set the --allowNonRestoredState option on the CLI."
+            % (savepoint, ", ".join(unclaimed)), "execute")
+    for name in sorted(stored & wanted):
+        shutil.copytree(os.path.join(source, name), os.path.join(checkpoints.directory, name))
+    checkpoints.record["sinks"] = {name: entry for name, entry in saved.get("sinks", {}).items() if name in wanted}
+    checkpoints.restored_from = savepoint

@@ -1,0 +1,51 @@
+"""A checkpointed Kafka job for the crash tests: upper-case values (``upper``) or a running sum per key
+(``keyed-sum``, values "key:amount", output "key:sum"), bounded by the input's end offsets.
+
+    pyflink-compat run [-s JOB_CHECKPOINT_DIR] tests/jobs/checkpointed_job.py MODE BOOTSTRAP IN OUT CHECKPOINT_DIR
+"""
+import sys
+
+from pyflink.common import Configuration, Types, WatermarkStrategy
+from pyflink.common.serialization import SimpleStringSchema
+from pyflink.datastream import CheckpointingMode, StreamExecutionEnvironment
+from pyflink.datastream.connectors.base import DeliveryGuarantee
+from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
+                                                 KafkaSink, KafkaSource)
+
+
+def running_sums(values):
+    def add(a, b):
+        return a[0], a[1] + b[1]
+    return (values.map(lambda v: (v.split(":")[0], int(v.split(":")[1])),
+                       output_type=Types.TUPLE([Types.STRING(), Types.LONG()]))
+            .key_by(lambda pair: pair[0], key_type=Types.STRING())
+            .reduce(add)
+            .map(lambda pair: "%s:%d" % pair, output_type=Types.STRING()))
+
+
+def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir):
+    configuration = Configuration()
+    configuration.set_string("execution.checkpointing.dir", checkpoint_dir)
+    env = StreamExecutionEnvironment.get_execution_environment(configuration)
+    env.enable_checkpointing(1000, CheckpointingMode.AT_LEAST_ONCE)
+    env.set_parallelism(2)
+    source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(input_topic)
+              .set_group_id("checkpointed-job")
+              .set_starting_offsets(KafkaOffsetsInitializer.earliest())
+              .set_bounded(KafkaOffsetsInitializer.latest())
+              .set_value_only_deserializer(SimpleStringSchema()).build())
+    sink = (KafkaSink.builder().set_bootstrap_servers(bootstrap)
+            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(output_topic)
+                                   .set_value_serialization_schema(SimpleStringSchema()).build())
+            .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
+    values = env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source")
+    if mode == "upper":
+        out = values.map(lambda v: v.upper(), output_type=Types.STRING())
+    else:
+        out = running_sums(values)
+    out.sink_to(sink)
+    env.execute("checkpointed %s job" % mode)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
