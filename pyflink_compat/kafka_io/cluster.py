@@ -142,6 +142,12 @@ class Cluster:
             found[tp] = None if (v.offset is None or v.offset < 0 or v.timestamp == -1) else v.offset
         return found
 
+    def commit_offsets(self, group_id: str, offsets: Mapping[TP, int]) -> None:
+        """Store ``offsets`` as the group's committed offsets (what monitoring tools show as its position)."""
+        from kafka.structs import OffsetAndMetadata
+        self._call("Committing offsets of group '%s'" % group_id, self.admin.alter_group_offsets, group_id,
+                   {TopicPartition(t, p): OffsetAndMetadata(int(o), "", -1) for (t, p), o in offsets.items()})
+
     def committed_offsets(self, group_id: str, tps: Iterable[TP]) -> Dict[TP, Optional[int]]:
         tps = list(tps)
         answer = self._call("Fetching committed offsets of group '%s'" % group_id,

@@ -118,7 +118,7 @@ class FlinkKafkaConsumerBase(SourceFunction, ABC):
         self._settings = j_flink_kafka_consumer
 
     def set_commit_offsets_on_checkpoints(self, commit_on_checkpoints: bool) -> 'FlinkKafkaConsumerBase':
-        """Accepted and kept. pyflink-compat does not commit offsets to the group (no checkpoints)."""
+        """With checkpointing, commit the offsets to ``group.id`` after each checkpoint (default True)."""
         _check_bool("commit_on_checkpoints", commit_on_checkpoints)
         self._settings.commit_offsets_on_checkpoints = commit_on_checkpoints
         return self
@@ -229,6 +229,10 @@ class FlinkKafkaConsumerBase(SourceFunction, ABC):
         # The legacy consumer reads only its own discovery key; KafkaSource's key is replaced.
         interval = s.discovery_interval_ms
         props["partition.discovery.interval.ms"] = "-1" if interval == _DISCOVERY_DISABLED else str(max(interval, 1))
+        # Offset commits (runtime: kafka_io/offset_commits.py): on checkpoints as set here; without
+        # checkpointing, Kafka's consumer auto-commits unless enable.auto.commit=false (its default is true).
+        props["commit.offsets.on.checkpoint"] = "true" if s.commit_offsets_on_checkpoints else "false"
+        props.setdefault("enable.auto.commit", "true")
         subscription = (kspec.Subscription(pattern=s.pattern) if s.pattern is not None
                         else kspec.Subscription(topics=s.topics))
         return kspec.KafkaSourceSpec(
