@@ -6,8 +6,8 @@ Python worker. The task flushes and checks every send before it returns; any
 failed send fails the task, hence the micro-batch, so nothing is marked done
 that was not acknowledged. That gives ``at-least-once``; ``none`` gets the same
 treatment (Flink's writer, too, fails the job on asynchronous send errors,
-whatever the guarantee). ``exactly-once`` is not available yet (the translation
-rejects it).
+whatever the guarantee). ``exactly-once`` writes each task's records of a
+micro-batch in one Kafka transaction (kafka_io/transactions.py).
 """
 import logging
 
@@ -62,16 +62,58 @@ class KafkaStreamWriter(DataSourceStreamArrowWriter):
         pass
 
 
-def send_batches(spec, element_type, batches) -> int:
+def send_batches(spec, element_type, batches, task: int = None) -> int:
     """Serialize and send every element of ``batches`` (Arrow (element, event_ts)); flush; return the count.
 
     Raises if any send failed or was not acknowledged in time, so the calling task, hence the
     micro-batch, fails and is not marked done; with ``spec.log_failures_only`` (the legacy
     producer's ``set_log_failures_only(True)``) failures are logged and the task goes on.
+
+    EXACTLY_ONCE: the records go in one Kafka transaction for this task (``task``, default the Spark
+    partition id) and micro-batch, or nowhere when that micro-batch's output was already committed
+    (kafka_io/transactions.py).
     """
+    if spec.delivery_guarantee == EXACTLY_ONCE:
+        return _send_in_transaction(spec, element_type, batches, task)
+    producer = per_worker_client("producer", spec.properties, _new_producer)
+    return _send_with(producer, spec, element_type, batches)
+
+
+def _task_and_batch(task):
+    from pyspark import TaskContext
+    context = TaskContext.get()
+    batch_id = context.getLocalProperty("streaming.sql.batchId") if context is not None else None
+    if batch_id is None:
+        raise RuntimeError("EXACTLY_ONCE writes need the micro-batch id, and this task has none")
+    return (context.partitionId() if task is None else task), int(batch_id)
+
+
+def _send_in_transaction(spec, element_type, batches, task) -> int:
+    import itertools
+    from pyflink_compat.kafka_io.transactions import TaskTransaction
+    batches = iter(batches)
+    first = next(batches, None)
+    if first is None:
+        return 0                          # nothing to write: no transaction (a re-run has nothing either)
+    task, batch_id = _task_and_batch(task)
+    transaction = TaskTransaction(spec, task, batch_id)
+    try:
+        if transaction.already_committed():
+            transaction.close()
+            return 0
+        transaction.begin()
+        sent = _send_with(transaction.producer, spec, element_type, itertools.chain([first], batches))
+        transaction.commit()
+    except BaseException:
+        transaction.abort()
+        raise
+    transaction.close()
+    return sent
+
+
+def _send_with(producer, spec, element_type, batches) -> int:
     from kafka.errors import KafkaTimeoutError
     from pyflink_compat.runtime import codec
-    producer = per_worker_client("producer", spec.properties, _new_producer)
     tracker = batch_send.FailureTracker()
     sender = batch_send.BatchSender(producer, tracker) if batch_send.supports(producer) else None
     fixed_partitions = {}                 # topic -> this subtask's partition (FlinkFixedPartitioner)

@@ -295,7 +295,7 @@ def _deliver(plan: KeyedStagePlan, subtask: int, elements: list, timestamps: lis
     if plan.sink_spec is not None:
         from pyflink_compat.kafka_io.sink import send_batches
         if elements:
-            send_batches(plan.sink_spec, plan.output_type, iter([batch]))
+            send_batches(plan.sink_spec, plan.output_type, iter([batch]), task=subtask)
         return b""
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, batch.schema) as writer:

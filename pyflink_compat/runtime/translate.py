@@ -245,6 +245,38 @@ def direct_kafka_writes(transform, sink_spec, element_type):
     return run
 
 
+def _source_tasks(source: graph.Node, parallelism: int) -> int:
+    """How many read tasks a micro-batch can have: one per Kafka partition (at least ``parallelism``)."""
+    if source.kind != graph.KAFKA_SOURCE:
+        return 1
+    with Cluster(source.payload.properties) as cluster:
+        return max(parallelism, len(koffsets.subscribed_partitions(cluster, source.payload.subscription)))
+
+
+def _prepared_kafka_sink(sink: graph.Node, spec, job_name: str, checkpoints, parallelism: int,
+                         writing_tasks: Callable[[], int]):
+    """The sink's spec as its tasks use it; for EXACTLY_ONCE, open transactions of earlier runs ended
+    (``writing_tasks()``: how many tasks write, hence how many transactional ids there are)."""
+    check_reachable(spec.bootstrap_servers)
+    if spec.fixed_partitioner:
+        # FlinkFixedPartitioner needs the parallel instance numbers: Spark partition id mod parallelism.
+        spec = attrs.evolve(spec, subtask_parallelism=parallelism)
+    if spec.delivery_guarantee != ksink.EXACTLY_ONCE:
+        return spec
+    if spec.origin == "FlinkKafkaProducer":
+        if not checkpoints.durable:
+            # Flink's legacy producer does the same: transactions only commit on checkpoints.
+            log.warning("FlinkKafkaProducer with Semantic.EXACTLY_ONCE and checkpointing disabled: writing "
+                        "with Semantic.NONE instead, as Flink does")
+            return attrs.evolve(spec, delivery_guarantee=ksink.NONE)
+        # Flink names the legacy producer's transactions after the task; ours after the job and sink.
+        prefix = "%s-%s" % (job_name, sink.uid or sink.name)
+        spec = attrs.evolve(spec, transactional_id_prefix=prefix)
+    from pyflink_compat.kafka_io import transactions
+    transactions.abort_lingering(spec, writing_tasks())
+    return spec
+
+
 def _converts(type_info) -> bool:
     from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
     return type_info is not None and not isinstance(type_info, PickledBytesTypeInfo)
@@ -312,11 +344,11 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoints,
         element_type = functions[-1].output_type
         transform = fused_functions(functions, source.output_type, element_type, job_name, parallelism)
     sink_spec = sink.payload
-    if sink.kind == graph.KAFKA_SINK and sink_spec.fixed_partitioner:
-        # FlinkFixedPartitioner needs the parallel instance numbers: Spark partition id mod parallelism.
-        sink_spec = attrs.evolve(sink_spec, subtask_parallelism=parallelism)
-    # Kafka sinks write from the read task itself unless configured otherwise (or not yet possible).
-    direct = (sink.kind == graph.KAFKA_SINK and sink_spec.delivery_guarantee != ksink.EXACTLY_ONCE
+    if sink.kind == graph.KAFKA_SINK:
+        sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism,
+                                         lambda: _source_tasks(source, parallelism))
+    # Kafka sinks write from the read task itself unless configured otherwise.
+    direct = (sink.kind == graph.KAFKA_SINK
               and str(configuration.get(DIRECT_KAFKA_SINK_KEY, "true")).lower() == "true")
     stream_type = element_type
     if direct:
@@ -332,12 +364,6 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoints,
 
     if sink.kind == graph.KAFKA_SINK:
         spec = sink_spec
-        if spec.delivery_guarantee == ksink.EXACTLY_ONCE:
-            what = ("FlinkKafkaProducer with Semantic.EXACTLY_ONCE" if spec.origin == "FlinkKafkaProducer"
-                    else "KafkaSink with DeliveryGuarantee.EXACTLY_ONCE")
-            raise UnsupportedFeatureError(what, "delivery-guarantees",
-                                          "transactional delivery arrives in a later release; use AT_LEAST_ONCE")
-        check_reachable(spec.bootstrap_servers)
         if direct:
             return PlannedQuery(name=name, sink=sink, start=writer.format("noop").start, done_offsets=done,
                                 already_done=already_done,
@@ -392,12 +418,7 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
         output_type = operator.output_type
     sink_spec = sink.payload if sink.kind == graph.KAFKA_SINK else None
     if sink_spec is not None:
-        if sink_spec.delivery_guarantee == ksink.EXACTLY_ONCE:
-            raise UnsupportedFeatureError("KafkaSink with DeliveryGuarantee.EXACTLY_ONCE", "delivery-guarantees",
-                                          "transactional delivery arrives in a later release; use AT_LEAST_ONCE")
-        if sink_spec.fixed_partitioner:
-            sink_spec = attrs.evolve(sink_spec, subtask_parallelism=parallelism)
-        check_reachable(sink_spec.bootstrap_servers)
+        sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism, lambda: parallelism)
     plan = keyed_stage.KeyedStagePlan(
         pre_nodes=tuple(pre_nodes), key_selection=key_node.payload, operator_node=operator, side_tag=side_tag,
         post_nodes=tuple(rest), input_type=source.output_type, keyed_type=key_node.output_type,

@@ -17,7 +17,6 @@ from pyflink_compat.datastream import StreamExecutionEnvironment
 from pyflink_compat.datastream.connectors.kafka import (FlinkKafkaConsumer, FlinkKafkaProducer,
                                                         KafkaTopicPartition, Semantic)
 from pyflink_compat.kafka_io.sink import assigned_subtask, fixed_partition
-from pyflink_compat.util.exceptions import UnsupportedFeatureError
 
 pytestmark = pytest.mark.integration
 
@@ -213,19 +212,6 @@ def test_failed_send_fails_the_job_by_default(spark, bootstrap):
         .add_sink(legacy_producer(out, bootstrap, max_request_size="1000"))
     with pytest.raises(Exception, match="MessageSizeTooLarge"):
         env.execute("legacy failing")
-
-
-def test_exactly_once_is_rejected_at_execute(spark, bootstrap):
-    source = create_topic(bootstrap, unique_topic("legacy-eo"))
-    env = StreamExecutionEnvironment.get_execution_environment()
-    producer = legacy_producer("out", bootstrap, semantic=Semantic.EXACTLY_ONCE)   # constructing is fine
-    env.add_source(legacy_consumer(source, bootstrap)).add_sink(producer)
-    with pytest.raises(UnsupportedFeatureError) as e:
-        env.execute("legacy exactly once")
-    assert str(e.value) == (
-        "FlinkKafkaProducer with Semantic.EXACTLY_ONCE is not supported by pyflink-compat yet (transactional "
-        "delivery arrives in a later release; use AT_LEAST_ONCE). See "
-        "porting_guide/README.md#delivery-guarantees.")
 
 
 def test_consumer_properties_are_checked_when_the_job_executes(spark, bootstrap):

@@ -11,7 +11,6 @@ from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
 from pyflink_compat.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
                                                         KafkaSink, KafkaSource, KafkaTopicSelector)
 from pyflink_compat.kafka_io.cluster import KafkaConnectionError, KafkaTopicNotFoundError
-from pyflink_compat.util.exceptions import UnsupportedFeatureError
 
 pytestmark = pytest.mark.integration
 
@@ -110,17 +109,6 @@ def test_execute_and_collect_with_and_without_limit(spark):
     words = env2.from_collection(["a b", "c"]).flat_map(lambda s: s.split())
     with words.execute_and_collect() as results:
         assert list(results) == ["a", "b", "c"]
-
-
-def test_exactly_once_is_refused_at_execute_with_a_clear_error(spark, bootstrap):
-    sink = (KafkaSink.builder().set_bootstrap_servers(bootstrap)
-            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic("t")
-                                   .set_value_serialization_schema(SimpleStringSchema()).build())
-            .set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE).set_transactional_id_prefix("p").build())
-    env = StreamExecutionEnvironment.get_execution_environment()
-    env.from_collection(["a"], type_info=Types.STRING()).sink_to(sink)
-    with pytest.raises(UnsupportedFeatureError, match="EXACTLY_ONCE.*porting_guide/README.md#delivery-guarantees"):
-        env.execute("eo")
 
 
 def _closed_port() -> int:
