@@ -2,9 +2,12 @@
 is killed with SIGKILL (its whole process group: driver, JVM, Python workers) at random points, and is
 started again from its checkpoint with ``-s``, as a Flink user resumes a job from a retained checkpoint.
 
-AT_LEAST_ONCE: every input record is in the output. A keyed running sum: every output is one of the key's
-true running sums and each of them appears, so state was restored, never lost or counted twice.
+AT_LEAST_ONCE: every input record is in the output. EXACTLY_ONCE: a read_committed reader sees every record
+exactly once, in order per partition (read from the log's transaction markers: tests/transaction_log_reader.py).
+A keyed running sum: every output is one of the key's true running sums and each of them appears, so state
+was restored, never lost or counted twice.
 """
+import collections
 import os
 import random
 import signal
@@ -16,6 +19,7 @@ import pytest
 from kafka import KafkaConsumer, TopicPartition
 
 from kafka_helpers import consume, create_topic, produce, unique_topic, values
+from transaction_log_reader import read_committed
 
 pytestmark = pytest.mark.integration
 
@@ -27,13 +31,13 @@ KILLS = int(os.environ.get("PYFLINK_COMPAT_CRASH_KILLS", "20"))
 SEED = int(os.environ.get("PYFLINK_COMPAT_CRASH_SEED", str(int(time.time()))))
 
 
-def _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore=None):
+def _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore=None, guarantee="at-least-once"):
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""),
                PYFLINK_COMPAT_LOG_LEVEL="INFO")
     command = [sys.executable, "-m", "pyflink_compat", "run", BATCH_OPTION]
     if restore:
         command += ["-s", restore]
-    command += [JOB, mode, bootstrap, topic_in, topic_out, checkpoint_dir]
+    command += [JOB, mode, bootstrap, topic_in, topic_out, checkpoint_dir, guarantee]
     log = open(log_path, "ab")
     log.write(("\n=== %s\n" % " ".join(command)).encode())
     log.flush()
@@ -85,7 +89,8 @@ def _wait_for_new_output(bootstrap, topic, before, process, deadline_s=120.0):
         time.sleep(0.2)
 
 
-def _run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, kills, rng):
+def _run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, kills, rng,
+                    guarantee="at-least-once"):
     """Kill the job ``kills`` times, restarting from the newest checkpoint each time; then let the last
     restart finish. Most kills come at a random moment after the run wrote new output (so work is lost
     mid-stream), some at a random moment of its start. Returns how many runs were killed and the most
@@ -93,7 +98,7 @@ def _run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_pa
     restore, killed, resumed_batches = None, 0, 0
     for _ in range(kills):
         before = _output_size(bootstrap, topic_out)
-        process = _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore)
+        process = _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore, guarantee)
         if rng.random() < 0.25:
             time.sleep(rng.uniform(2.0, 10.0))
         else:
@@ -107,7 +112,7 @@ def _run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_pa
         killed += 1
         restore = _newest_job_directory(checkpoint_dir) or restore
         resumed_batches = max(resumed_batches, _committed_batches(restore))
-    process = _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore)
+    process = _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore, guarantee)
     try:
         assert process.wait(timeout=600) == 0, _tail(log_path)
     finally:
@@ -121,13 +126,18 @@ def _tail(path, lines=60):
         return "\n".join(f.read().decode(errors="replace").splitlines()[-lines:])
 
 
-def test_a_job_killed_20_times_and_restored_from_its_checkpoint_loses_nothing(bootstrap, tmp_path):
-    records = 100_000
-    topic_in = create_topic(bootstrap, unique_topic("crash-in"), partitions=2)
-    topic_out = create_topic(bootstrap, unique_topic("crash-out"), partitions=2)
+def _two_partition_input(bootstrap, name, records):
+    topic_in = create_topic(bootstrap, unique_topic(name + "-in"), partitions=2)
+    topic_out = create_topic(bootstrap, unique_topic(name + "-out"), partitions=2)
     inputs = ["record-%06d" % i for i in range(records)]
     for partition in (0, 1):
         produce(bootstrap, topic_in, inputs[partition::2], partition=partition)
+    return topic_in, topic_out, inputs
+
+
+def test_a_job_killed_20_times_and_restored_from_its_checkpoint_loses_nothing(bootstrap, tmp_path):
+    records = 100_000
+    topic_in, topic_out, inputs = _two_partition_input(bootstrap, "crash", records)
     rng = random.Random(SEED)
     log_path = str(tmp_path / "job.log")
     killed, resumed_batches = _run_with_kills("upper", bootstrap, topic_in, topic_out, str(tmp_path / "checkpoints"),
@@ -139,6 +149,34 @@ def test_a_job_killed_20_times_and_restored_from_its_checkpoint_loses_nothing(bo
     assert set(output) <= set(v.upper() for v in inputs)
     print("seed %d: %d kills, %d output records for %d inputs (%d repeated, allowed with AT_LEAST_ONCE)"
           % (SEED, killed, len(output), records, len(output) - records))
+    assert killed == KILLS, "the job finished after %d of %d kills: %s" % (killed, KILLS, _tail(log_path))
+    assert resumed_batches >= 2, "no restart resumed a checkpoint with progress"
+
+
+def test_exactly_once_killed_20_times_a_read_committed_reader_sees_every_record_once_in_order(bootstrap,
+                                                                                              tmp_path):
+    records = 100_000
+    topic_in, topic_out, inputs = _two_partition_input(bootstrap, "crash-eo", records)
+    rng = random.Random(SEED + 2)
+    log_path = str(tmp_path / "job.log")
+    killed, resumed_batches = _run_with_kills("upper", bootstrap, topic_in, topic_out, str(tmp_path / "checkpoints"),
+                                              log_path, KILLS, rng, guarantee="exactly-once")
+
+    committed, aborted = read_committed(bootstrap, topic_out)
+    output = [r.value.decode() for r in committed]
+    counts = collections.Counter(output)
+    repeated = {value: n for value, n in counts.items() if n > 1}
+    assert not repeated, "seed %d: %d records committed more than once, e.g. %s" % (
+        SEED, len(repeated), sorted(repeated.items())[:5])
+    assert sorted(output) == sorted(v.upper() for v in inputs), "seed %d: records lost" % SEED
+    # In order per partition: the records of each input partition keep their order in every output partition.
+    for partition in {r.partition for r in committed}:
+        for parity in (0, 1):
+            indexes = [int(r.value.decode()[len("RECORD-"):]) for r in committed if r.partition == partition]
+            indexes = [i for i in indexes if i % 2 == parity]
+            assert indexes == sorted(indexes), "seed %d: out of order in output partition %d" % (SEED, partition)
+    print("seed %d: %d kills, %d records committed once each, %d records of aborted transactions skipped"
+          % (SEED, killed, len(output), aborted))
     assert killed == KILLS, "the job finished after %d of %d kills: %s" % (killed, KILLS, _tail(log_path))
     assert resumed_batches >= 2, "no restart resumed a checkpoint with progress"
 

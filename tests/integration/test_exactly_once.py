@@ -164,3 +164,32 @@ def test_the_legacy_producer_is_transactional_with_checkpointing_and_falls_back_
          .add_sink(producer))
         env.execute("legacy exactly once")
         assert sorted(values(committed_values(bootstrap, topic_out, 2))) == ["m", "n"], checkpointing
+
+
+def test_the_test_reader_keeps_committed_and_plain_records_and_drops_aborted_and_open_ones(bootstrap):
+    """The log-based read_committed of tests/transaction_log_reader.py, which the crash tests rely on."""
+    from transaction_log_reader import read_committed
+    topic = create_topic(bootstrap, unique_topic("txn-reader"))
+    plain = KafkaProducer(bootstrap_servers=bootstrap)
+    plain.send(topic, b"plain-1", partition=0).get(timeout=30)
+    transactional = KafkaProducer(bootstrap_servers=bootstrap, transactional_id=unique_topic("reader-test"))
+    transactional.init_transactions()
+    for value, commit in ((b"committed-1", True), (b"aborted-1", False), (b"committed-2", True)):
+        transactional.begin_transaction()
+        transactional.send(topic, value, partition=0)
+        transactional.flush()
+        if commit:
+            transactional.commit_transaction()
+        else:
+            transactional.abort_transaction()
+    plain.send(topic, b"plain-2", partition=0).get(timeout=30)
+    transactional.begin_transaction()
+    transactional.send(topic, b"still-open", partition=0)
+    transactional.flush()
+    try:
+        committed, aborted = read_committed(bootstrap, topic, timeout_s=60)
+        assert [r.value for r in committed] == [b"plain-1", b"committed-1", b"committed-2", b"plain-2"]
+        assert aborted == 1
+    finally:
+        transactional.close(timeout=1)
+        plain.close()

@@ -1,7 +1,8 @@
 """A checkpointed Kafka job for the crash tests: upper-case values (``upper``) or a running sum per key
 (``keyed-sum``, values "key:amount", output "key:sum"), bounded by the input's end offsets.
 
-    pyflink-compat run [-s JOB_CHECKPOINT_DIR] tests/jobs/checkpointed_job.py MODE BOOTSTRAP IN OUT CHECKPOINT_DIR
+    pyflink-compat run [-s JOB_CHECKPOINT_DIR] tests/jobs/checkpointed_job.py MODE BOOTSTRAP IN OUT CHECKPOINT_DIR \
+        [at-least-once|exactly-once]
 """
 import sys
 
@@ -23,7 +24,7 @@ def running_sums(values):
             .map(lambda pair: "%s:%d" % pair, output_type=Types.STRING()))
 
 
-def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir):
+def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir, guarantee="at-least-once"):
     configuration = Configuration()
     configuration.set_string("execution.checkpointing.dir", checkpoint_dir)
     env = StreamExecutionEnvironment.get_execution_environment(configuration)
@@ -36,8 +37,14 @@ def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir):
               .set_value_only_deserializer(SimpleStringSchema()).build())
     sink = (KafkaSink.builder().set_bootstrap_servers(bootstrap)
             .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(output_topic)
-                                   .set_value_serialization_schema(SimpleStringSchema()).build())
-            .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
+                                   .set_value_serialization_schema(SimpleStringSchema()).build()))
+    if guarantee == "exactly-once":
+        sink = (sink.set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .set_transactional_id_prefix("crash-" + output_topic)
+                .set_property("transaction.timeout.ms", "900000"))
+    else:
+        sink = sink.set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+    sink = sink.build()
     values = env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source")
     if mode == "upper":
         out = values.map(lambda v: v.upper(), output_type=Types.STRING())

@@ -1,0 +1,88 @@
+"""What a ``read_committed`` consumer should return, worked out from the log itself.
+
+Tansu (the test broker) sends no aborted-transaction list in its fetch responses, so kafka-python's
+``read_committed`` consumer returns the records of aborted transactions too
+(/work/notes/kafka_transactions_spike.md). The log has everything needed to do it right: every record
+batch carries its producer id and a transactional flag, and a transaction ends with a control batch whose
+record says COMMIT or ABORT. This reader keeps each producer's transactional records until its marker:
+kept on COMMIT, dropped on ABORT, never shown while still open. Non-transactional records are shown as they
+come. On Apache Kafka it returns what ``read_committed`` returns.
+
+It relies on kafka-python's fetcher internals (``Fetcher.PartitionRecords``): a test tool only.
+"""
+import collections
+import struct
+import time
+from typing import Dict, List, Tuple
+
+from kafka import KafkaConsumer, TopicPartition
+from kafka.consumer.fetcher import Fetcher
+
+LogEntry = collections.namedtuple("LogEntry", "offset producer_id transactional control value")
+CommittedRecord = collections.namedtuple("CommittedRecord", "partition offset value")
+COMMIT, ABORT = 1, 0
+
+
+class _LogPartitionRecords(Fetcher.PartitionRecords):
+    """Yields a LogEntry for every record, control records included."""
+
+    def _unpack_records(self, tp, records, key_deserializer, value_deserializer):
+        batch = records.next_batch()
+        last = None
+        while batch is not None:
+            last = batch
+            if batch.magic != 2:
+                raise AssertionError("only message format v2 carries producer ids")
+            for record in batch:
+                control = None
+                if batch.is_control_batch:
+                    _version, control = struct.unpack(">hh", record.key[:4])
+                self.next_fetch_offset = record.offset + 1
+                yield LogEntry(record.offset, batch.producer_id, batch.is_transactional, control, record.value)
+            self.next_fetch_offset = batch.next_offset
+            batch = records.next_batch()
+        if last is not None:
+            self.next_fetch_offset = last.next_offset
+        self.drain()
+
+
+def _log_entries(bootstrap: str, topic: str, timeout_s: float) -> Dict[int, List[LogEntry]]:
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, fetch_max_wait_ms=10,
+                             isolation_level="read_uncommitted")
+    consumer._fetcher.PartitionRecords = _LogPartitionRecords
+    try:
+        partitions = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())]
+        ends = consumer.end_offsets(partitions)
+        consumer.assign(partitions)
+        consumer.seek_to_beginning(*partitions)
+        entries = {tp.partition: [] for tp in partitions}
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            for tp, batch in consumer.poll(timeout_ms=200).items():
+                entries[tp.partition].extend(batch)
+            if all(consumer.position(tp) >= ends[tp] for tp in partitions):
+                return entries
+        raise TimeoutError("reading %s to its end offsets %s took longer than %.0f s" % (topic, ends, timeout_s))
+    finally:
+        consumer.close()
+
+
+def read_committed(bootstrap: str, topic: str, timeout_s: float = 120.0) -> Tuple[List[CommittedRecord], int]:
+    """(the records a read_committed reader sees, in per-partition order; how many aborted records the log
+    holds)."""
+    committed, aborted = [], 0
+    for partition, entries in _log_entries(bootstrap, topic, timeout_s).items():
+        open_transactions: Dict[int, List[LogEntry]] = collections.defaultdict(list)
+        for entry in sorted(entries, key=lambda e: e.offset):
+            if entry.control is not None:
+                finished = open_transactions.pop(entry.producer_id, [])
+                if entry.control == COMMIT:
+                    committed.extend(CommittedRecord(partition, e.offset, e.value) for e in finished)
+                else:
+                    aborted += len(finished)
+            elif entry.transactional:
+                open_transactions[entry.producer_id].append(entry)
+            else:
+                committed.append(CommittedRecord(partition, entry.offset, entry.value))
+    committed.sort(key=lambda r: (r.partition, r.offset))
+    return committed, aborted
