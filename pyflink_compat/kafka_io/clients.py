@@ -13,5 +13,15 @@ def per_worker_client(kind: str, properties: Mapping[str, str], build: Callable[
     key = (kind, json.dumps(sorted(properties.items())))
     client = _clients.get(key)
     if client is None:
-        client = _clients[key] = build(properties)
+        try:
+            client = build(properties)
+        except Exception as e:
+            from kafka.errors import KafkaError
+            if not isinstance(e, KafkaError):
+                raise
+            # kafka-python says "Unable to bootstrap from [...]": say which servers, in our words.
+            from pyflink_compat.kafka_io.cluster import KafkaConnectionError
+            raise KafkaConnectionError("Could not start a Kafka %s for bootstrap servers '%s': %s"
+                                       % (kind, properties.get("bootstrap.servers"), e)) from e
+        _clients[key] = client
     return client

@@ -138,7 +138,7 @@ class KafkaStreamReader(DataSourceStreamReader):
         if pause > 0:
             time.sleep(pause)
         self.last_lookup = time.monotonic()
-        latest = self.cluster.latest_offsets(sorted(current))
+        latest = self._latest_offsets_patiently(sorted(current))
         available = {}
         for tp, off in current.items():
             end = max(off, latest.get(tp, off))
@@ -148,6 +148,30 @@ class KafkaStreamReader(DataSourceStreamReader):
         if isinstance(limit, ReadMaxRows):
             available = _cap(current, available, limit.max_rows)
         return koffsets.to_json(available)
+
+    def _latest_offsets_patiently(self, tps):
+        """End offsets, waiting out a broker that stops answering for a while (restarting, frozen, overloaded)
+        up to ``default.api.timeout.ms`` (Kafka's default 60 s), as Flink's reader waits for its consumer;
+        then the job fails naming the bootstrap servers."""
+        from pyflink_compat.kafka_io.cluster import KafkaConnectionError
+        patience_s = int(self.spec.properties.get("default.api.timeout.ms", "60000")) / 1000.0
+        give_up_at = None
+        while True:
+            try:
+                return self.cluster.latest_offsets(tps)
+            except KafkaConnectionError as e:
+                now = time.monotonic()
+                if give_up_at is None:
+                    give_up_at = now + patience_s
+                    log.warning("Kafka did not answer an offsets lookup, retrying for up to %.0f s: %s", patience_s, e)
+                if now >= give_up_at:
+                    raise KafkaConnectionError("Kafka bootstrap servers '%s' did not answer offsets lookups for "
+                                               "%.0f s (default.api.timeout.ms): %s"
+                                               % (self.spec.bootstrap_servers, patience_s, e)) from e
+                if self._cluster is not None:
+                    self._cluster.close()
+                    self._cluster = None
+                time.sleep(min(1.0, max(0.0, give_up_at - now)))
 
     def reportLatestOffset(self):
         return None
