@@ -103,18 +103,21 @@ def init_producer(properties, transactional_id_value: str, servers: str):
     return producer
 
 
-def committed_batches(properties, group: str, marker_topic: str, servers: str) -> Optional[int]:
-    """The last micro-batch id a task committed (its marker offset - 1), or None."""
-    from kafka import KafkaAdminClient, TopicPartition
+def _new_admin(properties):
+    from kafka import KafkaAdminClient
     config = kprops.admin_config(properties)
     config.setdefault("bootstrap_timeout_ms", 10000)
-    admin = KafkaAdminClient(**config)
-    try:
-        answer = _with_deadline("Reading the EXACTLY_ONCE marker of '%s'" % group,
-                                lambda: admin.list_group_offsets({group: [TopicPartition(marker_topic, 0)]}),
-                                servers=servers)
-    finally:
-        admin.close()
+    return KafkaAdminClient(**config)
+
+
+def committed_batches(properties, group: str, marker_topic: str, servers: str) -> Optional[int]:
+    """The last micro-batch id a task committed (its marker offset - 1), or None."""
+    from kafka import TopicPartition
+    from pyflink_compat.kafka_io.clients import per_worker_client
+    admin = per_worker_client("marker-admin", properties, _new_admin)
+    answer = _with_deadline("Reading the EXACTLY_ONCE marker of '%s'" % group,
+                            lambda: admin.list_group_offsets({group: [TopicPartition(marker_topic, 0)]}),
+                            servers=servers)
     offsets = [meta.offset for meta in answer.get(group, {}).values() if meta is not None and meta.offset >= 0]
     return max(offsets) - 1 if offsets else None
 
