@@ -193,3 +193,15 @@ def test_the_test_reader_keeps_committed_and_plain_records_and_drops_aborted_and
     finally:
         transactional.close(timeout=1)
         plain.close()
+
+
+def test_two_jobs_with_different_prefixes_do_not_interfere(spark, bootstrap, tmp_path):
+    """Both write the same input to one topic: each job's markers are its own, so neither takes the other's
+    committed micro-batches for its own (with one shared prefix the second job would write nothing)."""
+    topic_in = create_topic(bootstrap, unique_topic("eo-two-in"))
+    topic_out = create_topic(bootstrap, unique_topic("eo-two-out"))
+    produce(bootstrap, topic_in, ["q%02d" % i for i in range(40)])
+    for prefix in (unique_topic("job-a"), unique_topic("job-b")):
+        upper_job(environment(tmp_path, batch_records=10), bootstrap, topic_in, topic_out, prefix)
+    output = values(committed_values(bootstrap, topic_out, 80))
+    assert sorted(output) == sorted(["Q%02d" % i for i in range(40)] * 2)
