@@ -276,3 +276,21 @@ def test_full_snapshot_cleanup_drops_expired():
     s2 = b2.get_state(d)
     b2.set_current_key("k")
     assert s2.value() is None
+
+
+def test_a_state_created_before_a_restore_that_lacks_it_can_be_snapshot_after_use():
+    """An operator creates its states, then restores a snapshot taken while one of them was empty (so the
+    snapshot has no table for it); using that state and snapshotting again must work."""
+    empty = KeyedStateBackend(clock=Clock(0))
+    empty.get_state(ListStateDescriptor("window-contents", Types.INT()))
+    snapshot = empty.snapshot()
+
+    restored = KeyedStateBackend(clock=Clock(0))
+    contents = restored.get_state(ListStateDescriptor("window-contents", Types.INT()))
+    restored.restore(snapshot)
+    restored.set_current_key("a")
+    contents.add(7)
+    again = KeyedStateBackend(clock=Clock(0))
+    again.restore(restored.snapshot())
+    again.set_current_key("a")
+    assert list(again.get_state(ListStateDescriptor("window-contents", Types.INT())).get()) == [7]

@@ -527,6 +527,9 @@ class KeyedStateBackend(object):
             self._kinds[name] = obj['kinds'][name]
         for name, state in self._states.items():      # states created before restore
             state._table = self._tables.setdefault(name, {})
+            # A state that was empty at snapshot time is not in it: keep its kind, or the next snapshot
+            # of its (by then non-empty) table would not know it.
+            self._kinds.setdefault(name, state.kind)
 
     def snapshot(self) -> bytes:
         return dumps({'v': _SNAPSHOT_VERSION, 'state': self.snapshot_object()})
