@@ -23,10 +23,15 @@ def to_json(offsets: Mapping[TP, int]) -> Dict[str, Dict[str, int]]:
     return nested
 
 
+# A source offset may also hold a processing-time tick (see kafka_io/source.py): not a topic.
+TICK_KEY = "__tick__"
+
+
 def from_json(nested: Optional[Mapping[str, Mapping[str, int]]]) -> OffsetMap:
     if not nested:
         return {}
-    return {(topic, int(p)): int(o) for topic, parts in nested.items() for p, o in parts.items()}
+    return {(topic, int(p)): int(o) for topic, parts in nested.items() if topic != TICK_KEY
+            for p, o in parts.items()}
 
 
 def subscribed_partitions(cluster: Cluster, subscription: kspec.Subscription) -> List[TP]:

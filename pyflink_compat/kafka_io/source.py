@@ -92,6 +92,10 @@ class KafkaStreamReader(DataSourceStreamReader):
         # A keyed stage downstream needs to hear from every partition in every micro-batch (Flink's
         # watermark is the minimum over partitions): plan a task for each, also with nothing to read.
         self.plan_all_partitions = options.get("plan_all_partitions", "false") == "true"
+        # Processing-time timers, processing-time windows and idleness need micro-batches while no records
+        # come: Spark runs one only when the end offset changes, so a quiet source moves a tick instead.
+        self.tick_interval_s = int(options.get("tick_interval_ms", "0")) / 1000.0
+        self.last_progress = time.monotonic()
         # Partitions found after the start begin at their earliest offset (Flink's KafkaSource does so).
         self.discovered_start: Dict[koffsets.TP, int] = {}
         self.known = set(koffsets.from_json(self.start_offsets))
@@ -147,7 +151,16 @@ class KafkaStreamReader(DataSourceStreamReader):
             available[tp] = end
         if isinstance(limit, ReadMaxRows):
             available = _cap(current, available, limit.max_rows)
-        return koffsets.to_json(available)
+        end = koffsets.to_json(available)
+        if self.tick_interval_s > 0:
+            tick = int(start.get(koffsets.TICK_KEY, {}).get("0", 0)) if start else 0
+            if any(available[tp] > current[tp] for tp in available):
+                self.last_progress = time.monotonic()
+            elif time.monotonic() - self.last_progress >= self.tick_interval_s:
+                self.last_progress = time.monotonic()
+                tick += 1
+            end[koffsets.TICK_KEY] = {"0": tick}
+        return end
 
     def _latest_offsets_patiently(self, tps):
         """End offsets, waiting out a broker that stops answering for a while (restarting, frozen, overloaded)

@@ -29,6 +29,9 @@ log = logging.getLogger("pyflink_compat")
 MAX_RECORDS_PER_BATCH_KEY = "pyflink-compat.source.max-records-per-batch"
 DIRECT_KAFKA_SINK_KEY = "pyflink-compat.sink.direct"
 TRIGGER_INTERVAL_KEY = "pyflink-compat.trigger.interval"
+# How often a quiet source runs a micro-batch for processing-time timers, windows and idleness.
+TICK_INTERVAL_KEY = "pyflink-compat.processing-time.tick-interval-ms"
+DEFAULT_TICK_INTERVAL_MS = 500
 
 
 @attrs.define
@@ -429,8 +432,11 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
     transform = keyed_stage.exchange_transform(plan)
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     if source.kind == graph.KAFKA_SOURCE:
+        options = {"plan_all_partitions": "true"}
+        if _needs_processing_time_ticks(operator, strategy):
+            options["tick_interval_ms"] = str(configuration.get(TICK_INTERVAL_KEY, DEFAULT_TICK_INTERVAL_MS))
         df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
-                                               schema_ddl=schema, extra_options={"plan_all_partitions": "true"})
+                                               schema_ddl=schema, extra_options=options)
     else:
         df, done, already_done = _collection_source(spark, source, transform, schema_ddl=schema)
 
@@ -454,6 +460,21 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
         raise UnsupportedFeatureError(sink.name, "connectors")
     return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done,
                         offset_committer=_offset_committer(source, checkpoints))
+
+
+def _needs_processing_time_ticks(operator: graph.Node, strategy) -> bool:
+    """Whether the keyed operation must run while no records come: processing-time windows or triggers,
+    a KeyedProcessFunction (it may set processing-time timers), or idleness (measured in processing time)."""
+    if operator.kind == graph.KEYED_PROCESS:
+        return True
+    if strategy is not None and getattr(strategy._j_watermark_strategy, "idle_timeout_ms", None):
+        return True
+    if operator.kind == graph.WINDOW:
+        from pyflink_compat.datastream.window import ContinuousProcessingTimeTrigger, ProcessingTimeTrigger
+        descriptor = operator.payload
+        return (not descriptor.assigner.is_event_time()
+                or isinstance(descriptor.trigger, (ProcessingTimeTrigger, ContinuousProcessingTimeTrigger)))
+    return False
 
 
 def _keyed_rows(batch_df):

@@ -14,7 +14,7 @@ from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
 from pyflink_compat.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
                                                         KafkaSink, KafkaSource)
 from pyflink_compat.datastream.state import ListStateDescriptor, ValueStateDescriptor
-from pyflink_compat.datastream.window import TumblingEventTimeWindows
+from pyflink_compat.datastream.window import TumblingEventTimeWindows, TumblingProcessingTimeWindows
 
 pytestmark = pytest.mark.integration
 
@@ -126,3 +126,70 @@ def test_keyed_process_function_state_and_timers_with_collect(spark):
     with result:
         got = sorted(result)
     assert got == ["a#1", "a#2", "a#3", "a@2000:[1, 3, 4]", "b#1", "b@2500:[2]"]
+
+
+class RemindLater(KeyedProcessFunction):
+    """A processing-time timer half a second after each key's first element."""
+
+    def open(self, runtime_context):
+        self.first = runtime_context.get_state(ValueStateDescriptor("first", Types.INT()))
+
+    def process_element(self, value, ctx):
+        if self.first.value() is None:
+            self.first.update(value[2])
+            ctx.timer_service().register_processing_time_timer(ctx.timer_service().current_processing_time() + 500)
+        return []
+
+    def on_timer(self, timestamp, ctx):
+        yield "%s:%d" % (ctx.get_current_key(), self.first.value())
+
+
+def _unbounded_events(bootstrap, topic):
+    return (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic)
+            .set_starting_offsets(KafkaOffsetsInitializer.earliest())
+            .set_value_only_deserializer(SimpleStringSchema()).build())
+
+
+@pytest.mark.parametrize("operation", ["processing-time window", "processing-time timer"])
+def test_processing_time_fires_on_time_while_no_records_come(spark, bootstrap, operation):
+    # Three records, then nothing: the window (2 s) and the timer (0.5 s) must still fire, on time, without a
+    # further record (the quiet source moves a tick so that micro-batches keep running).
+    topic = create_topic(bootstrap, unique_topic("ptime"), 2)
+    out = create_topic(bootstrap, unique_topic("ptime-out"))
+    env = StreamExecutionEnvironment.get_execution_environment()
+    events = env.from_source(_unbounded_events(bootstrap, topic), WatermarkStrategy.no_watermarks(), "events") \
+        .map(parse, output_type=EVENT).key_by(lambda e: e[0], key_type=Types.STRING())
+    if operation == "processing-time window":
+        results = events.window(TumblingProcessingTimeWindows.of(Time.seconds(2))) \
+            .reduce(lambda a, b: (a[0], a[1], a[2] + b[2])) \
+            .map(lambda e: "%s:%d" % (e[0], e[2]), output_type=Types.STRING())
+    else:
+        results = events.process(RemindLater(), output_type=Types.STRING())
+    results.sink_to(kafka_sink(bootstrap, out))
+    client = env.execute_async("processing time, quiet source")
+    try:
+        produce(bootstrap, topic, ["a,0,1", "a,0,2", "a,0,3"], partition=0)
+        got = values(consume(bootstrap, out, 1, timeout_s=60, settle_s=1))
+        assert got == (["a:6"] if operation == "processing-time window" else ["a:1"])
+    finally:
+        client.cancel().result()
+
+
+def test_an_idle_partition_is_found_idle_while_no_records_come(spark, bootstrap):
+    # As above, but nothing comes after the first records: partition 1 is found idle 1 s (in processing time)
+    # after the job started, the watermark follows partition 0 to 30 s and window [0, 10 s) fires.
+    topic = create_topic(bootstrap, unique_topic("idle-quiet"), 2)
+    out = create_topic(bootstrap, unique_topic("idle-quiet-out"))
+    env = StreamExecutionEnvironment.get_execution_environment()
+    window_sums(env, _unbounded_events(bootstrap, topic),
+                WatermarkStrategy.for_monotonous_timestamps().with_idleness(Duration.of_seconds(1)), bootstrap, out)
+    client = env.execute_async("idle partition, quiet source")
+    try:
+        # Records only once partition 1 has been quiet past the timeout: as in Flink, an input goes idle a
+        # timeout after its last record (or its start), and when every input went idle at once the
+        # watermark would not move.
+        time.sleep(3)
+        produce(bootstrap, topic, ["a,1000,1", "a,2000,2", "a,30000,4"], partition=0)
+        assert values(consume(bootstrap, out, 1, timeout_s=60, settle_s=1)) == ["a:3"]
+    finally:
+        client.cancel().result()
