@@ -32,8 +32,10 @@ def exactly_once_sink(bootstrap, topic, prefix, guarantee=DeliveryGuarantee.EXAC
             .build())
 
 
-def environment(tmp_path, savepoint=None, batch_records=None):
+def environment(tmp_path, savepoint=None, batch_records=None, direct=True):
     configuration = Configuration()
+    if not direct:       # records go through Spark to the separate Python stream writer
+        configuration.set_string("pyflink-compat.sink.direct", "false")
     configuration.set_string("execution.checkpointing.dir", str(tmp_path / "checkpoints"))
     if savepoint:
         configuration.set_string("execution.savepoint.path", savepoint)
@@ -64,12 +66,14 @@ def committed_values(bootstrap, topic, expected):
     return consume(bootstrap, topic, expected, timeout_s=90, settle_s=2, isolation_level="read_committed")
 
 
-def test_every_record_is_committed_once_in_order_per_partition(spark, bootstrap, tmp_path):
+@pytest.mark.parametrize("direct", [True, False], ids=["written-by-read-tasks", "spark-stream-writer"])
+def test_every_record_is_committed_once_in_order_per_partition(spark, bootstrap, tmp_path, direct):
     topic_in = create_topic(bootstrap, unique_topic("eo-in"), partitions=2)
     topic_out = create_topic(bootstrap, unique_topic("eo-out"), partitions=2)
     for partition in (0, 1):
         produce(bootstrap, topic_in, ["p%d-%04d" % (partition, i) for i in range(300)], partition=partition)
-    upper_job(environment(tmp_path, batch_records=100), bootstrap, topic_in, topic_out, unique_topic("eo"))
+    upper_job(environment(tmp_path, batch_records=100, direct=direct), bootstrap, topic_in, topic_out,
+              unique_topic("eo"))
     output = committed_values(bootstrap, topic_out, 600)
     assert sorted(values(output)) == sorted("P%d-%04d" % (p, i) for p in (0, 1) for i in range(300))
     # Each input partition's records keep their order in the output (one writing task per input partition).
