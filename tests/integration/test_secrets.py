@@ -9,7 +9,7 @@ from pyflink_compat.datastream import StreamExecutionEnvironment
 from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
 from pyflink_compat.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
                                                         KafkaSink, KafkaSource)
-from pyflink_compat.runtime import translate
+from pyflink_compat.runtime import checkpoints, translate
 
 pytestmark = pytest.mark.integration
 
@@ -37,8 +37,12 @@ def test_secret_properties_stay_out_of_logs_plans_and_errors(spark, bootstrap, c
     texts = [env.get_execution_plan(), repr(source), repr(sink), repr(source._spec), repr(sink._spec)]
 
     # Spark's own plan of the source: the option carrying the spec is redacted by Spark.
-    df, _, _ = translate._kafka_source(spark, env._sinks[0].chain()[0], {})
-    texts.append(df._jdf.queryExecution().toString())
+    scratch = checkpoints.plan(env, {}, "secrets", "plan-only", env._sinks)
+    try:
+        df, _, _ = translate._kafka_source(spark, env._sinks[0].chain()[0], {}, scratch, env._sinks[0])
+        texts.append(df._jdf.queryExecution().toString())
+    finally:
+        scratch.discard()
 
     env.execute("secrets")
     assert values(consume(bootstrap, out, 1)) == ["A"]
