@@ -16,9 +16,9 @@ import sys
 import time
 
 import pytest
-from kafka import KafkaConsumer, TopicPartition
 
 from broker import TansuBroker
+from job_processes import kill_job, newest_job_directory, output_size
 from kafka_helpers import consume, create_topic, produce, unique_topic, values
 
 pytestmark = pytest.mark.integration
@@ -80,46 +80,18 @@ def _wait(process, deadline_s):
     try:
         return process.wait(timeout=deadline_s)
     except subprocess.TimeoutExpired:
-        _kill(process)
+        kill_job(process)
         return None
-
-
-def _kill(process):
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    process.wait(timeout=30)
-
-
-def _output_size(bootstrap, topic):
-    """Roughly how much output there is (Tansu's end offsets lag behind; enough to see that output began)."""
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, request_timeout_ms=10000)
-    try:
-        partitions = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())]
-        return sum(consumer.end_offsets(partitions).values())
-    finally:
-        consumer.close()
-
-
 def _wait_for_output(bootstrap, topic, process, at_least, deadline_s=180.0):
     """Wait until the job has written ``at_least`` records (roughly: Tansu's end offsets lag by up to a batch),
     so it is well under way, its Kafka clients connected; fail if it ends or never gets there."""
     deadline = time.monotonic() + deadline_s
     while time.monotonic() < deadline:
         assert process.poll() is None, "the job ended before it could be frozen mid-run"
-        if _output_size(bootstrap, topic) >= at_least:
+        if output_size(bootstrap, topic) >= at_least:
             return
         time.sleep(0.2)
     pytest.fail("the job wrote fewer than %d records within %.0f s" % (at_least, deadline_s))
-
-
-def _newest_job_directory(checkpoint_dir):
-    """The job directory of the latest run that got as far as recording itself (job.json)."""
-    candidates = [os.path.join(checkpoint_dir, name) for name in os.listdir(checkpoint_dir)]
-    candidates = [path for path in candidates if os.path.isfile(os.path.join(path, "job.json"))]
-    return max(candidates, key=lambda path: os.stat(os.path.join(path, "job.json")).st_mtime, default=None)
-
 
 def _tail(path, lines=80):
     """The last ``lines`` lines of a log (all of it with None)."""
@@ -161,7 +133,7 @@ def test_a_short_freeze_is_waited_out_and_nothing_is_lost(own_broker, tmp_path):
     finally:
         _resume(own_broker)
         if process.poll() is None:
-            _kill(process)
+            kill_job(process)
     output = _assert_nothing_lost(bootstrap, topic_out, inputs)
     print("short freeze: %d output records for %d inputs" % (len(output), len(inputs)))
 
@@ -181,7 +153,7 @@ def test_a_freeze_beyond_the_timeouts_fails_naming_the_broker_and_a_restart_lose
     finally:
         _resume(own_broker)
         if process.poll() is None:
-            _kill(process)
+            kill_job(process)
     log = _tail(log_path)
     assert exit_code is not None, "the job did not fail within %.0f s of the freeze:\n%s" % (FAILURE_DEADLINE_S, log)
     assert exit_code != 0, "the job finished although the broker was frozen:\n" + log
@@ -193,7 +165,7 @@ def test_a_freeze_beyond_the_timeouts_fails_naming_the_broker_and_a_restart_lose
         bootstrap, job_errors[-1])
     print("long freeze: the job failed %.0f s after the freeze: %s" % (failed_after_s, job_errors[-1][:400]))
 
-    restore = _newest_job_directory(checkpoint_dir)
+    restore = newest_job_directory(checkpoint_dir)
     assert restore, "the failed job left no checkpoint to restore:\n" + log
     # Restarted with the clients' default timeouts: the short ones served to fail fast, and could trip on a
     # slow machine now that the broker answers again.
@@ -202,6 +174,6 @@ def test_a_freeze_beyond_the_timeouts_fails_naming_the_broker_and_a_restart_lose
         assert _wait(process, RUN_DEADLINE_S) == 0, _tail(log_path)
     finally:
         if process.poll() is None:
-            _kill(process)
+            kill_job(process)
     output = _assert_nothing_lost(bootstrap, topic_out, inputs)
     print("long freeze, restored: %d output records for %d inputs" % (len(output), len(inputs)))

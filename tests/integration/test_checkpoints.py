@@ -10,14 +10,13 @@ was restored, never lost or counted twice.
 import collections
 import os
 import random
-import signal
 import subprocess
 import sys
 import time
 
 import pytest
-from kafka import KafkaConsumer, TopicPartition
 
+from job_processes import kill_job, newest_job_directory, output_size
 from kafka_helpers import consume, create_topic, produce, unique_topic, values
 from transaction_log_reader import read_committed
 
@@ -43,23 +42,6 @@ def _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, resto
     log.flush()
     return subprocess.Popen(command, env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
-
-
-def _kill(process):
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    process.wait(timeout=30)
-
-
-def _newest_job_directory(checkpoint_dir):
-    """The job directory of the latest run that got as far as recording itself (job.json)."""
-    candidates = [os.path.join(checkpoint_dir, name) for name in os.listdir(checkpoint_dir)]
-    candidates = [path for path in candidates if os.path.isfile(os.path.join(path, "job.json"))]
-    return max(candidates, key=lambda path: os.stat(os.path.join(path, "job.json")).st_mtime, default=None)
-
-
 def _committed_batches(job_directory) -> int:
     """Micro-batches committed in a job directory's checkpoints (Spark's commits/N files)."""
     if not job_directory:
@@ -71,20 +53,10 @@ def _committed_batches(job_directory) -> int:
             total += sum(1 for entry in os.listdir(commits) if entry.isdigit())
     return total
 
-
-def _output_size(bootstrap, topic):
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap)
-    try:
-        partitions = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())]
-        return sum(consumer.end_offsets(partitions).values())
-    finally:
-        consumer.close()
-
-
 def _wait_for_new_output(bootstrap, topic, before, process, deadline_s=120.0):
     deadline = time.monotonic() + deadline_s
     while time.monotonic() < deadline and process.poll() is None:
-        if _output_size(bootstrap, topic) > before:
+        if output_size(bootstrap, topic) > before:
             return
         time.sleep(0.2)
 
@@ -97,7 +69,7 @@ def _run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_pa
     micro-batches a restored checkpoint held (so the test knows restores had progress to resume)."""
     restore, killed, resumed_batches = None, 0, 0
     for _ in range(kills):
-        before = _output_size(bootstrap, topic_out)
+        before = output_size(bootstrap, topic_out)
         process = _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore, guarantee)
         if rng.random() < 0.25:
             time.sleep(rng.uniform(2.0, 10.0))
@@ -106,18 +78,18 @@ def _run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_pa
             time.sleep(rng.uniform(0.0, 1.2))
         if process.poll() is not None:
             assert process.returncode == 0, _tail(log_path)
-            restore = _newest_job_directory(checkpoint_dir)
+            restore = newest_job_directory(checkpoint_dir)
             break
-        _kill(process)
+        kill_job(process)
         killed += 1
-        restore = _newest_job_directory(checkpoint_dir) or restore
+        restore = newest_job_directory(checkpoint_dir) or restore
         resumed_batches = max(resumed_batches, _committed_batches(restore))
     process = _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore, guarantee)
     try:
         assert process.wait(timeout=600) == 0, _tail(log_path)
     finally:
         if process.poll() is None:
-            _kill(process)
+            kill_job(process)
     return killed, resumed_batches
 
 
