@@ -29,6 +29,8 @@ QUIET = "-Xlog:cds=off -Xlog:cds+dynamic=off"
 STALE_RECORDING_S = 600
 # Archives kept in the cache (the most recently used ones).
 KEEP_ARCHIVES = 3
+# Deadline for the job run at the end of a recording session to load typical classes.
+TYPICAL_JOB_TIMEOUT_S = 90.0
 
 
 def cache_dir() -> str:
@@ -130,12 +132,41 @@ def _prune_old_archives(directory: str, keep: int = KEEP_ARCHIVES):
             pass
 
 
+def _run_typical_job():
+    from pyflink_compat.common.typeinfo import Types
+    from pyflink_compat.datastream import StreamExecutionEnvironment
+    env = StreamExecutionEnvironment.get_execution_environment()
+    pair = Types.TUPLE([Types.STRING(), Types.INT()])
+    rows = env.from_collection([("a", 1), ("b", 2), ("a", 3)], type_info=pair)
+    totals = (rows.map(lambda r: (r[0], r[1] * 2), output_type=pair)
+              .key_by(lambda r: r[0], key_type=Types.STRING())
+              .reduce(lambda a, b: (a[0], a[1] + b[1])))
+    with totals.execute_and_collect("pyflink-compat class archive") as results:
+        return list(results)
+
+
+def _load_typical_classes(timeout_s: float):
+    """Run ``_run_typical_job`` in the session being recorded, within ``timeout_s`` (best effort)."""
+    import threading
+
+    def run():
+        try:
+            _run_typical_job()
+        except Exception as e:                       # the archive is then only less complete
+            log.debug("class archive: the typical job failed: %s", e)
+
+    worker = threading.Thread(target=run, name="pyflink-compat-class-archive", daemon=True)
+    worker.start()
+    worker.join(timeout_s)
+
+
 def _finish_recording(session, partial: str, path: str, lock: str, timeout_s: float = 120.0):
     """At exit: stop the JVM, let it write the archive, publish the file under its final name."""
     try:
         from pyspark import SparkContext
         gateway = SparkContext._gateway
         process = getattr(gateway, "proc", None)
+        _load_typical_classes(TYPICAL_JOB_TIMEOUT_S)
         try:
             session.stop()
         except Exception:                            # already stopped, or the JVM is gone

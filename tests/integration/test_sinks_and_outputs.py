@@ -209,3 +209,9 @@ def test_spark_side_kafka_writer_when_direct_writes_are_off(spark, bootstrap):
 def test_the_python_worker_warm_up_source_reads(spark):
     from pyflink_compat.runtime import warm_up
     assert [tuple(r) for r in spark.read.format(warm_up.FORMAT_NAME).load().collect()] == [(True,)]
+
+
+def test_the_job_a_class_archive_recording_runs_before_it_ends_is_a_working_keyed_job(spark):
+    # jvm_archive runs it in the session it records, so that the archive holds what typical jobs load.
+    from pyflink_compat.runtime import jvm_archive
+    assert sorted(jvm_archive._run_typical_job()) == [("a", 2), ("a", 8), ("b", 4)]
