@@ -29,6 +29,9 @@ QUIET = "-Xlog:cds=off -Xlog:cds+dynamic=off"
 STALE_RECORDING_S = 600
 # Archives kept in the cache (the most recently used ones).
 KEEP_ARCHIVES = 3
+# Part of the archive's name: raised when what a recording holds changes (2: the typical job), so that
+# archives recorded by older versions are recorded again once.
+RECORDING_VERSION = 2
 # Deadline for the job run at the end of a recording session to load typical classes.
 TYPICAL_JOB_TIMEOUT_S = 90.0
 
@@ -56,7 +59,7 @@ def archive_path(spark_home: str, java_options: str) -> Optional[str]:
         return None
     stat = os.stat(java)
     jars = os.path.realpath(os.path.join(spark_home, "jars"))
-    key = "%s|%d|%d|%s|%s" % (java, stat.st_size, int(stat.st_mtime), jars, java_options)
+    key = "%s|%d|%d|%s|%s|%d" % (java, stat.st_size, int(stat.st_mtime), jars, java_options, RECORDING_VERSION)
     return os.path.join(cache_dir(), "jvm-classes-%08x.jsa" % zlib.crc32(key.encode()))
 
 
