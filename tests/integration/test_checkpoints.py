@@ -10,92 +10,18 @@ was restored, never lost or counted twice.
 import collections
 import os
 import random
-import subprocess
-import sys
 import time
 
 import pytest
 
-from job_processes import kill_job, newest_job_directory, output_size
+from job_processes import run_with_kills, start_checkpointed_job as _start, tail as _tail
 from kafka_helpers import consume, create_topic, produce, unique_topic, values
 from transaction_log_reader import read_committed
 
 pytestmark = pytest.mark.integration
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-JOB = os.path.join(REPO, "tests", "jobs", "checkpointed_job.py")
-# Small micro-batches make many checkpoints, so kills land between and inside them.
-BATCH_OPTION = "-Dpyflink-compat.source.max-records-per-batch=2000"
 KILLS = int(os.environ.get("PYFLINK_COMPAT_CRASH_KILLS", "20"))
 SEED = int(os.environ.get("PYFLINK_COMPAT_CRASH_SEED", str(int(time.time()))))
-
-
-def _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore=None, guarantee="at-least-once"):
-    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               PYFLINK_COMPAT_LOG_LEVEL="INFO")
-    command = [sys.executable, "-m", "pyflink_compat", "run", BATCH_OPTION]
-    if restore:
-        command += ["-s", restore]
-    command += [JOB, mode, bootstrap, topic_in, topic_out, checkpoint_dir, guarantee]
-    log = open(log_path, "ab")
-    log.write(("\n=== %s\n" % " ".join(command)).encode())
-    log.flush()
-    return subprocess.Popen(command, env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
-def _committed_batches(job_directory) -> int:
-    """Micro-batches committed in a job directory's checkpoints (Spark's commits/N files)."""
-    if not job_directory:
-        return 0
-    total = 0
-    for name in os.listdir(job_directory):
-        commits = os.path.join(job_directory, name, "commits")
-        if name.startswith("sink-") and os.path.isdir(commits):
-            total += sum(1 for entry in os.listdir(commits) if entry.isdigit())
-    return total
-
-def _wait_for_new_output(bootstrap, topic, before, process, deadline_s=120.0):
-    deadline = time.monotonic() + deadline_s
-    while time.monotonic() < deadline and process.poll() is None:
-        if output_size(bootstrap, topic) > before:
-            return
-        time.sleep(0.2)
-
-
-def _run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, kills, rng,
-                    guarantee="at-least-once"):
-    """Kill the job ``kills`` times, restarting from the newest checkpoint each time; then let the last
-    restart finish. Most kills come at a random moment after the run wrote new output (so work is lost
-    mid-stream), some at a random moment of its start. Returns how many runs were killed and the most
-    micro-batches a restored checkpoint held (so the test knows restores had progress to resume)."""
-    restore, killed, resumed_batches = None, 0, 0
-    for _ in range(kills):
-        before = output_size(bootstrap, topic_out)
-        process = _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore, guarantee)
-        if rng.random() < 0.25:
-            time.sleep(rng.uniform(2.0, 10.0))
-        else:
-            _wait_for_new_output(bootstrap, topic_out, before, process)
-            time.sleep(rng.uniform(0.0, 1.2))
-        if process.poll() is not None:
-            assert process.returncode == 0, _tail(log_path)
-            restore = newest_job_directory(checkpoint_dir)
-            break
-        kill_job(process)
-        killed += 1
-        restore = newest_job_directory(checkpoint_dir) or restore
-        resumed_batches = max(resumed_batches, _committed_batches(restore))
-    process = _start(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore, guarantee)
-    try:
-        assert process.wait(timeout=600) == 0, _tail(log_path)
-    finally:
-        if process.poll() is None:
-            kill_job(process)
-    return killed, resumed_batches
-
-
-def _tail(path, lines=60):
-    with open(path, "rb") as f:
-        return "\n".join(f.read().decode(errors="replace").splitlines()[-lines:])
 
 
 def _two_partition_input(bootstrap, name, records):
@@ -112,8 +38,8 @@ def test_a_job_killed_20_times_and_restored_from_its_checkpoint_loses_nothing(bo
     topic_in, topic_out, inputs = _two_partition_input(bootstrap, "crash", records)
     rng = random.Random(SEED)
     log_path = str(tmp_path / "job.log")
-    killed, resumed_batches = _run_with_kills("upper", bootstrap, topic_in, topic_out, str(tmp_path / "checkpoints"),
-                                              log_path, KILLS, rng)
+    killed, resumed_batches = run_with_kills("upper", bootstrap, topic_in, topic_out, str(tmp_path / "checkpoints"),
+                                             log_path, rng, kills=KILLS)
 
     output = values(consume(bootstrap, topic_out, records, timeout_s=120, settle_s=3))
     missing = set(v.upper() for v in inputs) - set(output)
@@ -131,8 +57,8 @@ def test_exactly_once_killed_20_times_a_read_committed_reader_sees_every_record_
     topic_in, topic_out, inputs = _two_partition_input(bootstrap, "crash-eo", records)
     rng = random.Random(SEED + 2)
     log_path = str(tmp_path / "job.log")
-    killed, resumed_batches = _run_with_kills("upper", bootstrap, topic_in, topic_out, str(tmp_path / "checkpoints"),
-                                              log_path, KILLS, rng, guarantee="exactly-once")
+    killed, resumed_batches = run_with_kills("upper", bootstrap, topic_in, topic_out, str(tmp_path / "checkpoints"),
+                                             log_path, rng, kills=KILLS, guarantee="exactly-once")
 
     committed, aborted = read_committed(bootstrap, topic_out)
     output = [r.value.decode() for r in committed]
@@ -171,8 +97,8 @@ def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     for partition, items in per_partition.items():
         produce(bootstrap, topic_in, items, partition=partition)
     log_path = str(tmp_path / "job.log")
-    killed, resumed_batches = _run_with_kills("keyed-sum", bootstrap, topic_in, topic_out,
-                                              str(tmp_path / "checkpoints"), log_path, max(3, KILLS // 4), rng)
+    killed, resumed_batches = run_with_kills("keyed-sum", bootstrap, topic_in, topic_out,
+                                             str(tmp_path / "checkpoints"), log_path, rng, kills=max(3, KILLS // 4))
 
     output = values(consume(bootstrap, topic_out, records, timeout_s=120, settle_s=3))
     seen = {}
