@@ -92,16 +92,37 @@ def java_options(spark_home: str, java_options: str) -> Tuple[str, Optional[Call
 
 
 def _take_lock(lock: str) -> bool:
+    """The recording lock holds the recording process's id: a lock whose process is gone (a job killed
+    while it recorded) is taken over at once, any other after STALE_RECORDING_S."""
     try:
-        if time.time() - os.stat(lock).st_mtime > STALE_RECORDING_S:
+        if time.time() - os.stat(lock).st_mtime > STALE_RECORDING_S or not _holder_alive(lock):
             os.unlink(lock)
     except OSError:
         pass
     try:
-        os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        return True
+        descriptor = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except OSError:
         return False
+    try:
+        os.write(descriptor, str(os.getpid()).encode())
+    finally:
+        os.close(descriptor)
+    return True
+
+
+def _holder_alive(lock: str) -> bool:
+    try:
+        with open(lock) as f:
+            pid = int(f.read().strip())
+    except (OSError, ValueError):    # being written, or an old empty lock: let it age
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:                  # exists, owned by someone else
+        pass
+    return True
 
 
 def _remove_stale_partials(path: str):

@@ -1,5 +1,7 @@
 """The driver JVM's class-data archive: naming, using, recording once (runtime/jvm_archive.py)."""
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -50,6 +52,26 @@ def test_a_recording_lock_left_by_a_dead_process_expires(cache):
     os.utime(lock, (old, old))
     options, on_started = jvm_archive.java_options(cache, "-Xss4m")
     assert "-XX:ArchiveClassesAtExit=" in options and on_started is not None
+
+
+def test_a_recording_lock_whose_process_is_gone_is_taken_over_at_once(cache):
+    path = jvm_archive.archive_path(cache, "-Xss4m")
+    os.makedirs(os.path.dirname(path))
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    with open(path + ".recording", "w") as f:
+        f.write(str(gone.pid))
+    options, on_started = jvm_archive.java_options(cache, "-Xss4m")
+    assert "-XX:ArchiveClassesAtExit=" in options and on_started is not None
+
+
+def test_a_recording_lock_of_a_running_process_is_respected(cache):
+    path = jvm_archive.archive_path(cache, "-Xss4m")
+    os.makedirs(os.path.dirname(path))
+    with open(path + ".recording", "w") as f:
+        f.write(str(os.getpid()))
+    options, on_started = jvm_archive.java_options(cache, "-Xss4m")
+    assert options == "-Xss4m" and on_started is None
 
 
 @pytest.mark.parametrize("configuration, env, expected", [
