@@ -157,9 +157,12 @@ def _prune_old_archives(directory: str, keep: int = KEEP_ARCHIVES):
 
 
 def _run_typical_job():
+    from pyflink_compat.common import Configuration
     from pyflink_compat.common.typeinfo import Types
     from pyflink_compat.datastream import StreamExecutionEnvironment
-    env = StreamExecutionEnvironment.get_execution_environment()
+    # A bare environment: not get_execution_environment(), which adds the command line's settings (a
+    # savepoint to restore, the user's checkpoint directory) that belong to the user's job only.
+    env = StreamExecutionEnvironment(Configuration())
     pair = Types.TUPLE([Types.STRING(), Types.INT()])
     rows = env.from_collection([("a", 1), ("b", 2), ("a", 3)], type_info=pair)
     totals = (rows.map(lambda r: (r[0], r[1] * 2), output_type=pair)
