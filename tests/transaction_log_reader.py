@@ -67,11 +67,27 @@ def _log_entries(bootstrap: str, topic: str, timeout_s: float) -> Dict[int, List
         consumer.close()
 
 
-def read_committed(bootstrap: str, topic: str, timeout_s: float = 120.0) -> Tuple[List[CommittedRecord], int]:
+def read_committed(bootstrap: str, topic: str, timeout_s: float = 120.0,
+                   wait_for_open_s: float = 60.0) -> Tuple[List[CommittedRecord], int]:
     """(the records a read_committed reader sees, in per-partition order; how many aborted records the log
-    holds)."""
-    committed, aborted = [], 0
-    for partition, entries in _log_entries(bootstrap, topic, timeout_s).items():
+    holds).
+
+    A transaction's commit marker is written by the broker after the producer's commit returned (on Apache
+    Kafka too, asynchronously); Tansu was seen to write some only much later. A read_committed consumer
+    waits at the last stable offset meanwhile; this reader likewise reads the log again, for up to
+    ``wait_for_open_s``, while a transaction in it is still open, and then leaves open ones out."""
+    deadline = time.monotonic() + wait_for_open_s
+    while True:
+        committed, aborted, still_open = _committed_in_log(_log_entries(bootstrap, topic, timeout_s))
+        if not still_open or time.monotonic() >= deadline:
+            return committed, aborted
+        time.sleep(1.0)
+
+
+def _committed_in_log(log: Dict[int, List[LogEntry]]) -> Tuple[List[CommittedRecord], int, int]:
+    """(committed records, aborted records, records of transactions still open)."""
+    committed, aborted, still_open = [], 0, 0
+    for partition, entries in log.items():
         open_transactions: Dict[int, List[LogEntry]] = collections.defaultdict(list)
         for entry in sorted(entries, key=lambda e: e.offset):
             if entry.control is not None:
@@ -84,5 +100,6 @@ def read_committed(bootstrap: str, topic: str, timeout_s: float = 120.0) -> Tupl
                 open_transactions[entry.producer_id].append(entry)
             else:
                 committed.append(CommittedRecord(partition, entry.offset, entry.value))
+        still_open += sum(len(records) for records in open_transactions.values())
     committed.sort(key=lambda r: (r.partition, r.offset))
-    return committed, aborted
+    return committed, aborted, still_open

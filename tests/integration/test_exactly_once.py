@@ -64,11 +64,12 @@ def upper_job(env, bootstrap, topic_in, topic_out, prefix, guarantee=DeliveryGua
 
 def committed_values(bootstrap, topic, expected):
     """What a read_committed reader sees, worked out from the log's transaction markers (as the crash tests
-    do): a CI run once saw Tansu's last stable offset stay behind for over 90 s after a job had committed
-    everything (a later read found every record committed once). ``expected`` is unused by the log reader;
-    the test that a transaction left open is ended uses Kafka's own read_committed consumer."""
+    do), waiting while a transaction is still open: CI runs saw Tansu write a committed transaction's
+    markers, and so move its last stable offset, long after the job's commit had returned (a later read
+    found every record committed once). ``expected`` is unused by the log reader; the test that a
+    transaction left open is ended uses Kafka's own read_committed consumer."""
     from transaction_log_reader import read_committed
-    committed, _ = read_committed(bootstrap, topic, timeout_s=90)
+    committed, _ = read_committed(bootstrap, topic, timeout_s=90, wait_for_open_s=120)
     return committed
 
 
@@ -197,7 +198,7 @@ def test_the_test_reader_keeps_committed_and_plain_records_and_drops_aborted_and
     transactional.send(topic, b"still-open", partition=0)
     transactional.flush()
     try:
-        committed, aborted = read_committed(bootstrap, topic, timeout_s=60)
+        committed, aborted = read_committed(bootstrap, topic, timeout_s=60, wait_for_open_s=5)
         assert [r.value for r in committed] == [b"plain-1", b"committed-1", b"committed-2", b"plain-2"]
         assert aborted == 1
     finally:
