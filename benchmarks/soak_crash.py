@@ -30,20 +30,11 @@ REPO = os.path.dirname(HERE)
 sys.path[:0] = [REPO, os.path.join(REPO, "tests")]
 
 from broker import TansuBroker                                       # noqa: E402
-from job_processes import run_with_kills                             # noqa: E402
-from kafka_helpers import consume, create_topic, produce, unique_topic  # noqa: E402
+from job_processes import run_with_kills, two_partition_input        # noqa: E402
+from kafka_helpers import consume                                    # noqa: E402
 from transaction_log_reader import read_committed                    # noqa: E402
 
 GUARANTEES = ("at-least-once", "exactly-once")
-
-
-def make_input(bootstrap, records):
-    topic_in = create_topic(bootstrap, unique_topic("soak-in"), partitions=2)
-    topic_out = create_topic(bootstrap, unique_topic("soak-out"), partitions=2)
-    inputs = ["record-%07d" % i for i in range(records)]
-    for partition in (0, 1):
-        produce(bootstrap, topic_in, inputs[partition::2], partition=partition)
-    return topic_in, topic_out, inputs
 
 
 def check_at_least_once(bootstrap, topic_out, inputs):
@@ -78,7 +69,7 @@ def check_exactly_once(bootstrap, topic_out, inputs):
 def soak(bootstrap, guarantee, records, seconds, seed, work_dir):
     rng = random.Random(seed)
     print("%s: producing %d records ..." % (guarantee, records), flush=True)
-    topic_in, topic_out, inputs = make_input(bootstrap, records)
+    topic_in, topic_out, inputs = two_partition_input(bootstrap, "soak", records)
     log_path = os.path.join(work_dir, "%s-job.log" % guarantee)
     started = time.monotonic()
     print("%s: killing and restarting the job for %.0f s (log: %s) ..." % (guarantee, seconds, log_path),

@@ -92,6 +92,19 @@ def run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_pat
     return killed, resumed_batches
 
 
+def two_partition_input(bootstrap, name, records):
+    """Input and output topics of 2 partitions; ``records`` values "record-NNNNNN" (at least 6 digits), the
+    even ones in input partition 0 and the odd ones in 1. Returns (input topic, output topic, values)."""
+    from kafka_helpers import create_topic, produce, unique_topic
+    topic_in = create_topic(bootstrap, unique_topic(name + "-in"), partitions=2)
+    topic_out = create_topic(bootstrap, unique_topic(name + "-out"), partitions=2)
+    digits = max(6, len(str(records - 1)))
+    inputs = ["record-%0*d" % (digits, i) for i in range(records)]
+    for partition in (0, 1):
+        produce(bootstrap, topic_in, inputs[partition::2], partition=partition)
+    return topic_in, topic_out, inputs
+
+
 def tail(path, lines=60):
     with open(path, "rb") as f:
         return "\n".join(f.read().decode(errors="replace").splitlines()[-lines:])

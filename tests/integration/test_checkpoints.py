@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from job_processes import run_with_kills, start_checkpointed_job as _start, tail as _tail
+from job_processes import run_with_kills, start_checkpointed_job as _start, tail as _tail, two_partition_input
 from kafka_helpers import consume, create_topic, produce, unique_topic, values
 from transaction_log_reader import read_committed
 
@@ -24,18 +24,9 @@ KILLS = int(os.environ.get("PYFLINK_COMPAT_CRASH_KILLS", "20"))
 SEED = int(os.environ.get("PYFLINK_COMPAT_CRASH_SEED", str(int(time.time()))))
 
 
-def _two_partition_input(bootstrap, name, records):
-    topic_in = create_topic(bootstrap, unique_topic(name + "-in"), partitions=2)
-    topic_out = create_topic(bootstrap, unique_topic(name + "-out"), partitions=2)
-    inputs = ["record-%06d" % i for i in range(records)]
-    for partition in (0, 1):
-        produce(bootstrap, topic_in, inputs[partition::2], partition=partition)
-    return topic_in, topic_out, inputs
-
-
 def test_a_job_killed_20_times_and_restored_from_its_checkpoint_loses_nothing(bootstrap, tmp_path):
     records = 100_000
-    topic_in, topic_out, inputs = _two_partition_input(bootstrap, "crash", records)
+    topic_in, topic_out, inputs = two_partition_input(bootstrap, "crash", records)
     rng = random.Random(SEED)
     log_path = str(tmp_path / "job.log")
     killed, resumed_batches = run_with_kills("upper", bootstrap, topic_in, topic_out, str(tmp_path / "checkpoints"),
@@ -54,7 +45,7 @@ def test_a_job_killed_20_times_and_restored_from_its_checkpoint_loses_nothing(bo
 def test_exactly_once_killed_20_times_a_read_committed_reader_sees_every_record_once_in_order(bootstrap,
                                                                                               tmp_path):
     records = 100_000
-    topic_in, topic_out, inputs = _two_partition_input(bootstrap, "crash-eo", records)
+    topic_in, topic_out, inputs = two_partition_input(bootstrap, "crash-eo", records)
     rng = random.Random(SEED + 2)
     log_path = str(tmp_path / "job.log")
     killed, resumed_batches = run_with_kills("upper", bootstrap, topic_in, topic_out, str(tmp_path / "checkpoints"),
