@@ -4,6 +4,7 @@ import time
 import pytest
 from kafka.errors import IncompatibleBrokerVersion
 
+from job_progress import wait_for_completed_batches
 from kafka_helpers import (add_partitions, by_partition, commit_group_offsets, consume, create_topic, produce,
                            unique_topic, values)
 from pyflink_compat.common import JobStatus, SimpleStringSchema, Types, WatermarkStrategy
@@ -152,7 +153,7 @@ def test_latest_start_reads_only_new_records_and_offsets_fall_back_to_reset_stra
     env.from_source(latest_source, WatermarkStrategy.no_watermarks(), "src").sink_to(kafka_sink(bootstrap, out2))
     client = env.execute_async("latest")
     try:
-        time.sleep(3)                        # the query is running and has resolved "latest"
+        wait_for_completed_batches(client, 1)    # the query is running and has resolved "latest"
         produce(bootstrap, topic, ["new0"], partition=0)
         assert values(consume(bootstrap, out2, 1, timeout_s=60)) == ["new0"]
     finally:

@@ -6,6 +6,7 @@ import time
 import pytest
 from pyspark import cloudpickle
 
+from job_progress import wait_for_completed_batches
 from kafka_helpers import consume, create_topic, produce, unique_topic, values
 from pyflink_compat.common import Duration, SimpleStringSchema, Time, Types, WatermarkStrategy
 from pyflink_compat.common.watermark_strategy import TimestampAssigner
@@ -187,8 +188,10 @@ def test_an_idle_partition_is_found_idle_while_no_records_come(spark, bootstrap)
     try:
         # Records only once partition 1 has been quiet past the timeout: as in Flink, an input goes idle a
         # timeout after its last record (or its start), and when every input went idle at once the
-        # watermark would not move.
-        time.sleep(3)
+        # watermark would not move. The inputs start with the first micro-batch, which on a loaded machine
+        # can come many seconds after execute_async returns: wait for it, then for the timeout.
+        wait_for_completed_batches(client, 1)
+        time.sleep(2)
         produce(bootstrap, topic, ["a,1000,1", "a,2000,2", "a,30000,4"], partition=0)
         assert values(consume(bootstrap, out, 1, timeout_s=60, settle_s=1)) == ["a:3"]
     finally:
