@@ -33,6 +33,9 @@ DEFAULTS = {
         "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider",
     # Every micro-batch is a state version: keep few (the default 100 would hold 100 copies of big state).
     "spark.sql.streaming.minBatchesToRetain": "10",
+    # Python workers allocate Arrow buffers with malloc instead of jemalloc, which keeps freed memory
+    # mapped: 20-25 MiB less per worker, no measurable change in speed (JSON benchmark, interleaved runs).
+    "spark.executorEnv.ARROW_DEFAULT_MEMORY_POOL": "system",
 }
 
 
@@ -97,6 +100,8 @@ def get_session(configuration: dict = None):
         # Executors must run this interpreter, which has pyarrow and pyflink_compat.
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+        # Local mode's workers inherit this process's environment (spark.executorEnv.* is for clusters).
+        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
         if "SPARK_HOME" not in os.environ:
             try:
                 os.environ["SPARK_HOME"] = _spark_home_without_zipped_python()

@@ -215,3 +215,14 @@ def test_the_job_a_class_archive_recording_runs_before_it_ends_is_a_working_keye
     # jvm_archive runs it in the session it records, so that the archive holds what typical jobs load.
     from pyflink_compat.runtime import jvm_archive
     assert sorted(jvm_archive._run_typical_job()) == [("a", 2), ("a", 8), ("b", 4)]
+
+
+def test_python_workers_allocate_arrow_memory_with_malloc(spark):
+    # jemalloc (pyarrow's default) keeps freed buffers mapped: 20-25 MiB per worker (runtime/session.py).
+    def arrow_pool(_):
+        import pyarrow
+        return pyarrow.default_memory_pool().backend_name
+    env = StreamExecutionEnvironment.get_execution_environment()
+    pools = env.from_collection([1, 2]).map(arrow_pool, output_type=Types.STRING())
+    with pools.execute_and_collect() as results:
+        assert list(results) == ["system", "system"]
