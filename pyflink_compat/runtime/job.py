@@ -15,7 +15,7 @@ from typing import Callable, List, Optional
 
 from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
-from pyflink_compat.runtime import checkpoints, graph, launch, session, translate
+from pyflink_compat.runtime import checkpoints, graph, idle_planners, launch, session, translate, warm_up
 
 log = logging.getLogger("pyflink_compat")
 
@@ -67,6 +67,7 @@ class JobRun:
         self._thread = None
         self._checkpoints = None
         self._started_at = None
+        self._planners_released = True   # set at start: whether idle planning workers are still to be ended
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -75,22 +76,25 @@ class JobRun:
         self._started_at = time.monotonic()
         configuration = self.env._configuration.to_dict()
         self._checkpoints = checkpoints.plan(self.env, configuration, self.job_name, str(self.job_id), self.sinks)
-        try:
-            spark = session.get_session(configuration)
-            planned = [translate.plan_query(spark, self.env, sink, self.job_name, self._checkpoints, self.deliver)
-                       for sink in self.sinks]
-        except BaseException:
-            self._checkpoints.discard()          # nothing ran: nothing to keep
-            raise
-        try:
-            for plan in planned:
-                if plan.already_done:
-                    continue
-                self._queries.append((plan, plan.start()))
-        except BaseException:
-            self._stop_all()
-            self._checkpoints.finish(checkpoints.FAILED)
-            raise
+        with idle_planners.planning():
+            try:
+                spark = session.get_session(configuration)
+                planned = [translate.plan_query(spark, self.env, sink, self.job_name, self._checkpoints,
+                                                self.deliver)
+                           for sink in self.sinks]
+            except BaseException:
+                self._checkpoints.discard()          # nothing ran: nothing to keep
+                raise
+            try:
+                for plan in planned:
+                    if plan.already_done:
+                        continue
+                    self._queries.append((plan, plan.start()))
+            except BaseException:
+                self._stop_all()
+                self._checkpoints.finish(checkpoints.FAILED)
+                raise
+        self._planners_released = not idle_planners.enabled(configuration)
         self.status = JobStatus.RUNNING
         launch.report_submitted(self.job_id)
         log.info("Job '%s' (%s) running %d Spark quer%s", self.job_name, self.job_id, len(self._queries),
@@ -103,7 +107,10 @@ class JobRun:
     def _watch(self):
         try:
             pending = list(self._queries)
+            started = set()                   # queries that completed a micro-batch
             while pending and not self._cancel_requested.is_set():
+                if not self._planners_released and len(started) == len(self._queries):
+                    self._planners_released = idle_planners.release(warm_up.finished) is not None
                 for plan, query in list(pending):
                     exception = query.exception()
                     if exception is not None:
@@ -113,6 +120,8 @@ class JobRun:
                         pending.remove((plan, query))
                         continue
                     progress = query.lastProgress
+                    if progress is not None:
+                        started.add(id(query))
                     end = _source_end_offset(progress)
                     if end and plan.offset_committer is not None:
                         plan.offset_committer.batch_completed(end)

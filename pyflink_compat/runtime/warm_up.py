@@ -45,12 +45,20 @@ class WarmUpReader(DataSourceReader):
         yield (True,)
 
 
+#: Set once the warm-up read has ended (whether it worked or not).
+finished = threading.Event()
+
+
 def start_in_background(spark):
     """Run the warm-up read in a daemon thread; failures are only logged (it is an optimisation)."""
+    finished.clear()
+
     def run():
         try:
             spark.read.format(FORMAT_NAME).load().collect()
         except Exception as e:
             log.debug("Python worker warm-up failed: %s", e)
+        finally:
+            finished.set()
 
     threading.Thread(target=run, name="pyflink-compat-warm-up", daemon=True).start()

@@ -212,6 +212,34 @@ def test_streaming_job_picks_up_records_produced_after_it_started(spark, bootstr
     assert client.get_job_status().result() == JobStatus.CANCELED
 
 
+def test_idle_planning_workers_end_once_the_job_runs_and_later_jobs_still_plan(spark, bootstrap):
+    # Spark keeps the Python workers that planned the query alive, idle (runtime/idle_planners.py).
+    from pyflink_compat.runtime import idle_planners
+    topic = create_topic(bootstrap, unique_topic("planners"), 1)
+    out = create_topic(bootstrap, unique_topic("out"))
+    produce(bootstrap, topic, ["before"])
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_source(source_builder(bootstrap).set_topics(topic).build(), WatermarkStrategy.no_watermarks(), "src") \
+        .map(lambda s: s + "!", output_type=Types.STRING()).sink_to(kafka_sink(bootstrap, out))
+    client = env.execute_async("planners released")
+    try:
+        assert values(consume(bootstrap, out, 1, settle_s=0)) == ["before!"]
+        deadline = time.monotonic() + 30
+        while idle_planners.idle_planning_workers() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert idle_planners.idle_planning_workers() == []
+        produce(bootstrap, topic, ["after"])
+        assert values(consume(bootstrap, out, 2, settle_s=0)) == ["before!", "after!"]
+    finally:
+        client.cancel().result()
+    # The next job of this process gets new planning workers from Spark.
+    later = create_topic(bootstrap, unique_topic("out"))
+    bounded = (source_builder(bootstrap).set_topics(topic).set_starting_offsets(KafkaOffsetsInitializer.earliest())
+               .set_bounded(KafkaOffsetsInitializer.latest()).build())
+    run_bounded(bounded, later, bootstrap)
+    assert values(consume(bootstrap, later, 2)) == ["before", "after"]
+
+
 def _broker_can_add_partitions(bootstrap, topic) -> bool:
     try:
         add_partitions(bootstrap, topic, 2)
