@@ -48,6 +48,18 @@ def _source_end_offset(progress) -> Optional[dict]:
     return json.loads(end) if isinstance(end, str) else end
 
 
+def _ran_tasks(query, progress) -> bool:
+    """Whether the query has run Spark jobs: its first micro-batch is planned (or done)."""
+    if progress is not None:
+        return True
+    try:
+        from pyspark import SparkContext
+        # Spark runs a streaming query's jobs in a job group named after its run id.
+        return len(SparkContext.getOrCreate().statusTracker().getJobIdsForGroup(query.runId)) > 0
+    except Exception:                    # noqa: B902 - only an earlier release is at stake
+        return False
+
+
 class JobRun:
     """One execution of an environment's sinks."""
 
@@ -120,7 +132,7 @@ class JobRun:
                         pending.remove((plan, query))
                         continue
                     progress = query.lastProgress
-                    if progress is not None:
+                    if id(query) not in started and _ran_tasks(query, progress):
                         started.add(id(query))
                     end = _source_end_offset(progress)
                     if end and plan.offset_committer is not None:
