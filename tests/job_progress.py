@@ -15,7 +15,7 @@ def wait_for_completed_batches(client, count: int = 1, timeout_s: float = 90.0):
         completed = [len(query.recentProgress) for query in queries]
         if all(done >= count for done in completed):
             return
-        failed = [query.exception() for query in queries if query.exception() is not None]
+        failed = [error for error in (query.exception() for query in queries) if error is not None]
         if failed:
             raise AssertionError("the job failed before %d micro-batches: %s" % (count, failed[0]))
         if time.monotonic() > deadline:

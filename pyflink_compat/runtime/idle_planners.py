@@ -4,9 +4,9 @@ To plan a query over a Python data source, Spark forks Python workers (from one 
 look the source up, create it and plan its reads. It keeps each forked worker for reuse, so they stay
 alive, idle, for the whole job: about 250 MiB of summed RSS on the windows benchmark (each has imported
 pyspark, pyarrow and our modules). Once every query of a job has run Spark jobs (its first micro-batch is
-planned; later micro-batches do not use these workers), this ends those idle workers. Spark checks a pooled worker before reusing it and forks a new one when it
-is gone (a later ``execute()`` in the same process plans as before, a fork slower). The fork servers
-themselves are kept: Spark cannot replace a dead one.
+planned; later micro-batches do not use these workers), this ends those idle workers. Spark checks a pooled
+worker before reusing it and forks a new one when it is gone (a later ``execute()`` in the same process
+plans as before, a fork slower). The fork servers themselves are kept: Spark cannot replace a dead one.
 
 Only the planning kinds below are ended, only workers forked under this process's JVM, and never while
 this process is planning a query (``planning()``) or warming up, so no worker is ended in the middle of a

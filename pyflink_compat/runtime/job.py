@@ -79,7 +79,6 @@ class JobRun:
         self._thread = None
         self._checkpoints = None
         self._started_at = None
-        self._planners_released = True   # set at start: whether idle planning workers are still to be ended
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -106,7 +105,6 @@ class JobRun:
                 self._stop_all()
                 self._checkpoints.finish(checkpoints.FAILED)
                 raise
-        self._planners_released = not idle_planners.enabled(configuration)
         self.status = JobStatus.RUNNING
         launch.report_submitted(self.job_id)
         log.info("Job '%s' (%s) running %d Spark quer%s", self.job_name, self.job_id, len(self._queries),
@@ -119,10 +117,11 @@ class JobRun:
     def _watch(self):
         try:
             pending = list(self._queries)
-            started = set()                   # queries that completed a micro-batch
+            started = set()                   # queries that have run Spark jobs (their first batch is planned)
+            release_planners = idle_planners.enabled(self.env._configuration.to_dict())
             while pending and not self._cancel_requested.is_set():
-                if not self._planners_released and len(started) == len(self._queries):
-                    self._planners_released = idle_planners.release(warm_up.finished) is not None
+                if release_planners and len(started) == len(self._queries):
+                    release_planners = idle_planners.release(warm_up.finished) is None   # None: try again
                 for plan, query in list(pending):
                     exception = query.exception()
                     if exception is not None:
