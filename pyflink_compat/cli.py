@@ -140,7 +140,7 @@ def parse_run_args(argv) -> RunOptions:
 
 def run_job(options: RunOptions):
     from pyflink_compat import aliasing
-    from pyflink_compat.runtime import launch
+    from pyflink_compat.runtime import launch, session
     if options.job_file is not None and not os.path.isfile(options.job_file):
         raise UsageError("job file %s does not exist" % options.job_file)
     configuration = dict(options.configuration)
@@ -154,6 +154,9 @@ def run_job(options: RunOptions):
         os.environ["PYSPARK_PYTHON"] = options.python_executable
     launch.cli_configuration.update(configuration)
     launch.cli_parallelism = options.parallelism
+    # The JVM starts while the job file imports and builds its graph; its session uses it if the job
+    # asks for the same launch settings (runtime/session.py).
+    session.start_jvm_early(configuration)
     aliasing.install()
     if options.module is not None:
         sys.argv = [options.module] + options.job_args

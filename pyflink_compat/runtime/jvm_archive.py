@@ -63,6 +63,12 @@ def archive_path(spark_home: str, java_options: str) -> Optional[str]:
     return os.path.join(cache_dir(), "jvm-classes-%08x.jsa" % zlib.crc32(key.encode()))
 
 
+def has_archive(spark_home: str, java_options: str) -> bool:
+    """Whether the archive for these Spark jars and JVM options has been recorded."""
+    path = archive_path(spark_home, java_options)
+    return path is not None and os.path.isfile(path)
+
+
 def java_options(spark_home: str, java_options: str) -> Tuple[str, Optional[Callable[[object], None]]]:
     """The JVM options with the archive's, and what to call once the session runs (None: nothing).
 

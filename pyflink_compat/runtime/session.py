@@ -11,6 +11,9 @@ import shutil
 import sys
 import threading
 import zlib
+from typing import Tuple
+
+import attrs
 
 from pyflink_compat.runtime import jvm_archive
 
@@ -88,7 +91,6 @@ def spark_master(configuration: dict) -> str:
     # (spark.task.maxFailures); a failing user function still fails the job.
     return configuration.get("spark.master") or os.environ.get("SPARK_MASTER") or "local[*,3]"
 
-
 def get_session(configuration: dict = None):
     """The process's SparkSession, created on first use from ``configuration`` (Flink-style keys)."""
     global _session
@@ -97,34 +99,14 @@ def get_session(configuration: dict = None):
         if _session is not None:
             _warn_ignored_settings(_session, configuration)
             return _session
-        # Executors must run this interpreter, which has pyarrow and pyflink_compat.
-        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-        os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-        # Local mode's workers inherit this process's environment (spark.executorEnv.* is for clusters).
-        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
-        if "SPARK_HOME" not in os.environ:
-            try:
-                os.environ["SPARK_HOME"] = _spark_home_without_zipped_python()
-            except OSError as e:         # read-only home: run with the wheel's SPARK_HOME, just slower
-                log.info("Using the pyspark wheel's SPARK_HOME (%s)", e)
+        _prepare_environment()
         from pyspark.sql import SparkSession
-        master = spark_master(configuration)
+        launch = _launch_settings(configuration)
+        settings, on_started = _early_jvm.take(launch), None
+        if settings is None:
+            settings, on_started = _with_class_archive(launch, configuration, may_record=True)
         builder = SparkSession.builder.appName(configuration.get("pipeline.name", "pyflink-compat"))
-        builder = builder.master(master)
-        settings = dict(DEFAULTS)
-        settings["spark.driver.extraJavaOptions"] = DEFAULT_DRIVER_JAVA_OPTIONS
-        if master.startswith("local"):
-            # Embedded mode: keep every Spark endpoint on loopback.
-            os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-            settings.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
-        settings.update({k: v for k, v in configuration.items() if k.startswith("spark.") and k != "spark.master"})
-        on_started = None
-        if jvm_archive.enabled(configuration) and "SPARK_HOME" in os.environ:
-            try:
-                settings["spark.driver.extraJavaOptions"], on_started = jvm_archive.java_options(
-                    os.environ["SPARK_HOME"], settings["spark.driver.extraJavaOptions"])
-            except OSError as e:         # no writable cache: start without an archive
-                log.info("No JVM class archive: %s", e)
+        builder = builder.master(launch.master)
         for key, value in settings.items():
             builder = builder.config(key, value)
         session = builder.getOrCreate()
@@ -139,6 +121,160 @@ def get_session(configuration: dict = None):
         return _session
 
 
+def _prepare_environment():
+    """Environment variables the JVM and Spark's Python workers inherit (set before the JVM starts)."""
+    # Executors must run this interpreter, which has pyarrow and pyflink_compat.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    # Local mode's workers inherit this process's environment (spark.executorEnv.* is for clusters).
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+    if "SPARK_HOME" not in os.environ:
+        try:
+            os.environ["SPARK_HOME"] = _spark_home_without_zipped_python()
+        except OSError as e:         # read-only home: run with the wheel's SPARK_HOME, just slower
+            log.info("Using the pyspark wheel's SPARK_HOME (%s)", e)
+
+
+@attrs.frozen
+class LaunchSettings:
+    """Everything the driver JVM's start depends on: equal settings give an equal JVM."""
+    master: str
+    settings: Tuple[Tuple[str, str], ...]      # the Spark settings, without the class archive's options
+    class_archive: bool
+    environment: Tuple[Tuple[str, str], ...]
+
+
+def _launch_settings(configuration: dict) -> LaunchSettings:
+    """The launch settings for ``configuration``; also sets SPARK_LOCAL_IP for the embedded mode."""
+    master = spark_master(configuration)
+    settings = dict(DEFAULTS)
+    settings["spark.driver.extraJavaOptions"] = DEFAULT_DRIVER_JAVA_OPTIONS
+    if master.startswith("local"):
+        # Embedded mode: keep every Spark endpoint on loopback.
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+        settings.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
+    settings.update({k: str(v) for k, v in configuration.items() if k.startswith("spark.") and k != "spark.master"})
+    return LaunchSettings(master, tuple(sorted(settings.items())), jvm_archive.enabled(configuration),
+                          tuple(sorted(os.environ.items())))
+
+
+def _with_class_archive(launch: LaunchSettings, configuration: dict, may_record: bool):
+    """The Spark settings with the JVM class archive's options, and what to call once the session runs.
+
+    Returns (None, None) when ``may_record`` is false and there is no archive yet to start from.
+    """
+    settings = dict(launch.settings)
+    on_started = None
+    if launch.class_archive and "SPARK_HOME" in os.environ:
+        try:
+            if not may_record and not jvm_archive.has_archive(os.environ["SPARK_HOME"],
+                                                              settings["spark.driver.extraJavaOptions"]):
+                return None, None
+            settings["spark.driver.extraJavaOptions"], on_started = jvm_archive.java_options(
+                os.environ["SPARK_HOME"], settings["spark.driver.extraJavaOptions"])
+        except OSError as e:         # no writable cache: start without an archive
+            log.info("No JVM class archive: %s", e)
+    return settings, on_started
+
+
+#: Configuration key: start the driver JVM while ``pyflink-compat run`` still runs the job file (default on).
+EARLY_START_KEY = "pyflink-compat.jvm.early-start"
+# The JVM starts in 1-5 s; a much longer start means something is wrong, and the session's own start says what.
+EARLY_START_TIMEOUT_S = 120.0
+
+
+class _EarlyJvm:
+    """The driver JVM, started while ``pyflink-compat run`` still imports and runs the job file.
+
+    Starting the JVM takes about 1 s of a job's fixed start, and the job file's imports and graph
+    building about as long again, mostly on another core: ``start`` runs the two side by side.
+    ``take`` gives the JVM to the session only when the job asks for exactly the launch settings it
+    was started with (Spark settings, class archive, environment). Otherwise it stops it and the
+    session starts its own JVM, so a job that sets spark.* keys or environment variables in its
+    code gets what it asked for.
+    """
+
+    def __init__(self):
+        self._thread = None
+        self._launch = None
+        self._settings = None
+        self._gateway = None
+
+    def start(self, configuration: dict):
+        if self._thread is not None:
+            return
+        _prepare_environment()
+        launch = _launch_settings(configuration)
+        settings, _ = _with_class_archive(launch, configuration, may_record=False)
+        if settings is None:
+            return                   # no class archive yet: the session records it, which takes the normal start
+        self._launch, self._settings = launch, settings
+
+        def launch_jvm():
+            try:
+                from pyspark import SparkConf
+                from pyspark.java_gateway import launch_gateway
+                self._gateway = launch_gateway(SparkConf(loadDefaults=False).setMaster(launch.master)
+                                               .setAll(list(settings.items())))
+            except Exception as e:   # the session's own start will report it
+                log.debug("Starting the JVM early failed: %s", e)
+
+        self._thread = threading.Thread(target=launch_jvm, name="pyflink-compat-jvm-start", daemon=True)
+        self._thread.start()
+
+    def take(self, launch: LaunchSettings):
+        """The Spark settings to start the session with on the early JVM; None: start a JVM as usual."""
+        thread, self._thread = self._thread, None
+        if thread is None:
+            return None
+        thread.join(EARLY_START_TIMEOUT_S)
+        gateway, self._gateway = self._gateway, None
+        if gateway is None:
+            return None
+        from pyspark import SparkContext
+        if SparkContext._gateway is not None:            # cannot happen from the CLI; never run two JVMs
+            _stop_gateway(gateway)
+            return None
+        if launch != self._launch:
+            changed = sorted({key for key, _ in set(launch.settings) ^ set(self._launch.settings)} |
+                             {key for key, _ in set(launch.environment) ^ set(self._launch.environment)})
+            # Key names only: values may be secrets.
+            log.info("The job set Spark launch settings or environment variables in its code (%s): "
+                     "starting the JVM again with them", ", ".join(changed) or "class archive")
+            _stop_gateway(gateway)
+            return None
+        SparkContext._ensure_initialized(gateway=gateway)
+        log.debug("The driver JVM was started while the job file ran")
+        return self._settings
+
+
+def _stop_gateway(gateway):
+    try:
+        gateway.shutdown()
+    except Exception as e:
+        log.debug("Closing the early JVM's gateway: %s", e)
+    process = getattr(gateway, "proc", None)
+    if process is not None:
+        process.stdin.close()        # the JVM exits when its standard input closes
+        try:
+            process.wait(10)
+        except Exception:
+            process.kill()
+
+
+_early_jvm = _EarlyJvm()
+
+
+def start_jvm_early(configuration: dict):
+    """Start the driver JVM now, in the background, for a session that ``get_session`` creates later.
+
+    Called by ``pyflink-compat run`` before the job file runs; ``-D pyflink-compat.jvm.early-start=false``
+    turns it off.
+    """
+    if str(configuration.get(EARLY_START_KEY, "true")).lower() != "false":
+        _early_jvm.start(configuration)
+
+
 def _warn_ignored_settings(session, configuration):
     """spark.* settings can only apply when the session starts: say which later ones are ignored."""
     conf = session.sparkContext.getConf()
@@ -151,12 +287,32 @@ def _warn_ignored_settings(session, configuration):
 
 
 def _register_data_sources(session):
+    _skip_installed_data_source_lookup(session)
     from pyflink_compat.kafka_io.source import KafkaDataSource
     from pyflink_compat.runtime.collection_source import CollectionDataSource
     from pyflink_compat.runtime.warm_up import WarmUpDataSource
     session.dataSource.register(KafkaDataSource)
     session.dataSource.register(CollectionDataSource)
     session.dataSource.register(WarmUpDataSource)
+
+
+def _skip_installed_data_source_lookup(session):
+    """Keep Spark from looking for pip-installed Python data sources when the first one is registered.
+
+    That lookup starts a Python process of its own (0.5-0.7 s of every job's start, and a fork server
+    kept for the whole job) to find data sources that PyFlink jobs never use: they only use ours,
+    which are registered by name. Spark keeps the lookup's result in a field of its
+    ``DataSourceManager``; setting it to "none found" first skips the lookup. If a Spark version has
+    no such field, the lookup simply runs.
+    """
+    jvm = session.sparkContext._jvm
+    try:
+        manager = getattr(getattr(jvm.org.apache.spark.sql.execution.datasources, "DataSourceManager$"), "MODULE$")
+        nothing_installed = getattr(getattr(jvm.scala.collection.immutable, "Map$"), "MODULE$").empty()
+        if manager.dataSourceBuilders().isEmpty():
+            getattr(manager, "dataSourceBuilders_$eq")(jvm.scala.Some(nothing_installed))
+    except Exception as e:
+        log.debug("Spark will look for installed Python data sources: %s", e)
 
 
 def stop_session():

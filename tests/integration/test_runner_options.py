@@ -117,3 +117,26 @@ def test_execute_twice_write_phase_then_read_phase(bootstrap):
     assert "BOTH PHASES DONE" in result.stdout
     assert sorted(values(consume(bootstrap, topic, 3))) == sorted(words)
     assert sorted(values(consume(bootstrap, out, 3))) == sorted("read:" + w for w in words)
+
+
+# The driver JVM starts while the job file runs (runtime/session.py, _EarlyJvm). These runs leave the class
+# archive out: a job whose JVM options differ would otherwise record an archive of its own.
+NO_ARCHIVE = ("-D", "pyflink-compat.jvm.class-archive=false")
+
+
+def test_the_jvm_started_beside_the_job_file_runs_the_job():
+    result = run_cli(*NO_ARCHIVE, os.path.join(JOBS, "launch_settings_job.py"),
+                     extra_env={"PYFLINK_COMPAT_LOG_LEVEL": "DEBUG"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "The driver JVM was started while the job file ran" in result.stderr
+    assert printed(result) == ["A", "BB", "ENVIRONMENT None", "PROPERTY None"]
+
+
+def test_jvm_options_and_environment_set_in_the_job_code_reach_the_jvm_that_runs_it():
+    result = run_cli(*NO_ARCHIVE, os.path.join(JOBS, "launch_settings_job.py"), "set",
+                     extra_env={"PYFLINK_COMPAT_LOG_LEVEL": "DEBUG"})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert ("The job set Spark launch settings or environment variables in its code "
+            "(PFC_MARKER, spark.driver.extraJavaOptions): starting the JVM again with them") in result.stderr
+    assert "The driver JVM was started while the job file ran" not in result.stderr
+    assert printed(result) == ["A", "BB", "ENVIRONMENT from-code", "PROPERTY from-code"]

@@ -1,4 +1,5 @@
 """Sinks on real Spark and the real broker: Kafka sink features, print(), execute_and_collect, errors."""
+import os
 import socket
 import time
 
@@ -226,3 +227,17 @@ def test_python_workers_allocate_arrow_memory_with_malloc(spark):
     pools = env.from_collection([1, 2]).map(arrow_pool, output_type=Types.STRING())
     with pools.execute_and_collect() as results:
         assert list(results) == ["system", "system"]
+
+
+def test_spark_does_not_start_a_process_to_look_for_installed_data_sources(spark):
+    # runtime/session.py skips Spark's lookup of pip-installed Python data sources; ours are registered.
+    from pyflink_compat.runtime import idle_planners
+    children = idle_planners._children_by_parent()
+    commands, todo = [], [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        commands.append(idle_planners._cmdline(pid) or [])
+        todo.extend(children.get(pid, ()))
+    assert not [c for c in commands if "pyspark.sql.worker.lookup_data_sources" in c]
+    from pyflink_compat.runtime import warm_up
+    assert [tuple(r) for r in spark.read.format(warm_up.FORMAT_NAME).load().collect()] == [(True,)]
