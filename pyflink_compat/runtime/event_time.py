@@ -11,6 +11,10 @@ never goes back.
 instance reading several partitions sees the maximum over all of them. The runtime passes such inputs
 as one input here.
 
+A keyed stage after another one has the upstream stage's subtasks as inputs instead: each forwards its
+own watermark and whether it is idle (all of its inputs idle), and the downstream watermark is again the
+minimum over them (``observe_forwarded``).
+
 Flink emits periodically (every 200 ms); here the watermark advances once per micro-batch, after the
 batch's records, which gives the same results for records that arrive in one batch as they would within
 one emission interval.
@@ -32,6 +36,7 @@ class InputProgress:
     last_record_ms: Optional[int] = None      # processing time of the last batch with records
     idle: bool = False
     finished: bool = False
+    forwarded: Optional[int] = None           # an upstream keyed subtask's watermark (None: a source input)
 
 
 @attrs.define
@@ -60,6 +65,13 @@ class WatermarkTracker:
         if finished:
             progress.finished = True
 
+    def observe_forwarded(self, input_id: Hashable, watermark: int, idle: bool, finished: bool):
+        """An upstream keyed subtask's watermark after its batch, and whether it is idle or has ended."""
+        progress = self.inputs.setdefault(input_id, InputProgress())
+        progress.forwarded = watermark if progress.forwarded is None else max(progress.forwarded, watermark)
+        progress.idle = idle
+        progress.finished = progress.finished or finished
+
     def advance(self, now_ms: int) -> int:
         """The combined watermark after the batch (monotonic), with idleness applied at ``now_ms``."""
         timeout = self.spec.idle_timeout_ms
@@ -68,7 +80,7 @@ class WatermarkTracker:
             if progress.finished:
                 candidates.append(LONG_MAX)
                 continue
-            if timeout is not None and progress.last_record_ms is not None \
+            if timeout is not None and progress.forwarded is None and progress.last_record_ms is not None \
                     and now_ms - progress.last_record_ms >= timeout:
                 progress.idle = True
             if progress.idle:
@@ -79,9 +91,16 @@ class WatermarkTracker:
         return self.current
 
     def _generated(self, progress: InputProgress) -> int:
+        if progress.forwarded is not None:
+            return progress.forwarded
         if self.spec.kind == NO_WATERMARKS or progress.max_timestamp is None:
             return LONG_MIN
         return max(LONG_MIN, progress.max_timestamp - self.spec.max_out_of_orderness_ms - 1)
+
+    @property
+    def all_idle(self) -> bool:
+        """Every input is idle (a downstream stage then leaves this one out of its minimum)."""
+        return bool(self.inputs) and all(p.idle and not p.finished for p in self.inputs.values())
 
     @property
     def all_finished(self) -> bool:

@@ -22,11 +22,16 @@ KEY = "key"
 
 @attrs.frozen
 class BatchProgress:
-    """What one input (a Kafka partition, a collection) produced in one micro-batch."""
+    """What one input (a Kafka partition, a collection, an upstream keyed subtask) produced in one micro-batch.
+
+    An upstream keyed subtask forwards its ``watermark`` and whether it is ``idle``; a source input has
+    None there and its watermark is generated from ``max_timestamp``."""
     input_id: str
     max_timestamp: Optional[int]
     records: int
     finished: bool
+    watermark: Optional[int] = None
+    idle: bool = False
 
 
 def key_bytes(key) -> bytes:
@@ -41,7 +46,8 @@ def subtask_of(key_data: bytes, parallelism: int) -> int:
 def encode_payload(elements: pa.Array, timestamps: pa.Array, keys: pa.Array, progress: BatchProgress) -> bytes:
     metadata = {b"input": progress.input_id.encode(), b"records": str(progress.records).encode(),
                 b"max_ts": b"" if progress.max_timestamp is None else str(progress.max_timestamp).encode(),
-                b"finished": b"1" if progress.finished else b"0"}
+                b"finished": b"1" if progress.finished else b"0", b"idle": b"1" if progress.idle else b"0",
+                b"watermark": b"" if progress.watermark is None else str(progress.watermark).encode()}
     batch = pa.RecordBatch.from_arrays([elements, timestamps, keys], names=[codec.ELEMENT, codec.EVENT_TS, KEY])
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, batch.schema.with_metadata(metadata)) as writer:
@@ -57,8 +63,10 @@ def decode_payload(payload: bytes):
     batch = batches[0] if batches else pa.RecordBatch.from_arrays(
         [pa.array([], f.type) for f in reader.schema], schema=reader.schema)
     max_ts = metadata.get(b"max_ts", b"")
+    watermark = metadata.get(b"watermark", b"")
     progress = BatchProgress(metadata[b"input"].decode(), int(max_ts) if max_ts else None,
-                             int(metadata[b"records"]), metadata[b"finished"] == b"1")
+                             int(metadata[b"records"]), metadata[b"finished"] == b"1",
+                             int(watermark) if watermark else None, metadata.get(b"idle") == b"1")
     return batch, progress
 
 

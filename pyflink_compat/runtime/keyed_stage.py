@@ -10,6 +10,12 @@ the operator, and saves everything as one state blob in Spark's state store (che
 query). Records therefore meet the previous batch's watermark, as they would meet the last periodic
 watermark in Flink.
 
+A second ``key_by`` after the keyed operation makes a second stage, chained in the same query: the first
+stage's subtask runs the nodes up to it, keys its outputs and hands every subtask of the next stage one
+payload per micro-batch, as the read tasks do, with its watermark forwarded in the payload's progress
+(``KeyedStagePlan.next_stage``). The next stage's watermark is the minimum over the first stage's subtasks,
+as over input channels in Flink.
+
 Spark groups rows by hashing the group value; ``route_values`` picks, for each subtask, an int that Spark
 sends to its own partition (so two subtasks never share one task).
 """
@@ -80,6 +86,8 @@ class KeyedStagePlan:
     assigner_in_chain: bool        # timestamps come from assign_timestamps_and_watermarks before key_by
     job_name: str
     sink_spec: object = None       # a Kafka sink written directly from the stage, or None (rows out)
+    next_stage: Optional["KeyedStagePlan"] = None   # the stage after the next key_by: outputs go there
+    plan_id: str = ""              # this stage's identity in the query (its live subtasks are kept by it)
 
 
 # -- read-task side ---------------------------------------------------------------------------------
@@ -122,10 +130,7 @@ def exchange_transform(plan: KeyedStagePlan):
                         max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
             if not items:
                 return
-            keys = [get_key(e) for e in items]
-            targets.extend(assign(k) for k in keys)
-            columns.append((codec.from_python(items, plan.keyed_type), pa.array(stamps, pa.int64()),
-                            pa.array([exchange.key_bytes(k) for k in keys], pa.binary())))
+            keyed_columns(items, stamps, get_key, assign, plan.keyed_type, columns, targets)
 
         try:
             for batch in batches:
@@ -146,6 +151,15 @@ def exchange_transform(plan: KeyedStagePlan):
             [pa.array(list(plan.routes), pa.int32()), pa.array(payloads, pa.binary())], names=[ROUTE, exchange.PAYLOAD])
 
     return run
+
+
+def keyed_columns(items: list, stamps: list, get_key, assign, keyed_type, columns: list, targets: list):
+    """Append the records' Arrow columns (element, timestamp, key bytes) to ``columns`` and their subtasks
+    to ``targets``."""
+    keys = [get_key(e) for e in items]
+    targets.extend(assign(k) for k in keys)
+    columns.append((codec.from_python(items, keyed_type), pa.array(stamps, pa.int64()),
+                    pa.array([exchange.key_bytes(k) for k in keys], pa.binary())))
 
 
 _ASSIGNERS = {}
@@ -180,6 +194,17 @@ def make_operator(plan: KeyedStagePlan, subtask: int, collector):
     return KeyedProcessOperator(node.payload, task_name=node.name, **settings)
 
 
+@attrs.frozen
+class SubtaskResult:
+    """One subtask's micro-batch: its outputs, the state to save, and its watermark status after it."""
+    elements: list
+    timestamps: list
+    state: bytes
+    watermark: int
+    idle: bool
+    finished: bool
+
+
 @attrs.define
 class SubtaskRun:
     """One subtask's live operator between micro-batches (kept in the Python worker when possible)."""
@@ -196,8 +221,8 @@ _LIVE = {}
 
 
 def run_subtask(plan: KeyedStagePlan, plan_id: str, subtask: int, payloads: List[bytes], saved: Optional[bytes],
-                batch_id: Optional[int], now_ms: int):
-    """Process one micro-batch of one subtask: returns (elements, timestamps) out, and the state to save."""
+                batch_id: Optional[int], now_ms: int) -> SubtaskResult:
+    """Process one micro-batch of one subtask."""
     with gc_pause.paused():
         return _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms)
 
@@ -231,7 +256,11 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
             stamps = part.column(1).to_pylist()
             operator.process_elements(zip(keys, elements, stamps))
     for _, progress in received:
-        tracker.observe(progress.input_id, progress.max_timestamp, progress.records, now_ms, progress.finished)
+        if progress.watermark is not None:              # from a keyed subtask of the stage before
+            tracker.observe_forwarded(progress.input_id, progress.watermark, progress.idle, progress.finished)
+        else:
+            tracker.observe(progress.input_id, progress.max_timestamp, progress.records, now_ms,
+                            progress.finished)
     watermark = tracker.advance(now_ms)
     if watermark > operator.current_watermark():
         operator.advance_watermark(watermark)
@@ -252,7 +281,7 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
         elements, timestamps = step.apply(elements, timestamps)
     live.batch_id = batch_id
     saved = pickle.dumps({"operator": operator.snapshot(), "tracker": tracker}, protocol=4)
-    return elements, timestamps, saved
+    return SubtaskResult(elements, timestamps, saved, tracker.current, tracker.all_idle, tracker.all_finished)
 
 
 def _batch_id() -> Optional[int]:
@@ -278,15 +307,39 @@ def stateful_processor(plan: KeyedStagePlan, plan_id: str):
             subtask = plan.routes.index(int(key[0]))
             payloads = [row[exchange.PAYLOAD] for row in rows]
             saved = self.state.get()[0] if self.state.exists() else None
-            elements, timestamps, new_state = run_subtask(plan, plan_id, subtask, payloads, saved, _batch_id(),
-                                                          int(time.time() * 1000))
-            self.state.update((new_state,))
-            yield Row(subtask=subtask, payload=_deliver(plan, subtask, elements, timestamps))
+            result = run_subtask(plan, plan_id, subtask, payloads, saved, _batch_id(), int(time.time() * 1000))
+            self.state.update((result.state,))
+            if plan.next_stage is not None:
+                for route, payload in zip(plan.next_stage.routes, _forward(plan, subtask, result)):
+                    yield Row(subtask=route, payload=payload)
+            else:
+                yield Row(subtask=subtask, payload=_deliver(plan, subtask, result.elements, result.timestamps))
 
         def close(self):
             pass
 
     return KeyedSubtaskProcessor()
+
+
+def _forward(plan: KeyedStagePlan, subtask: int, result: SubtaskResult) -> List[bytes]:
+    """The payload of each subtask of the next stage: this subtask's outputs keyed by the next key_by, and
+    its watermark, as a read task's payloads carry a source partition's progress."""
+    following = plan.next_stage
+    selector = following.key_selection.selector
+    get_key = getattr(selector, "get_key", None) or selector
+    if hasattr(selector, "open"):
+        selector.open(_runtime_context(following, "KeyBy"))
+    columns, targets = [], []
+    try:
+        if result.elements:
+            keyed_columns(result.elements, result.timestamps, get_key, _assigner(following),
+                          following.keyed_type, columns, targets)
+    finally:
+        if hasattr(selector, "close"):
+            selector.close()
+    progress = exchange.BatchProgress("%s:%d" % (plan.plan_id, subtask), None, len(result.elements),
+                                      result.finished, watermark=result.watermark, idle=result.idle)
+    return exchange.payloads_by_subtask(columns, targets, following.keyed_type, following.parallelism, progress)
 
 
 def _deliver(plan: KeyedStagePlan, subtask: int, elements: list, timestamps: list) -> bytes:

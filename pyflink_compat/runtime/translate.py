@@ -76,12 +76,8 @@ def _check_chain(chain: List[graph.Node], runtime_mode):
                             "STREAMING or AUTOMATIC", "execute")
     if source.kind not in graph.SOURCE_KINDS:
         raise UnsupportedFeatureError("A stream starting at %s" % source.name, "unsupported-apis")
-    keyed = [i for i, node in enumerate(chain) if node.kind == graph.KEY_BY]
-    if len(keyed) > 1:
-        raise UnsupportedFeatureError("A second key_by() after a keyed operation", "state-and-windows",
-                                      "one keyed stage per pipeline for now")
-    if keyed:
-        operator = chain[keyed[0] + 1] if keyed[0] + 1 < len(chain) - 1 else None
+    for index in (i for i, node in enumerate(chain) if node.kind == graph.KEY_BY):
+        operator = chain[index + 1] if index + 1 < len(chain) - 1 else None
         if operator is None or operator.kind not in (graph.KEYED_PROCESS, graph.WINDOW):
             raise UnsupportedFeatureError("A key_by() without a keyed operation after it", "state-and-windows")
     for i, node in enumerate(chain[1:-1], start=1):
@@ -408,16 +404,13 @@ ROCKSDB_PROVIDER = "org.apache.spark.sql.execution.streaming.state.RocksDBStateS
 
 def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_name: str, checkpoints,
                      deliver: Callable = None) -> PlannedQuery:
-    """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes -> sink,
-    as read tasks that hand records to keyed subtasks, and transformWithState (runtime/keyed_stage.py)."""
+    """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes
+    [-> key_by -> keyed operation ...] -> sink, as read tasks that hand records to keyed subtasks, and one
+    transformWithState per keyed stage (runtime/keyed_stage.py)."""
     from pyflink_compat.runtime import exchange, keyed_stage
     source = chain[0]
-    key_index = next(i for i, node in enumerate(chain) if node.kind == graph.KEY_BY)
-    pre_nodes, key_node, operator = chain[1:key_index], chain[key_index], chain[key_index + 1]
-    rest = chain[key_index + 2:-1]
-    side_tag = None
-    if rest and rest[0].kind == graph.SIDE_OUTPUT:
-        side_tag, rest = rest[0].payload.tag_id, rest[1:]
+    key_indexes = [i for i, node in enumerate(chain) if node.kind == graph.KEY_BY]
+    pre_nodes = chain[1:key_indexes[0]]
     configuration = env._configuration.to_dict()
     parallelism = env.get_parallelism()
     assigners = [node for node in pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
@@ -425,27 +418,41 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
     from pyflink_compat.common.watermark_strategy import WatermarkStrategy
     if strategy is None:
         strategy = WatermarkStrategy.no_watermarks()
-    if rest:
-        output_type = rest[-1].output_type
-    elif side_tag is not None:
-        output_type = operator.side_output_tags[side_tag].type_info
-    else:
-        output_type = operator.output_type
     sink_spec = sink.payload if sink.kind == graph.KAFKA_SINK else None
     if sink_spec is not None:
         sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism, lambda: parallelism)
-    plan = keyed_stage.KeyedStagePlan(
-        pre_nodes=tuple(pre_nodes), key_selection=key_node.payload, operator_node=operator, side_tag=side_tag,
-        post_nodes=tuple(rest), input_type=source.output_type, keyed_type=key_node.output_type,
-        output_type=output_type, parallelism=parallelism,
-        routes=tuple(keyed_stage.route_values(parallelism, parallelism)),
-        watermark_spec=strategy._j_watermark_strategy, assigner_in_chain=bool(assigners), job_name=job_name,
-        sink_spec=sink_spec)
+    routes = tuple(keyed_stage.route_values(parallelism, parallelism))
+    # The stages from the last to the first: each one's plan holds the plan of the stage after it.
+    plan, output_type = None, None
+    ends = key_indexes[1:] + [len(chain) - 1]
+    for number, (key_index, end) in reversed(list(enumerate(zip(key_indexes, ends)))):
+        key_node, operator = chain[key_index], chain[key_index + 1]
+        rest = chain[key_index + 2:end]
+        side_tag = None
+        if rest and rest[0].kind == graph.SIDE_OUTPUT:
+            side_tag, rest = rest[0].payload.tag_id, rest[1:]
+        if rest:
+            stage_output_type = rest[-1].output_type
+        elif side_tag is not None:
+            stage_output_type = operator.side_output_tags[side_tag].type_info
+        else:
+            stage_output_type = operator.output_type
+        if plan is None:
+            output_type = stage_output_type
+        plan = keyed_stage.KeyedStagePlan(
+            pre_nodes=tuple(pre_nodes) if number == 0 else (), key_selection=key_node.payload,
+            operator_node=operator, side_tag=side_tag, post_nodes=tuple(rest),
+            input_type=source.output_type if number == 0 else chain[key_index - 1].output_type,
+            keyed_type=key_node.output_type, output_type=stage_output_type, parallelism=parallelism, routes=routes,
+            watermark_spec=strategy._j_watermark_strategy, assigner_in_chain=bool(assigners), job_name=job_name,
+            sink_spec=sink_spec if plan is None else None, next_stage=plan,
+            plan_id="%s-%d" % (uuid.uuid4().hex, number))
+    operators = [chain[i + 1] for i in key_indexes]
     transform = keyed_stage.exchange_transform(plan)
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     if source.kind == graph.KAFKA_SOURCE:
         options = {"plan_all_partitions": "true"}
-        if _needs_processing_time_ticks(operator, strategy):
+        if any(_needs_processing_time_ticks(operator, strategy) for operator in operators):
             options["tick_interval_ms"] = str(configuration.get(TICK_INTERVAL_KEY, DEFAULT_TICK_INTERVAL_MS))
         df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
                                                schema_ddl=schema, extra_options=options, keyed=True)
@@ -454,10 +461,12 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
 
     # One Spark partition per keyed subtask; Spark pins this in the query's checkpoint.
     spark.conf.set("spark.sql.shuffle.partitions", str(parallelism))
-    plan_id = uuid.uuid4().hex
-    stage = (df.groupBy(keyed_stage.ROUTE)
-             .transformWithState(keyed_stage.stateful_processor(plan, plan_id), keyed_stage.OUTPUT_SCHEMA_DDL,
-                                 "Append", "None"))
+    stage = df
+    while plan is not None:
+        stage = (stage.groupBy(keyed_stage.ROUTE)
+                 .transformWithState(keyed_stage.stateful_processor(plan, plan.plan_id),
+                                     keyed_stage.OUTPUT_SCHEMA_DDL, "Append", "None"))
+        plan = plan.next_stage
     name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration)
     if sink.kind == graph.KAFKA_SINK:
         start = writer.format("noop").start

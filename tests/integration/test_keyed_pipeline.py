@@ -196,3 +196,68 @@ def test_an_idle_partition_is_found_idle_while_no_records_come(spark, bootstrap)
         assert values(consume(bootstrap, out, 1, timeout_s=60, settle_s=1)) == ["a:3"]
     finally:
         client.cancel().result()
+
+
+def test_a_second_keyed_stage_fires_on_the_watermark_the_first_one_forwards(spark, bootstrap):
+    # Per key 10 s sums, then keyed by window end, the window's top key. The input runs on (unbounded): the
+    # second window fires only because the first stage's subtasks forward their watermark (29,999 ms, the
+    # minimum over the two partitions) with the sums. Window [30 s, 40 s) has not ended on either stage.
+    topic = create_topic(bootstrap, unique_topic("two-stages"), 2)
+    out = create_topic(bootstrap, unique_topic("two-stages-out"))
+    produce(bootstrap, topic, ["a,1000,1", "b,2000,2", "a,30000,5"], partition=0)
+    produce(bootstrap, topic, ["b,3000,4", "c,31000,1"], partition=1)
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    events = env.from_source(_unbounded_events(bootstrap, topic), WatermarkStrategy.no_watermarks(), "events") \
+        .map(parse, output_type=EVENT) \
+        .assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps()
+                                          .with_timestamp_assigner(FromRecord()))
+    events.key_by(lambda e: e[0], key_type=Types.STRING()) \
+        .window(TumblingEventTimeWindows.of(Time.seconds(10))) \
+        .reduce(lambda a, b: (a[0], max(a[1], b[1]), a[2] + b[2])) \
+        .key_by(lambda e: e[1] // 10_000, key_type=Types.LONG()) \
+        .window(TumblingEventTimeWindows.of(Time.seconds(10))) \
+        .reduce(lambda a, b: a if (a[2], a[0]) >= (b[2], b[0]) else b) \
+        .map(lambda e: "top %s=%d" % (e[0], e[2]), output_type=Types.STRING()) \
+        .sink_to(kafka_sink(bootstrap, out))
+    client = env.execute_async("two keyed stages")
+    try:
+        assert values(consume(bootstrap, out, 1, timeout_s=90, settle_s=3)) == ["top b=6"]
+    finally:
+        client.cancel().result()
+
+
+def test_two_keyed_stages_from_a_bounded_source_give_every_result(spark, bootstrap):
+    # A running total per key (KeyedProcessFunction), then per parity of the total a rolling sum of the
+    # totals: the last output per parity is deterministic, whatever order the second stage sees.
+    topic = create_topic(bootstrap, unique_topic("two-stages-bounded"), 2)
+    out = create_topic(bootstrap, unique_topic("two-stages-bounded-out"))
+    produce(bootstrap, topic, ["a,1000,1", "b,2000,2", "a,3000,3"], partition=0)
+    produce(bootstrap, topic, ["c,1500,5", "b,2500,4", "c,4000,2"], partition=1)
+    source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic)
+              .set_value_only_deserializer(SimpleStringSchema())
+              .set_bounded(KafkaOffsetsInitializer.latest()).build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+
+    class Total(KeyedProcessFunction):
+        def open(self, runtime_context):
+            self.total = runtime_context.get_state(ValueStateDescriptor("total", Types.INT()))
+
+        def process_element(self, value, ctx):
+            self.total.update((self.total.value() or 0) + value[2])
+            yield ctx.get_current_key(), self.total.value()
+
+    env.from_source(source, WatermarkStrategy.no_watermarks(), "events").map(parse, output_type=EVENT) \
+        .key_by(lambda e: e[0], key_type=Types.STRING()) \
+        .process(Total(), output_type=Types.TUPLE([Types.STRING(), Types.INT()])) \
+        .key_by(lambda t: t[1] % 2, key_type=Types.INT()) \
+        .reduce(lambda a, b: ("%s+%s" % (a[0], b[0]), a[1] + b[1])) \
+        .map(lambda t: "%d:%d" % (len(t[0].split("+")), t[1]), output_type=Types.STRING()) \
+        .sink_to(kafka_sink(bootstrap, out))
+    env.execute("two keyed stages, bounded")
+    # Totals: a 1, 4; b 2, 6; c 5, 7. Odd totals 1, 5, 7 (sum 13), even ones 4, 2, 6 (sum 12). The rolling
+    # reduce outputs once per element: per parity after 1, 2 and 3 totals, the last one complete.
+    got = values(consume(bootstrap, out, 6))
+    assert sorted(int(v.split(":")[0]) for v in got) == [1, 1, 2, 2, 3, 3]
+    assert sorted(v for v in got if v.startswith("3:")) == ["3:12", "3:13"]

@@ -57,3 +57,31 @@ def test_all_idle_keeps_the_watermark_and_finished_inputs_count_as_max():
     t.observe("b", 50, 1, now_ms=5_000, finished=True)
     t.observe("a", 400, 1, now_ms=5_000)
     assert t.advance(5_000) == 399
+
+
+def test_a_later_keyed_stage_takes_the_minimum_of_the_watermarks_its_upstream_subtasks_forward():
+    # The idleness timeout is the source's: it never applies to an upstream subtask, which says itself
+    # whether it is idle.
+    t = tracker(WatermarkStrategy.for_monotonous_timestamps().with_idleness(Duration.of_millis(1)))
+    t.declare("stage0:0", 0)
+    t.declare("stage0:1", 0)
+    t.observe_forwarded("stage0:0", 9_999, idle=False, finished=False)
+    t.observe_forwarded("stage0:1", LONG_MIN, idle=False, finished=False)
+    assert t.advance(60_000) == LONG_MIN                   # subtask 1 has no watermark yet: held back
+    t.observe_forwarded("stage0:1", 4_999, idle=False, finished=False)
+    assert t.advance(60_001) == 4_999
+    t.observe_forwarded("stage0:1", 3_000, idle=True, finished=False)   # idle: left out, never goes back
+    assert t.advance(60_002) == 9_999 and not t.all_idle
+    t.observe_forwarded("stage0:0", LONG_MAX, idle=False, finished=True)
+    t.observe_forwarded("stage0:1", LONG_MAX, idle=False, finished=True)
+    assert t.advance(60_003) == LONG_MAX and t.all_finished
+
+
+def test_a_stage_whose_inputs_are_all_idle_says_so():
+    t = tracker(WatermarkStrategy.for_monotonous_timestamps().with_idleness(Duration.of_seconds(1)))
+    t.observe("p0", 100, 1, now_ms=0)
+    t.observe("p1", 200, 1, now_ms=0)
+    t.advance(0)
+    assert not t.all_idle
+    t.advance(2_000)
+    assert t.all_idle and t.current == 99

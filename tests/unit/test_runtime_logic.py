@@ -293,3 +293,14 @@ def test_keyed_queries_read_smaller_micro_batches_unless_the_user_sets_the_size(
     assert max_records_per_batch({}, keyed=True) == KEYED_MAX_RECORDS_PER_BATCH == 100_000
     assert max_records_per_batch({MAX_RECORDS_PER_BATCH_KEY: "7000"}, keyed=True) == 7000
     assert max_records_per_batch({MAX_RECORDS_PER_BATCH_KEY: "7000"}, keyed=False) == 7000
+
+
+def test_an_exchange_payload_carries_a_forwarded_watermark_and_idleness():
+    import pyarrow as pa
+    from pyflink_compat.runtime import exchange
+    source = exchange.BatchProgress("t:0", 1_000, 2, False)
+    upstream = exchange.BatchProgress("stage-0:1", None, 0, False, watermark=4_999, idle=True)
+    for progress in (source, upstream):
+        payload = exchange.encode_payload(pa.array([], pa.int64()), pa.array([], pa.int64()),
+                                          pa.array([], pa.binary()), progress)
+        assert exchange.decode_payload(payload)[1] == progress
