@@ -290,6 +290,12 @@ def _cmdline(pid):
     return [a for a in (_read("/proc/%d/cmdline" % pid) or "").split("\0") if a]
 
 
+# A child of the JVM that has not yet run its program: Java starts processes with posix_spawn, whose child
+# shares the JVM's memory until it execs, so its RSS is the JVM's own. Caught by a sample, it would count the
+# JVM twice (seen as a second 500 MiB "jvm" at the peak).
+SPAWNING_JVM_CHILD = "jvm child before exec (shares the JVM's memory)"
+
+
 def _label(pid, root):
     """A short name for a process of the run: jvm, driver, or the Python worker module it runs."""
     cmdline = _cmdline(pid)
@@ -297,6 +303,9 @@ def _label(pid, root):
         return "?"
     exe = os.path.basename(cmdline[0])
     if exe.startswith("java"):
+        stat = _stat(pid)
+        if pid != root and stat is not None and _cmdline(stat[0]) == cmdline:
+            return SPAWNING_JVM_CHILD
         return "jvm"
     if pid == root:
         return "driver (%s)" % exe
@@ -375,6 +384,8 @@ class TreeSampler:
             self.known.add(key)
             self.cpu_ticks[key] = ticks
             self.labels[key] = _label(pid, self.root)  # each time: the launcher script execs into java
+            if self.labels[key] == SPAWNING_JVM_CHILD:
+                continue
             r = _kib(_read("/proc/%d/status" % pid), "VmRSS:")
             rss += r
             if read_pss:
