@@ -105,6 +105,38 @@ def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     assert resumed_batches >= 1, "no restart resumed a checkpoint with state in it"
 
 
+def test_the_state_of_two_keyed_stages_survives_restarts_from_checkpoints(bootstrap, tmp_path):
+    # Stage 1: running sums per key; stage 2: how many sums of the key it has seen. Both restore from the same
+    # micro-batch, so the n-th sum of a key always comes out as n, however often the job was killed.
+    records, keys = 12_000, 20
+    topic_in = create_topic(bootstrap, unique_topic("crash-stages-in"), partitions=2)
+    topic_out = create_topic(bootstrap, unique_topic("crash-stages-out"), partitions=2)
+    rng = random.Random(SEED + 2)
+    per_partition = {0: [], 1: []}
+    running, expected = {}, {}
+    for i in range(records):
+        key = "k%02d" % (i % keys)
+        amount = 1 + (i * 7919) % 97
+        running[key] = running.get(key, 0) + amount
+        expected.setdefault(key, []).append(running[key])
+        per_partition[(i % keys) % 2].append("%s:%d" % (key, amount))
+    for partition, items in per_partition.items():
+        produce(bootstrap, topic_in, items, partition=partition)
+    log_path = str(tmp_path / "job.log")
+    killed, resumed_batches = run_with_kills("two-stage-sum", bootstrap, topic_in, topic_out,
+                                             str(tmp_path / "checkpoints"), log_path, rng, kills=3)
+    output = values(consume(bootstrap, topic_out, records, timeout_s=120, settle_s=3))
+    seen = {}
+    for line in output:
+        key, total, n = line.split(":")
+        assert expected[key][int(n) - 1] == int(total), "seed %d: %s is not the key's %s-th sum" % (SEED, line, n)
+        seen.setdefault(key, set()).add(int(n))
+    assert seen == {key: set(range(1, len(sums) + 1)) for key, sums in expected.items()}, "seed %d" % SEED
+    print("seed %d: %d kills, %d outputs for %d inputs, up to %d batches resumed"
+          % (SEED, killed, len(output), records, resumed_batches))
+    assert resumed_batches >= 1, "no restart resumed a checkpoint with state in it"
+
+
 def test_a_finished_job_deletes_its_checkpoints_unless_retained(bootstrap, tmp_path):
     topic_in = create_topic(bootstrap, unique_topic("ckpt-retain-in"))
     topic_out = create_topic(bootstrap, unique_topic("ckpt-retain-out"))

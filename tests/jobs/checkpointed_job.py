@@ -1,5 +1,6 @@
 """A checkpointed Kafka job for the crash tests: upper-case values (``upper``) or a running sum per key
-(``keyed-sum``, values "key:amount", output "key:sum"), bounded by the input's end offsets.
+(``keyed-sum``, values "key:amount", output "key:sum"), or that running sum passed to a second keyed stage
+that counts the sums per key (``two-stage-sum``, output "key:sum:n"), bounded by the input's end offsets.
 
     pyflink-compat run [-s JOB_CHECKPOINT_DIR] tests/jobs/checkpointed_job.py MODE BOOTSTRAP IN OUT CHECKPOINT_DIR \
         [at-least-once|exactly-once]
@@ -22,6 +23,18 @@ def running_sums(values):
             .key_by(lambda pair: pair[0], key_type=Types.STRING())
             .reduce(add)
             .map(lambda pair: "%s:%d" % pair, output_type=Types.STRING()))
+
+
+def counted_sums(values):
+    """A second keyed stage after running_sums: the n-th running sum of a key comes out as "key:sum:n"."""
+    def count(a, b):
+        return a[0], b[1], a[2] + b[2]
+    return (running_sums(values)
+            .map(lambda line: (line.split(":")[0], int(line.split(":")[1]), 1),
+                 output_type=Types.TUPLE([Types.STRING(), Types.LONG(), Types.LONG()]))
+            .key_by(lambda item: item[0], key_type=Types.STRING())
+            .reduce(count)
+            .map(lambda item: "%s:%d:%d" % item, output_type=Types.STRING()))
 
 
 def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir, guarantee="at-least-once"):
@@ -48,6 +61,8 @@ def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir, guarantee="
     values = env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source")
     if mode == "upper":
         out = values.map(lambda v: v.upper(), output_type=Types.STRING())
+    elif mode == "two-stage-sum":
+        out = counted_sums(values)
     else:
         out = running_sums(values)
     out.sink_to(sink)
