@@ -39,6 +39,12 @@ DEFAULTS = {
     # Python workers allocate Arrow buffers with malloc instead of jemalloc, which keeps freed memory
     # mapped: 20-25 MiB less per worker, no measurable change in speed (JSON benchmark, interleaved runs).
     "spark.executorEnv.ARROW_DEFAULT_MEMORY_POOL": "system",
+    # Spark keeps one pool of Python workers (and one fork server) per set of environment variables its
+    # tasks pass. With simplified tracebacks on, Python data source read tasks pass one more variable than
+    # transformWithState tasks, so a keyed job had two pools: four workers of about 200 MiB where two do.
+    # Off, a keyed subtask reuses an idle read task's worker (windows benchmark: peak RSS 1.66 -> 1.31 GiB).
+    # A failing user function's traceback then also shows pyspark's frames; its last line is the same.
+    "spark.sql.execution.pyspark.udf.simplifiedTraceback.enabled": "false",
 }
 
 

@@ -1,5 +1,6 @@
 """Keyed state, timers and event-time windows end to end on real Spark and the real test broker: what Flink
 does and Spark's own streaming engine does not (its watermark is the maximum over partitions)."""
+import os
 import sys
 import time
 
@@ -261,3 +262,39 @@ def test_two_keyed_stages_from_a_bounded_source_give_every_result(spark, bootstr
     got = values(consume(bootstrap, out, 6))
     assert sorted(int(v.split(":")[0]) for v in got) == [1, 1, 2, 2, 3, 3]
     assert sorted(v for v in got if v.startswith("3:")) == ["3:12", "3:13"]
+
+
+def _python_task_worker_pools():
+    """Spark's fork servers of Python task workers under this process (one per pool of workers)."""
+    from pyflink_compat.runtime import idle_planners
+    children = idle_planners._children_by_parent()
+    servers, todo = [], [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        command = idle_planners._cmdline(pid) or []
+        parent_command = idle_planners._cmdline(_parent(pid)) or []
+        if command[-2:] == ["pyspark.daemon", "pyspark.worker"] and parent_command != command:
+            servers.append(pid)
+        todo.extend(children.get(pid, ()))
+    return servers
+
+
+def _parent(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
+
+
+def test_read_tasks_and_keyed_subtasks_share_one_pool_of_python_workers(spark, bootstrap):
+    # runtime/session.py: with one pool, a keyed subtask reuses an idle read task's worker (about 200 MiB
+    # each) instead of Spark starting a second fork server and workers of its own.
+    topic = create_topic(bootstrap, unique_topic("one-pool"), 2)
+    out = create_topic(bootstrap, unique_topic("one-pool-out"))
+    produce(bootstrap, topic, ["a,1000,1", "b,2000,2", "a,12000,3"], partition=0)
+    source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic)
+              .set_value_only_deserializer(SimpleStringSchema())
+              .set_bounded(KafkaOffsetsInitializer.latest()).build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    window_sums(env, source, WatermarkStrategy.for_monotonous_timestamps(), bootstrap, out)
+    env.execute("one pool of python workers")
+    assert sorted(values(consume(bootstrap, out, 3))) == ["a:1", "a:3", "b:2"]
+    assert len(_python_task_worker_pools()) == 1
