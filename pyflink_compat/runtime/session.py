@@ -97,6 +97,7 @@ def spark_master(configuration: dict) -> str:
     # (spark.task.maxFailures); a failing user function still fails the job.
     return configuration.get("spark.master") or os.environ.get("SPARK_MASTER") or "local[*,3]"
 
+
 def get_session(configuration: dict = None):
     """The process's SparkSession, created on first use from ``configuration`` (Flink-style keys)."""
     global _session
