@@ -293,7 +293,7 @@ def _batch_id() -> Optional[int]:
     return int(value) if value is not None else None
 
 
-def stateful_processor(plan: KeyedStagePlan, plan_id: str):
+def stateful_processor(plan: KeyedStagePlan):
     """The StatefulProcessor for ``transformWithState`` (row based, one blob ValueState per subtask)."""
     from pyspark.sql import Row
     from pyspark.sql.streaming.stateful_processor import StatefulProcessor
@@ -307,7 +307,8 @@ def stateful_processor(plan: KeyedStagePlan, plan_id: str):
             subtask = plan.routes.index(int(key[0]))
             payloads = [row[exchange.PAYLOAD] for row in rows]
             saved = self.state.get()[0] if self.state.exists() else None
-            result = run_subtask(plan, plan_id, subtask, payloads, saved, _batch_id(), int(time.time() * 1000))
+            result = run_subtask(plan, plan.plan_id, subtask, payloads, saved, _batch_id(),
+                                 int(time.time() * 1000))
             self.state.update((result.state,))
             if plan.next_stage is not None:
                 for route, payload in zip(plan.next_stage.routes, _forward(plan, subtask, result)):

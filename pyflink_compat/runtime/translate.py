@@ -464,7 +464,7 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
     stage = df
     while plan is not None:
         stage = (stage.groupBy(keyed_stage.ROUTE)
-                 .transformWithState(keyed_stage.stateful_processor(plan, plan.plan_id),
+                 .transformWithState(keyed_stage.stateful_processor(plan),
                                      keyed_stage.OUTPUT_SCHEMA_DDL, "Append", "None"))
         plan = plan.next_stage
     name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration)

@@ -70,15 +70,12 @@ def test_exactly_once_killed_20_times_a_read_committed_reader_sees_every_record_
     assert resumed_batches >= 2, "no restart resumed a checkpoint with progress"
 
 
-def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
-    records, keys = 40_000, 50
-    topic_in = create_topic(bootstrap, unique_topic("crash-keyed-in"), partitions=2)
-    topic_out = create_topic(bootstrap, unique_topic("crash-keyed-out"), partitions=2)
-    rng = random.Random(SEED + 1)
-    # Each key lives in one input partition, so its records have one order and its running sums are known.
+def _produce_keyed_amounts(bootstrap, topic, records, keys):
+    """Write "key:amount" records to the topic's 2 partitions; returns each key's running sums in order.
+
+    Each key lives in one input partition, so its records have one order and its running sums are known."""
     per_partition = {0: [], 1: []}
-    running = {}
-    expected = {}
+    running, expected = {}, {}
     for i in range(records):
         key = "k%02d" % (i % keys)
         amount = 1 + (i * 7919) % 97
@@ -86,7 +83,16 @@ def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
         expected.setdefault(key, []).append(running[key])
         per_partition[(i % keys) % 2].append("%s:%d" % (key, amount))
     for partition, items in per_partition.items():
-        produce(bootstrap, topic_in, items, partition=partition)
+        produce(bootstrap, topic, items, partition=partition)
+    return expected
+
+
+def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
+    records, keys = 40_000, 50
+    topic_in = create_topic(bootstrap, unique_topic("crash-keyed-in"), partitions=2)
+    topic_out = create_topic(bootstrap, unique_topic("crash-keyed-out"), partitions=2)
+    rng = random.Random(SEED + 1)
+    expected = _produce_keyed_amounts(bootstrap, topic_in, records, keys)
     log_path = str(tmp_path / "job.log")
     killed, resumed_batches = run_with_kills("keyed-sum", bootstrap, topic_in, topic_out,
                                              str(tmp_path / "checkpoints"), log_path, rng, kills=max(3, KILLS // 4))
@@ -112,16 +118,7 @@ def test_the_state_of_two_keyed_stages_survives_restarts_from_checkpoints(bootst
     topic_in = create_topic(bootstrap, unique_topic("crash-stages-in"), partitions=2)
     topic_out = create_topic(bootstrap, unique_topic("crash-stages-out"), partitions=2)
     rng = random.Random(SEED + 2)
-    per_partition = {0: [], 1: []}
-    running, expected = {}, {}
-    for i in range(records):
-        key = "k%02d" % (i % keys)
-        amount = 1 + (i * 7919) % 97
-        running[key] = running.get(key, 0) + amount
-        expected.setdefault(key, []).append(running[key])
-        per_partition[(i % keys) % 2].append("%s:%d" % (key, amount))
-    for partition, items in per_partition.items():
-        produce(bootstrap, topic_in, items, partition=partition)
+    expected = _produce_keyed_amounts(bootstrap, topic_in, records, keys)
     log_path = str(tmp_path / "job.log")
     killed, resumed_batches = run_with_kills("two-stage-sum", bootstrap, topic_in, topic_out,
                                              str(tmp_path / "checkpoints"), log_path, rng, kills=3)
