@@ -15,7 +15,7 @@ from typing import Tuple
 
 import attrs
 
-from pyflink_compat.runtime import jvm_archive
+from pyflink_compat.runtime import jvm_archive, numpy_converters
 
 log = logging.getLogger("pyflink_compat")
 
@@ -131,7 +131,9 @@ def get_session(configuration: dict = None):
 
 
 def _prepare_environment():
-    """Environment variables the JVM and Spark's Python workers inherit (set before the JVM starts)."""
+    """What must be in place before the driver JVM starts: the environment variables the JVM and Spark's
+    Python workers inherit, and py4j converters that do not import pandas."""
+    numpy_converters.install()
     # Executors must run this interpreter, which has pyarrow and pyflink_compat.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)

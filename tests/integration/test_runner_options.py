@@ -139,3 +139,11 @@ def test_jvm_options_and_environment_set_in_the_job_code_reach_the_jvm_that_runs
             "(PFC_MARKER, spark.driver.extraJavaOptions): starting the JVM again with them") in result.stderr
     assert "The driver JVM was started while the job file ran" not in result.stderr
     assert printed(result) == ["A", "BB", "ENVIRONMENT from-code", "PROPERTY from-code"]
+
+
+def test_a_stateless_job_runs_without_the_driver_importing_pandas():
+    # runtime/numpy_converters.py: pyspark's py4j NumPy converters import pandas on the driver's first
+    # JVM call (40 MiB). A keyed job still imports it (pyspark's transformWithState requires it).
+    result = run_cli(os.path.join(JOBS, "driver_imports_job.py"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert printed(result) == ["A", "BB", "DRIVER IMPORTED PANDAS False"]
