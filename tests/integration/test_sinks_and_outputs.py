@@ -229,6 +229,26 @@ def test_python_workers_allocate_arrow_memory_with_malloc(spark):
         assert list(results) == ["system", "system"]
 
 
+def test_python_workers_give_freed_big_blocks_back_to_the_system(spark):
+    # A fixed glibc mmap threshold (runtime/session.py): 25-30 MiB less per worker on a keyed job.
+    def mmap_threshold(_):
+        return os.environ.get("MALLOC_MMAP_THRESHOLD_", "unset")
+    env = StreamExecutionEnvironment.get_execution_environment()
+    thresholds = env.from_collection([1, 2]).map(mmap_threshold, output_type=Types.STRING())
+    with thresholds.execute_and_collect() as results:
+        assert list(results) == ["131072", "131072"]
+
+
+def test_numpy_values_still_convert_to_java_values(spark):
+    # runtime/numpy_converters.py replaces pyspark's py4j NumPy converters by ones that do not import pandas.
+    import numpy
+    jvm = spark.sparkContext._jvm
+    assert jvm.java.util.Arrays.toString(numpy.array([1, 2, 3], dtype=numpy.int64)) == "[1, 2, 3]"
+    assert jvm.java.util.Arrays.toString(numpy.array([0.5, 2.0])) == "[0.5, 2.0]"
+    assert jvm.java.lang.String.valueOf(numpy.int32(7)) == "7"
+    assert jvm.java.lang.String.valueOf([1, 2]) == "[1, 2]"          # a list is still a java.util.List
+
+
 def test_spark_does_not_start_a_process_to_look_for_installed_data_sources(spark):
     # runtime/session.py skips Spark's lookup of pip-installed Python data sources; ours are registered.
     from pyflink_compat.runtime import idle_planners
