@@ -87,17 +87,27 @@ def _produce_keyed_amounts(bootstrap, topic, records, keys):
     return expected
 
 
-def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
-    records, keys = 40_000, 50
-    topic_in = create_topic(bootstrap, unique_topic("crash-keyed-in"), partitions=2)
-    topic_out = create_topic(bootstrap, unique_topic("crash-keyed-out"), partitions=2)
-    rng = random.Random(SEED + 1)
+def _run_keyed_job_with_kills(job, bootstrap, tmp_path, records, keys, seed_offset, kills):
+    """Run a keyed crash job over fresh amounts, killing it ``kills`` times; its expected running sums per
+    key, its output values, and a check to call once they are verified (the report and the resume check)."""
+    topic_in = create_topic(bootstrap, unique_topic("crash-%s-in" % job), partitions=2)
+    topic_out = create_topic(bootstrap, unique_topic("crash-%s-out" % job), partitions=2)
+    rng = random.Random(SEED + seed_offset)
     expected = _produce_keyed_amounts(bootstrap, topic_in, records, keys)
-    log_path = str(tmp_path / "job.log")
-    killed, resumed_batches = run_with_kills("keyed-sum", bootstrap, topic_in, topic_out,
-                                             str(tmp_path / "checkpoints"), log_path, rng, kills=max(3, KILLS // 4))
-
+    killed, resumed_batches = run_with_kills(job, bootstrap, topic_in, topic_out, str(tmp_path / "checkpoints"),
+                                             str(tmp_path / "job.log"), rng, kills=kills)
     output = values(consume(bootstrap, topic_out, records, timeout_s=120, settle_s=3))
+
+    def report_and_check_resumed():
+        print("seed %d: %d kills, %d outputs for %d inputs, up to %d batches resumed"
+              % (SEED, killed, len(output), records, resumed_batches))
+        assert resumed_batches >= 1, "no restart resumed a checkpoint with state in it"
+    return expected, output, report_and_check_resumed
+
+
+def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
+    expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
+        "keyed-sum", bootstrap, tmp_path, records=40_000, keys=50, seed_offset=1, kills=max(3, KILLS // 4))
     seen = {}
     for line in output:
         key, total = line.split(":")
@@ -106,32 +116,21 @@ def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
         assert seen.get(key) == set(sums), (
             "seed %d, key %s: outputs that are no running sum %s, running sums never output %s"
             % (SEED, key, sorted(seen.get(key, set()) - set(sums))[:5], sorted(set(sums) - seen.get(key, set()))[:5]))
-    print("seed %d: %d kills, %d outputs for %d inputs, up to %d batches resumed"
-          % (SEED, killed, len(output), records, resumed_batches))
-    assert resumed_batches >= 1, "no restart resumed a checkpoint with state in it"
+    report_and_check_resumed()
 
 
 def test_the_state_of_two_keyed_stages_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     # Stage 1: running sums per key; stage 2: how many sums of the key it has seen. Both restore from the same
     # micro-batch, so the n-th sum of a key always comes out as n, however often the job was killed.
-    records, keys = 12_000, 20
-    topic_in = create_topic(bootstrap, unique_topic("crash-stages-in"), partitions=2)
-    topic_out = create_topic(bootstrap, unique_topic("crash-stages-out"), partitions=2)
-    rng = random.Random(SEED + 2)
-    expected = _produce_keyed_amounts(bootstrap, topic_in, records, keys)
-    log_path = str(tmp_path / "job.log")
-    killed, resumed_batches = run_with_kills("two-stage-sum", bootstrap, topic_in, topic_out,
-                                             str(tmp_path / "checkpoints"), log_path, rng, kills=3)
-    output = values(consume(bootstrap, topic_out, records, timeout_s=120, settle_s=3))
+    expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
+        "two-stage-sum", bootstrap, tmp_path, records=12_000, keys=20, seed_offset=2, kills=3)
     seen = {}
     for line in output:
         key, total, n = line.split(":")
         assert expected[key][int(n) - 1] == int(total), "seed %d: %s is not the key's %s-th sum" % (SEED, line, n)
         seen.setdefault(key, set()).add(int(n))
     assert seen == {key: set(range(1, len(sums) + 1)) for key, sums in expected.items()}, "seed %d" % SEED
-    print("seed %d: %d kills, %d outputs for %d inputs, up to %d batches resumed"
-          % (SEED, killed, len(output), records, resumed_batches))
-    assert resumed_batches >= 1, "no restart resumed a checkpoint with state in it"
+    report_and_check_resumed()
 
 
 def test_a_finished_job_deletes_its_checkpoints_unless_retained(bootstrap, tmp_path):
