@@ -11,10 +11,19 @@ Partitioning is Kafka's default, as for a Flink ``KafkaSink`` without a partitio
 a key goes to ``murmur2(key) % partitions``; records without a key fill one batch for one
 partition, then the next batch goes to the next partition (uniform sticky partitioning).
 
-This reaches into the producer's internals (kafka-python 3.x: ``_accumulator``, ``_sender``,
-``_transaction_manager``). ``supports()`` checks that they are there; without them the sink sends
-record by record through the public API (slower, same result). A test asserts the fast path is
-active with the kafka-python version we install.
+This reaches into the producer's internals (kafka-python 3.0: ``_accumulator``, ``_sender``,
+``_transaction_manager``, ``ProducerBatch``). ``supports()`` checks the version and that they are
+there, and proves once per process, on a batch that is never sent, how a batch reports failure:
+in kafka-python 3.0 a failed batch's ``produce_future`` completes as a *success* whose third item
+maps a record to its error (only per-record futures fail), so watching it with an errback sees
+nothing. Where the version or that behaviour differs, the sink logs a warning and sends record by
+record through the public API (slower, same result). Tests pin the fast path and its failure
+reporting against the kafka-python version we install.
+
+Every batch queued here is accounted for: ``BatchSender.unconfirmed()`` lists the records whose
+batch has not completed (not acknowledged, or split by the producer after the broker refused it
+as too large, which leaves no way to learn the split batches' fate) so that the caller fails
+rather than counts them as written.
 
 ``send_arrow()`` is the columnar form: keys, values and timestamps as Arrow arrays. The records
 of a batch are encoded with numpy in bulk (sizes from vectorised varint sizes, positions by
@@ -26,6 +35,7 @@ computes the CRC as usual. The bytes are the same as record-by-record ``append()
 (a unit test checks this); if the builder is not the v2 builder this expects, that batch is built
 with ``append()`` instead.
 """
+import logging
 import threading
 import time
 from typing import List, Optional, Sequence, Tuple
@@ -33,7 +43,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 import pyarrow as pa
 
-from kafka.errors import MessageSizeTooLargeError
+from kafka.errors import KafkaError, MessageSizeTooLargeError
 from kafka.partitioner.default import murmur2
 from kafka.structs import TopicPartition
 
@@ -56,10 +66,30 @@ ENCODE_CHUNK_BYTES = 4 << 20
 _BUILDER_STATE = ("_batch_size", "_first_timestamp", "_max_timestamp", "_last_offset", "_num_records", "_buffer")
 
 
+log = logging.getLogger("pyflink_compat")
+
+# The kafka-python versions whose producer internals this module was written and tested against.
+TESTED_KAFKA_PYTHON = ("3.0.",)
+_fast_path_verdict: Optional[str] = None            # None: not checked yet; "": usable; else why not
+
+
 def supports(producer) -> bool:
-    """Whether ``producer`` has the internals batch sending relies on."""
-    if ProducerBatch is None:
+    """Whether ``producer`` has the internals batch sending relies on, and they report failures as expected.
+
+    The first time it is not so in a process, a warning says why and that records go one by one.
+    """
+    global _fast_path_verdict
+    if _fast_path_verdict is None:
+        _fast_path_verdict = _why_not_usable(producer)
+        if _fast_path_verdict:
+            log.warning("Kafka sink: batch sending is off, records are sent one by one through "
+                        "KafkaProducer.send() (slower, same result): %s", _fast_path_verdict)
+    if _fast_path_verdict:
         return False
+    return _has_internals(producer)
+
+
+def _has_internals(producer) -> bool:
     accumulator = getattr(producer, "_accumulator", None)
     return (accumulator is not None and hasattr(producer, "_sender") and hasattr(producer, "_transaction_manager")
             and all(hasattr(accumulator, name) for name in ("_tp_lock", "_batches", "_incomplete",
@@ -67,19 +97,79 @@ def supports(producer) -> bool:
             and all(key in accumulator.config for key in ("message_version", "compression_attrs", "batch_size")))
 
 
+def _why_not_usable(producer) -> str:
+    """"" if the fast path can run with this kafka-python, else the reason it cannot."""
+    import kafka
+    version = getattr(kafka, "__version__", "unknown")
+    if not version.startswith(TESTED_KAFKA_PYTHON):
+        return "kafka-python %s is not a version it was tested with (%s)" % (
+            version, ", ".join(v + "x" for v in TESTED_KAFKA_PYTHON))
+    if ProducerBatch is None or MemoryRecordsBuilder is None:
+        return "kafka-python %s has no ProducerBatch / MemoryRecordsBuilder where expected" % version
+    if not _has_internals(producer):
+        return "kafka-python %s's producer lacks the accumulator internals it queues batches in" % version
+    problem = failure_reporting_problem()
+    if problem:
+        return "kafka-python %s reports a batch's outcome differently: %s" % (version, problem)
+    return ""
+
+
+def failure_reporting_problem() -> str:
+    """Check, on two batches that are never sent, that ``watch()`` sees a failed batch fail and a
+    sent one succeed, as the producer's sender completes them; "" if so, else what differs."""
+    try:
+        tp = TopicPartition("pyflink-compat-probe", 0)
+        tracker = FailureTracker()
+        failed = ProducerBatch(tp, MemoryRecordsBuilder(2, 0, 1024))
+        watch(failed, tracker, 3)
+        error = KafkaError("probe")
+        failed.complete_exceptionally(error, lambda index: error)
+        succeeded = ProducerBatch(tp, MemoryRecordsBuilder(2, 0, 1024))
+        watch(succeeded, tracker, 5)
+        succeeded.complete(0, -1)
+    except Exception as e:                           # noqa: BLE001 - any surprise means "do not rely on it"
+        return "completing a probe batch raised %s: %s" % (type(e).__name__, e)
+    if tracker.failures != 3 or tracker.first_error is not error or tracker.first_partition != tp:
+        return "a failed batch was reported as %d failed records (%r), not 3 (probe)" % (
+            tracker.failures, tracker.first_error)
+    if not (failed.produce_future.is_done and succeeded.produce_future.is_done):
+        return "a completed batch's future is not done"
+    return ""
+
+
+def watch(batch, tracker: "FailureTracker", count: int):
+    """Report ``batch``'s ``count`` records to ``tracker`` if it fails.
+
+    kafka-python 3.0 completes a failed batch's ``produce_future`` as a success whose third item maps
+    a record's index to its error (an aborted batch likewise); only a failed future is a failure too.
+    """
+    tp = batch.topic_partition
+
+    def completed(result):
+        record_errors = result[2] if isinstance(result, tuple) and len(result) == 3 else None
+        if record_errors is not None:
+            tracker.record_failed(record_errors(0), count, tp)
+
+    batch.produce_future.add_callback(completed)
+    batch.produce_future.add_errback(lambda error: tracker.record_failed(error, count, tp))
+
+
 class FailureTracker:
-    """Counts records whose batch failed, and keeps the first error (callbacks run on the sender thread)."""
+    """Counts records whose batch failed, and keeps the first error and its partition (callbacks run on
+    the producer's sender thread)."""
 
     def __init__(self):
         self.lock = threading.Lock()
         self.failures = 0
         self.first_error = None
+        self.first_partition = None
 
-    def record_failed(self, error, count: int = 1):
+    def record_failed(self, error, count: int = 1, partition: Optional[TopicPartition] = None):
         with self.lock:
             self.failures += count
             if self.first_error is None:
                 self.first_error = error
+                self.first_partition = partition
 
 
 def _too_large(size: int) -> MessageSizeTooLargeError:
@@ -105,6 +195,7 @@ class BatchSender:
         self.batch_size = config["batch_size"]
         self.max_request_size = producer.config["max_request_size"]
         self.sticky = {}                                  # topic -> index of the next unkeyed partition
+        self.queued = []                                  # (produce future, partition, records) of every batch
 
     def send(self, topic: str, keys: Optional[Sequence[Optional[bytes]]], values: Sequence[Optional[bytes]],
              timestamps: Sequence[Optional[int]], partition: Optional[int] = None):
@@ -233,7 +324,8 @@ class BatchSender:
     def _enqueue(self, tp, records, count):
         """Queue a built batch of ``count`` records in the accumulator, as the producer queues its own."""
         batch = ProducerBatch(tp, records)
-        batch.produce_future.add_errback(lambda error: self.tracker.record_failed(error, count))
+        watch(batch, self.tracker, count)
+        self.queued.append((batch.produce_future, tp, count))   # the future only: the batch's buffer is freed
         transactions = self.producer._transaction_manager
         if transactions is not None and transactions.is_transactional():
             transactions.maybe_add_partition_to_transaction(tp)
@@ -246,6 +338,19 @@ class BatchSender:
         finally:
             accumulator._appends_in_progress.decrement()
         self.producer._sender.wakeup()
+
+    def unconfirmed(self) -> Tuple[int, Optional[TopicPartition]]:
+        """After a flush: how many queued records have no outcome, and the partition of the first of them.
+
+        Such a batch was not acknowledged in time, or the producer split it after the broker refused it as
+        too large: its records then travel in new batches whose outcome this sender cannot learn.
+        """
+        count, first = 0, None
+        for future, tp, records in self.queued:
+            if not future.is_done:
+                count += records
+                first = first or tp
+        return count, first
 
     def _check_records(self, keys, values):
         """What send() checks per record: a key or a value, and the producer's size limit."""

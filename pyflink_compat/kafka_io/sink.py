@@ -13,11 +13,12 @@ import logging
 
 import pyarrow as pa
 import pyarrow.compute as pc
+from kafka.structs import TopicPartition
 from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMessage
 
 from pyflink_compat.kafka_io import batch_send
 from pyflink_compat.kafka_io import properties as kprops
-from pyflink_compat.kafka_io.clients import per_worker_client
+from pyflink_compat.kafka_io.clients import discard_client, per_worker_client
 from pyflink_compat.kafka_io.source import SPEC_OPTION, decode_object
 
 AT_LEAST_ONCE = "at-least-once"
@@ -76,7 +77,13 @@ def send_batches(spec, element_type, batches, task: int = None) -> int:
     if spec.delivery_guarantee == EXACTLY_ONCE:
         return _send_in_transaction(spec, element_type, batches, task)
     producer = per_worker_client("producer", spec.properties, _new_producer)
-    return _send_with(producer, spec, element_type, batches)
+    try:
+        return _send_with(producer, spec, element_type, batches)
+    except BaseException:
+        # Its sends failed or were not confirmed: whatever state it is in (a fenced or reset producer id,
+        # batches still queued) must not carry over to the next task of this worker.
+        discard_client("producer", spec.properties, producer)
+        raise
 
 
 def _task_and_batch(task):
@@ -163,22 +170,55 @@ def _send_with(producer, spec, element_type, batches) -> int:
                 _send(producer, None, tracker, topic, group_keys, group_values, group_timestamps, partition,
                       catch=True)
         sent += len(values)
+        if tracker.failures and not spec.log_failures_only:
+            break                         # the task fails: sending the rest into a failing producer gains nothing
     timeout_s = int(spec.properties.get("delivery.timeout.ms", "120000")) / 1000.0
     try:
         producer.flush(timeout=timeout_s)
     except KafkaTimeoutError as e:
         if not spec.log_failures_only:
-            raise RuntimeError("Records not acknowledged by Kafka (bootstrap servers '%s') within %.0f s: %s"
-                               % (spec.bootstrap_servers, timeout_s, e)) from e
+            raise SinkWriteError("Records not acknowledged by Kafka (bootstrap servers '%s') within "
+                                 "delivery.timeout.ms (%.0f s): %s" % (spec.bootstrap_servers, timeout_s, e)) from e
         log.error("Error while sending records to Kafka: not acknowledged within %.0f s: %s", timeout_s, e)
     if tracker.failures:
         if spec.log_failures_only:
             log.error("Error while sending record to Kafka: %s (%d of %d records of this task failed and were "
                       "dropped; the producer only logs failures)", tracker.first_error, tracker.failures, sent)
         else:
-            raise RuntimeError("%d of %d records could not be written to Kafka (bootstrap servers '%s'): %s"
-                               % (tracker.failures, sent, spec.bootstrap_servers, tracker.first_error))
+            raise SinkWriteError("%d of %d records could not be written to Kafka %s (bootstrap servers '%s'): "
+                                 "%s" % (tracker.failures, sent, _where(tracker.first_partition),
+                                         spec.bootstrap_servers, _describe(tracker.first_error)))
+    unconfirmed, partition = sender.unconfirmed() if sender is not None else (0, None)
+    if unconfirmed:
+        # Not acknowledged although flush() returned: the producer split a batch the broker refused as too
+        # large and the new batches' outcome cannot be seen from here.
+        message = ("%d of %d records have no acknowledgement from Kafka %s (bootstrap servers '%s'): the broker "
+                   "refused a record batch as too large; set the sink property batch.size below the topic's "
+                   "max.message.bytes" % (unconfirmed, sent, _where(partition), spec.bootstrap_servers))
+        if not spec.log_failures_only:
+            raise SinkWriteError(message)
+        log.error("Error while sending records to Kafka: %s", message)
     return sent
+
+
+class SinkWriteError(RuntimeError):
+    """Records of a task were not acknowledged by Kafka: the task fails, so its micro-batch is not done."""
+
+
+def _where(partition) -> str:
+    """"topic 'T' partition P" (without the partition when it is not known)."""
+    if partition is None:
+        return ""
+    if partition.partition < 0:
+        return "topic '%s'" % partition.topic
+    return "topic '%s' partition %d" % (partition.topic, partition.partition)
+
+
+def _describe(error) -> str:
+    """The broker's (or client's) error as its class and message: ``UnknownProducerIdError: ...``."""
+    text = str(error)
+    name = type(error).__name__
+    return text if text.startswith(name) else "%s: %s" % (name, text)
 
 
 def subtask_index(parallelism) -> int:
@@ -242,6 +282,7 @@ def _send(producer, sender, tracker, topic, keys, values, timestamps, partition=
     # Record by record through the public API (kafka-python without the internals batch_send uses).
     # ``catch``: a record the producer rejects at once counts as failed, the others are still sent.
     send = producer.send
+    where = TopicPartition(topic, -1 if partition is None else partition)
     for i, value in enumerate(value_list):
         try:
             future = send(topic, value=value, key=None if key_list is None else key_list[i], partition=partition,
@@ -249,9 +290,9 @@ def _send(producer, sender, tracker, topic, keys, values, timestamps, partition=
         except Exception as e:
             if not catch:
                 raise
-            tracker.record_failed(e)
+            tracker.record_failed(e, 1, where)
             continue
-        future.add_errback(tracker.record_failed)
+        future.add_errback(lambda error: tracker.record_failed(error, 1, where))
 
 
 def _serialize(schema, elements: pa.Array, python_values) -> pa.Array:

@@ -138,3 +138,55 @@ def test_arrow_columns_arrive_with_their_keys_values_timestamps_and_partitions(b
     assert [r.value for r in fixed_records] == [b"" if v is None else v for v in values[:300]]
     assert {r.partition for r in fixed_records} == {1}
     assert all(before <= r.timestamp for r in fixed_records)
+
+
+def test_the_installed_kafka_python_reports_a_failed_batch_the_way_batch_sending_reads_it():
+    # kafka-python 3.0 completes a failed batch's produce_future as a success carrying the record errors;
+    # batch_send.watch() relies on that. A kafka-python that reports differently turns the fast path off.
+    assert batch_send.failure_reporting_problem() == ""
+
+
+def test_a_kafka_python_version_batch_sending_was_not_tested_with_turns_it_off_with_a_warning(
+        producer, monkeypatch, caplog):
+    import kafka
+    monkeypatch.setattr(kafka, "__version__", "9.9.9")
+    monkeypatch.setattr(batch_send, "_fast_path_verdict", None)
+    with caplog.at_level("WARNING", logger="pyflink_compat"):
+        assert not batch_send.supports(producer)
+    assert "kafka-python 9.9.9 is not a version it was tested with" in caplog.text
+    assert "records are sent one by one" in caplog.text
+
+
+@pytest.fixture
+def own_broker(tmp_path):
+    import os
+    from broker import TansuBroker
+    if os.environ.get("KAFKA_BOOTSTRAP_SERVERS"):
+        pytest.skip("restarting needs a broker process of the test's own (Tansu)")
+    broker = TansuBroker().start(log_path=str(tmp_path / "tansu.log"))
+    yield broker
+    broker.stop()
+
+
+def test_a_batch_the_broker_refuses_is_counted_as_failed_with_its_partition(own_broker):
+    # A broker that restarted without its state answers the idempotent producer's next batch with
+    # UnknownProducerIdError, which kafka-python does not retry: every record of that batch is lost unless
+    # the sender sees the failure.
+    servers = own_broker.bootstrap_servers
+    topic = create_topic(servers, unique_topic("bs-refused"), partitions=1)
+    producer = KafkaProducer(bootstrap_servers=servers, linger_ms=5)
+    try:
+        producer.send(topic, b"before").get(timeout=30)
+        own_broker.stop()
+        own_broker.start()
+        create_topic(servers, topic, partitions=1)
+        tracker = batch_send.FailureTracker()
+        sender = batch_send.BatchSender(producer, tracker)
+        sender.send(topic, None, [b"after-%d" % i for i in range(50)], [None] * 50)
+        producer.flush(timeout=60)
+    finally:
+        producer.close(timeout=5)
+    assert tracker.failures == 50, "the refused batch was not reported (%d failures)" % tracker.failures
+    assert type(tracker.first_error).__name__ == "UnknownProducerIdError"
+    assert (tracker.first_partition.topic, tracker.first_partition.partition) == (topic, 0)
+    assert sender.unconfirmed() == (0, None)
