@@ -14,6 +14,7 @@ from kafka.admin import OffsetSpec
 from kafka.errors import KafkaError
 
 from pyflink_compat.kafka_io import properties as kprops
+from pyflink_compat.third_party_patches import forbid_topic_creation
 
 log = logging.getLogger("pyflink_compat.kafka")
 
@@ -75,6 +76,7 @@ class Cluster:
         except KafkaError as e:
             raise KafkaConnectionError("Kafka bootstrap servers '%s' did not answer: %s"
                                        % (self.bootstrap_servers, e)) from e
+        forbid_topic_creation(self.admin)    # looking at a vanished topic must not re-create it
 
     def close(self):
         self.admin.close()

@@ -23,6 +23,7 @@ from pyflink_compat.kafka_io import offsets as koffsets
 from pyflink_compat.kafka_io.clients import per_worker_client
 from pyflink_compat.kafka_io import properties as kprops
 from pyflink_compat.kafka_io.cluster import Cluster
+from pyflink_compat.third_party_patches import forbid_topic_creation
 
 log = logging.getLogger("pyflink_compat.kafka")
 
@@ -37,6 +38,12 @@ DEFAULT_MAX_RECORDS_PER_BATCH = 500_000
 ARROW_BATCH_ROWS = 20_000
 # Minimum pause between two end-offset lookups when a poll found nothing new.
 IDLE_LOOKUP_INTERVAL_S = 0.05
+# How long a topic the source was reading may be missing from the broker's metadata before the job fails.
+VANISHED_TOPIC_GRACE_S = 10.0
+
+
+class KafkaOffsetOutOfRangeError(RuntimeError):
+    """A partition's log no longer holds the offsets a source has to read."""
 
 
 def encode_object(obj) -> str:
@@ -103,6 +110,7 @@ class KafkaStreamReader(DataSourceStreamReader):
         self.last_discovery = time.monotonic()
         self.last_lookup = 0.0
         self.last_latest: Dict[koffsets.TP, int] = {}
+        self.vanished_since = None
         self._cluster = None
 
     @property
@@ -142,7 +150,8 @@ class KafkaStreamReader(DataSourceStreamReader):
         if pause > 0:
             time.sleep(pause)
         self.last_lookup = time.monotonic()
-        latest = self._latest_offsets_patiently(sorted(current))
+        latest = self._latest_offsets_patiently(current)
+        self._check_log_still_there(current, latest)
         available = {}
         for tp, off in current.items():
             end = max(off, latest.get(tp, off))
@@ -162,17 +171,24 @@ class KafkaStreamReader(DataSourceStreamReader):
             end[koffsets.TICK_KEY] = {"0": tick}
         return end
 
-    def _latest_offsets_patiently(self, tps):
-        """End offsets, waiting out a broker that stops answering for a while (restarting, frozen, overloaded)
-        up to ``default.api.timeout.ms`` (Kafka's default 60 s), as Flink's reader waits for its consumer;
-        then the job fails naming the bootstrap servers."""
+    def _latest_offsets_patiently(self, current):
+        """End offsets of the partitions in ``current`` (partition -> the source's position), waiting out a
+        broker that stops answering for a while (restarting, frozen, overloaded) up to
+        ``default.api.timeout.ms`` (Kafka's default 60 s), as Flink's reader waits for its consumer; then the
+        job fails naming the bootstrap servers. A broker that answers that a partition is unknown is not
+        waited for that long: see ``_check_log_still_there``."""
+        from kafka.errors import UnknownTopicOrPartitionError
         from pyflink_compat.kafka_io.cluster import KafkaConnectionError
+        tps = sorted(current)
         patience_s = int(self.spec.properties.get("default.api.timeout.ms", "60000")) / 1000.0
         give_up_at = None
         while True:
             try:
                 return self.cluster.latest_offsets(tps)
             except KafkaConnectionError as e:
+                if isinstance(e.__cause__, UnknownTopicOrPartitionError):
+                    # Ask which topics are gone; if none is, a stale metadata answer: try again below.
+                    self._check_log_still_there(current, None)
                 now = time.monotonic()
                 if give_up_at is None:
                     give_up_at = now + patience_s
@@ -185,6 +201,51 @@ class KafkaStreamReader(DataSourceStreamReader):
                     self._cluster.close()
                     self._cluster = None
                 time.sleep(min(1.0, max(0.0, give_up_at - now)))
+
+    def _check_log_still_there(self, current, latest):
+        """Fail when a partition's log no longer holds the position the source reached: its topic vanished
+        (a broker that came back empty, a deleted topic) or its end offset went below the position (the log
+        was truncated or replaced). ``latest``: the end offsets, or None when the broker called the
+        partitions unknown. A vanished topic is given ``VANISHED_TOPIC_GRACE_S`` to reappear in the
+        metadata, so the job fails well within a minute of the loss, never later and never silently."""
+        if latest is None:
+            behind = sorted(current)
+        else:
+            behind = sorted(tp for tp, off in current.items() if tp in latest and latest[tp] < off)
+        if not behind:
+            self.vanished_since = None
+            return
+        from pyflink_compat.kafka_io.cluster import KafkaTopicNotFoundError
+        topics = sorted({topic for topic, _ in behind})
+        try:
+            existing = self.cluster.partitions_of(topics)
+            missing = [tp for tp in behind if tp[1] not in existing.get(tp[0], ())]
+        except KafkaTopicNotFoundError:
+            missing = behind
+        if missing:
+            where = ", ".join("topic '%s' partition %d (the source had read up to offset %d)" % (tp[0], tp[1],
+                                                                                               current[tp])
+                              for tp in missing)
+            now = time.monotonic()
+            if self.vanished_since is None:
+                self.vanished_since = now
+                log.warning("Kafka %s is gone from bootstrap servers '%s'; waiting up to %.0f s for it to return",
+                            where, self.spec.bootstrap_servers, VANISHED_TOPIC_GRACE_S)
+            if now - self.vanished_since < VANISHED_TOPIC_GRACE_S:
+                return
+            raise KafkaTopicNotFoundError(
+                "Kafka %s no longer exists on bootstrap servers '%s' (the broker lost it, or it was deleted): the "
+                "source cannot go on without losing records. Restart the job once the topic is back, from a "
+                "checkpoint or from chosen starting offsets." % (where, self.spec.bootstrap_servers))
+        self.vanished_since = None
+        if latest is None:
+            return                            # the partitions exist: the lookup is tried again
+        where = ", ".join("topic '%s' partition %d (the source had read up to offset %d; the broker's end offset "
+                          "is %d)" % (tp[0], tp[1], current[tp], latest[tp]) for tp in behind)
+        raise KafkaOffsetOutOfRangeError(
+            "Kafka %s: the log no longer holds the source's position on bootstrap servers '%s' (the broker lost "
+            "records, or the topic was re-created). Restart the job from a checkpoint or from chosen starting "
+            "offsets." % (where, self.spec.bootstrap_servers))
 
     def reportLatestOffset(self):
         return None
@@ -269,12 +330,18 @@ def _new_consumer(properties):
     config = kprops.consumer_config(properties)
     config.pop("group_id", None)             # ranges are assigned, never group-managed
     config["enable_auto_commit"] = False
+    # A source only reads: its metadata requests must not create a topic that vanished (Flink's source sets
+    # allow.auto.create.topics=false too), and a planned range out of the log's bounds is an error, never a
+    # silent jump to another offset (the driver applies the reset strategy when it plans).
+    config["allow_auto_create_topics"] = False
+    config["auto_offset_reset"] = "none"
     # Records of a planned range exist already: never wait long for a fetch (Tansu sleeps half of it).
     if "fetch.max.wait.ms" not in properties:
         config["fetch_max_wait_ms"] = 10
     config.setdefault("max_partition_fetch_bytes", 8 * 1024 * 1024)
     config.setdefault("bootstrap_timeout_ms", 10000)
     consumer = KafkaConsumer(**config)
+    forbid_topic_creation(consumer)          # kafka-python does not pass allow_auto_create_topics on
     record_columns.install(consumer)         # poll() returns a column chunk per record batch
     return consumer
 
@@ -311,7 +378,7 @@ def read_split(spec, element_type, task: KafkaSplit):
         return batch
 
     while position < task.end:
-        polled = consumer.poll(timeout_ms=500, max_records=POLL_MAX_CHUNKS if columnar else ARROW_BATCH_ROWS)
+        polled = _poll(consumer, task, position, properties, POLL_MAX_CHUNKS if columnar else ARROW_BATCH_ROWS)
         polled = polled.get(tp, [])
         if polled:
             last_progress = time.monotonic()
@@ -331,6 +398,18 @@ def read_split(spec, element_type, task: KafkaSplit):
     if skipped[0]:
         log.warning("Skipped %d malformed %s records in topic %s partition %d", skipped[0],
                     getattr(deserializer, "_FORMAT_NAME", type(deserializer).__name__), task.topic, task.partition)
+
+
+def _poll(consumer, task: KafkaSplit, position: int, properties, max_records: int):
+    """One poll of the read task's consumer; a range the log no longer holds fails naming where."""
+    from kafka.errors import NoOffsetForPartitionError, OffsetOutOfRangeError
+    try:
+        return consumer.poll(timeout_ms=500, max_records=max_records)
+    except (OffsetOutOfRangeError, NoOffsetForPartitionError) as e:
+        raise KafkaOffsetOutOfRangeError(
+            "Kafka topic '%s' partition %d no longer holds offset %d on bootstrap servers '%s' (the broker lost "
+            "records, or the topic was re-created): %s" % (task.topic, task.partition, position,
+                                                           properties["bootstrap.servers"], e)) from e
 
 
 class _ColumnBuffer:
