@@ -130,8 +130,9 @@ class JobCheckpoints:
             return
         keep = (outcome == FAILED or self.retention == "RETAIN_ON_CANCELLATION")
         if keep:
-            log.info("Checkpoints of this job kept in %s (resume with: pyflink-compat run -s %s ...)",
-                     self.directory, self.directory)
+            # At the default log level: it is what a user needs to resume the job.
+            log.warning("Checkpoints of this job kept in %s (resume with: pyflink-compat run -s %s ...)",
+                        self.directory, self.directory)
         else:
             shutil.rmtree(self.directory, ignore_errors=True)
 
