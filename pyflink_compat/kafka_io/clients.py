@@ -18,16 +18,17 @@ def per_worker_client(kind: str, properties: Mapping[str, str], build: Callable[
     key = _key(kind, properties)
     client = _clients.get(key)
     if client is None:
-        try:
-            client = build(properties)
-        except Exception as e:
-            from kafka.errors import KafkaError
-            if not isinstance(e, KafkaError):
-                raise
-            # kafka-python says "Unable to bootstrap from [...]": say which servers, in our words.
-            from pyflink_compat.kafka_io.cluster import KafkaConnectionError
-            raise KafkaConnectionError("Could not start a Kafka %s for bootstrap servers '%s': %s"
-                                       % (kind, properties.get("bootstrap.servers"), e)) from e
+        from pyflink_compat.kafka_io.cluster import ConnectionFailures, KafkaConnectionError
+        with ConnectionFailures() as failures:
+            try:
+                client = build(properties)
+            except Exception as e:
+                from kafka.errors import KafkaError
+                if not isinstance(e, KafkaError):
+                    raise
+                # kafka-python says "Unable to bootstrap from [...]": say which servers and why, in our words.
+                raise KafkaConnectionError(failures.explain("Could not start a Kafka %s" % kind,
+                                                            properties.get("bootstrap.servers"), e)) from e
         _clients[key] = client
     return client
 

@@ -32,6 +32,48 @@ class KafkaTopicNotFoundError(RuntimeError):
     """A subscribed topic does not exist."""
 
 
+class ConnectionFailures(logging.Handler):
+    """While open, keeps the last connection error kafka-python logs (it raises only "Unable to bootstrap",
+    and logs why: an unsupported SASL mechanism, failed authentication, a TLS error ...)."""
+
+    LOGGERS = ("kafka.net.manager", "kafka.net.connection")
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.last = None
+
+    def emit(self, record):
+        message = record.getMessage()
+        if ("failed" in message or "Connection lost" in message) and "Unable to bootstrap" not in message:
+            self.last = message
+
+    def __enter__(self):
+        for name in self.LOGGERS:
+            logging.getLogger(name).addHandler(self)
+        return self
+
+    def __exit__(self, *exc):
+        for name in self.LOGGERS:
+            logging.getLogger(name).removeHandler(self)
+
+    def explain(self, what: str, bootstrap_servers: str, error: BaseException) -> str:
+        """The message for ``error`` raised while ``what`` started, with the cause kafka-python logged."""
+        found = re.search(r"(?:failed|Connection lost): (.*)$", self.last or "")
+        cause = found.group(1) if found else (self.last or "")
+        cause = re.sub(r" \(backoff [0-9.]+ secs\)$", "", cause)
+        if re.search(r"Sasl|SASL|Authentication|Authorization|Authenticat", cause):
+            return ("%s: Kafka bootstrap servers '%s' refused the client's authentication (%s). Check "
+                    "security.protocol, sasl.mechanism and the credentials in the job's Kafka properties."
+                    % (what, bootstrap_servers, cause))
+        if re.search(r"SSL|TLS|certificate", cause):
+            return ("%s: the TLS handshake with Kafka bootstrap servers '%s' failed (%s). Check security.protocol "
+                    "and the ssl.* properties." % (what, bootstrap_servers, cause))
+        detail = str(error) if str(error).startswith(type(error).__name__) else "%s: %s" % (type(error).__name__, error)
+        if cause:
+            detail += "; last connection error: %s" % cause
+        return "%s: Kafka bootstrap servers '%s' did not answer: %s" % (what, bootstrap_servers, detail)
+
+
 def _split_servers(bootstrap_servers: str) -> List[Tuple[str, int]]:
     servers = []
     for item in bootstrap_servers.split(","):
@@ -71,11 +113,11 @@ class Cluster:
         config = kprops.admin_config(properties)
         config.setdefault("bootstrap_timeout_ms", int(CONNECT_TIMEOUT_S * 1000))
         config.setdefault("request_timeout_ms", 15000)
-        try:
-            self.admin = KafkaAdminClient(**config)
-        except KafkaError as e:
-            raise KafkaConnectionError("Kafka bootstrap servers '%s' did not answer: %s"
-                                       % (self.bootstrap_servers, e)) from e
+        with ConnectionFailures() as failures:
+            try:
+                self.admin = KafkaAdminClient(**config)
+            except KafkaError as e:
+                raise KafkaConnectionError(failures.explain("Connecting to Kafka", self.bootstrap_servers, e)) from e
         forbid_topic_creation(self.admin)    # looking at a vanished topic must not re-create it
 
     def close(self):
