@@ -249,10 +249,32 @@ def run_detached(argv: List[str]) -> int:
     return 1
 
 
+def _report_job_failure(error: BaseException) -> bool:
+    """A failed job, as ``flink run`` shows it: the user's traceback once and the error, not the pages of
+    Spark's retried task traces (``PYFLINK_COMPAT_LOG_LEVEL=DEBUG`` keeps Python's full traceback).
+    False if ``error`` is not a job failure (Python reports it as usual)."""
+    from pyflink_compat.runtime.job import JobExecutionError, user_traceback
+    if not isinstance(error, JobExecutionError) or _log_level() == "DEBUG":
+        return False
+    report = user_traceback(error)
+    if report:
+        sys.stderr.write(report + "\n\n")
+    sys.stderr.write("%s.%s: %s\n" % (type(error).__module__, type(error).__qualname__, error))
+    sys.stderr.flush()
+    return True
+
+
+def _log_level() -> str:
+    return os.environ.get("PYFLINK_COMPAT_LOG_LEVEL", "WARNING").upper()
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=os.environ.get("PYFLINK_COMPAT_LOG_LEVEL", "WARNING"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if _log_level() != "DEBUG":
+        # py4j logs a failing foreachBatch function's whole traceback; the job's failure reports it once.
+        logging.getLogger("py4j.clientserver").setLevel(logging.CRITICAL)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0 if argv else 2
@@ -264,7 +286,12 @@ def main(argv=None):
                 option_args = rest[:len(rest) - len(options.job_args)]
                 return run_detached([a for a in option_args if a not in ("-d", "--detached")]
                                     + options.job_args)
-            run_job(options)
+            try:
+                run_job(options)
+            except Exception as error:           # noqa: BLE001 - reported below, the exit code says it failed
+                if not _report_job_failure(error):
+                    raise
+                return 1
             return 0
         if command == "demo":
             from pyflink_compat.demo import run_demo

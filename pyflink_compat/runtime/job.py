@@ -40,6 +40,37 @@ def _cause_of(exception) -> str:
     return text.strip().splitlines()[0][:1000] if text.strip() else repr(exception)
 
 
+# Frames of these files are the machinery between Spark and the user's function, not the user's code.
+_MACHINERY = ("/pyspark/", "/pyflink_compat/", "/py4j/", "<frozen ", "/concurrent/futures/", "/runpy.py",
+              "/threading.py", "/contextlib.py")
+
+
+def user_traceback(error: BaseException) -> Optional[str]:
+    """The Python traceback a failed task raised, with only the frames of the user's code (as PyFlink
+    shows the function's own error), or None if the failure carries no Python traceback."""
+    text = getattr(error, "cause_text", "") or ""
+    if "Traceback (most recent call last):" not in text:
+        return None
+    lines = text.split("Traceback (most recent call last):")[-1].splitlines()
+    frames, error_lines, keep = [], [], False
+    for line in lines[1:]:
+        frame = re.match(r'\s*File "([^"]+)", line \d+, in ', line)
+        if frame:
+            keep = not any(part in frame.group(1) for part in _MACHINERY)
+            if keep:
+                frames.append("  " + line.strip())
+        elif line.startswith(" ") and not error_lines:
+            if keep and line.strip() and set(line.strip()) - set("^~ "):
+                frames.append("    " + line.strip())
+        elif line.strip() and not line.startswith("\t") and not line.startswith("JVM stacktrace"):
+            error_lines.append(line.rstrip())
+        elif error_lines:
+            break
+    if not error_lines:
+        return None
+    return "\n".join(["Traceback (most recent call last):"] + frames + error_lines)
+
+
 def _source_end_offset(progress) -> Optional[dict]:
     """The source end offset of a query's last completed micro-batch (from its progress report)."""
     if not progress or not progress.get("sources"):
@@ -125,8 +156,10 @@ class JobRun:
                 for plan, query in list(pending):
                     exception = query.exception()
                     if exception is not None:
-                        raise JobExecutionError("Job '%s' failed in %s: %s"
-                                                % (self.job_name, plan.sink.name, _cause_of(exception)))
+                        error = JobExecutionError("Job '%s' failed in %s: %s"
+                                                  % (self.job_name, plan.sink.name, _cause_of(exception)))
+                        error.cause_text = str(exception)
+                        raise error
                     if not query.isActive:
                         pending.remove((plan, query))
                         continue

@@ -128,7 +128,8 @@ def get_session(configuration: dict = None):
         for key, value in settings.items():
             builder = builder.config(key, value)
         session = builder.getOrCreate()
-        session.sparkContext.setLogLevel(configuration.get("spark.log.level", "ERROR"))
+        # Spark logs every failed task attempt with its trace; a failed job reports its cause once instead.
+        session.sparkContext.setLogLevel(configuration.get("spark.log.level", "FATAL"))
         _register_data_sources(session)
         if on_started is not None:
             on_started(session)

@@ -147,3 +147,24 @@ def test_a_stateless_job_runs_without_the_driver_importing_pandas():
     result = run_cli(os.path.join(JOBS, "driver_imports_job.py"))
     assert result.returncode == 0, result.stderr[-3000:]
     assert printed(result) == ["A", "BB", "DRIVER IMPORTED PANDAS False"]
+
+
+def test_a_failed_job_reports_the_functions_traceback_once_and_its_error():
+    result = run_cli(os.path.join(JOBS, "failing_job.py"))
+    assert result.returncode == 1, result.stderr[-3000:]
+    report = result.stderr
+    assert report.count("Traceback (most recent call last):") == 1, report
+    assert 'failing_job.py", line 8, in reject_three' in report
+    assert 'raise ValueError("element %d is not accepted" % value)' in report
+    assert report.count("ValueError: element 3 is not accepted") == 2, report    # the traceback's and the job's
+    assert report.rstrip().splitlines()[-1] == ("pyflink_compat.runtime.job.JobExecutionError: Job 'failing job' "
+                                                "failed in Print to Std. Out: ValueError: element 3 is not accepted")
+    # Neither pyspark's frames nor Spark's logs of each failed task attempt.
+    assert "pyspark" not in report and "ERROR Executor" not in report and "py4j" not in report, report
+
+
+def test_a_failed_job_at_debug_level_shows_pythons_whole_traceback():
+    result = run_cli(os.path.join(JOBS, "failing_job.py"), extra_env={"PYFLINK_COMPAT_LOG_LEVEL": "DEBUG"})
+    assert result.returncode == 1
+    assert "JobExecutionError: Job 'failing job' failed" in result.stderr
+    assert "pyflink_compat/runtime/job.py" in result.stderr          # the runner's own frames are there too
