@@ -46,9 +46,7 @@ class _LogPartitionRecords(Fetcher.PartitionRecords):
         self.drain()
 
 
-def _log_entries(bootstrap: str, topic: str, timeout_s: float, quiet_s: float = 0.0) -> Dict[int, List[LogEntry]]:
-    """Every record of ``topic`` up to its end offsets; with ``quiet_s``, until nothing new came for that long
-    instead (a Tansu broker on S3 storage reports end offsets unrelated to its log)."""
+def _log_entries(bootstrap: str, topic: str, timeout_s: float) -> Dict[int, List[LogEntry]]:
     consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, fetch_max_wait_ms=10,
                              isolation_level="read_uncommitted")
     consumer._fetcher.PartitionRecords = _LogPartitionRecords
@@ -63,15 +61,10 @@ def _log_entries(bootstrap: str, topic: str, timeout_s: float, quiet_s: float = 
         consumer.assign(partitions)
         consumer.seek_to_beginning(*partitions)
         entries = {tp.partition: [] for tp in partitions}
-        last_new = time.monotonic()
         while time.monotonic() < deadline:
             for tp, batch in consumer.poll(timeout_ms=200).items():
                 entries[tp.partition].extend(batch)
-                last_new = time.monotonic()
-            if quiet_s:
-                if time.monotonic() - last_new >= quiet_s:
-                    return entries
-            elif all(consumer.position(tp) >= ends[tp] for tp in partitions):
+            if all(consumer.position(tp) >= ends[tp] for tp in partitions):
                 return entries
         raise TimeoutError("reading %s to its end offsets %s took longer than %.0f s" % (topic, ends, timeout_s))
     finally:
@@ -85,7 +78,7 @@ def read_committed(bootstrap: str, topic: str, timeout_s: float = 120.0,
 
 
 def read_transactions(bootstrap: str, topic: str, timeout_s: float = 120.0,
-                      wait_for_open_s: float = 60.0, quiet_s: float = 0.0) -> Tuple[List[CommittedRecord], int, int]:
+                      wait_for_open_s: float = 60.0) -> Tuple[List[CommittedRecord], int, int]:
     """(the records a read_committed reader sees, in per-partition order; how many aborted records the log
     holds; how many records belong to transactions still open after ``wait_for_open_s``).
 
@@ -95,7 +88,7 @@ def read_transactions(bootstrap: str, topic: str, timeout_s: float = 120.0,
     ``wait_for_open_s``, while a transaction in it is still open, and then leaves open ones out."""
     deadline = time.monotonic() + wait_for_open_s
     while True:
-        committed, aborted, still_open = _committed_in_log(_log_entries(bootstrap, topic, timeout_s, quiet_s))
+        committed, aborted, still_open = _committed_in_log(_log_entries(bootstrap, topic, timeout_s))
         if not still_open or time.monotonic() >= deadline:
             return committed, aborted, still_open
         time.sleep(1.0)

@@ -1,6 +1,5 @@
-"""Fault injection on the real broker and Spark: the fixtures (an S3 store for brokers that keep their data
-across restarts). Tests marked ``faults_full`` (the rest of the guarantee matrix) are left out by default
-(setup.cfg); ``pytest tests/faults -m integration`` runs them all."""
+"""Fault injection on the real broker and Spark. Tests marked ``faults_full`` (the rest of the guarantee
+matrix) are left out by default (setup.cfg); ``pytest tests/faults -m integration`` runs them all."""
 import os
 import sys
 
@@ -9,11 +8,15 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 
-@pytest.fixture(scope="session")
-def object_store(tmp_path_factory):
-    from fault_env import ObjectStore
-    store = ObjectStore(str(tmp_path_factory.mktemp("object-store") / "moto.log"))
+@pytest.fixture
+def memory_broker(tmp_path):
+    """A broker of the test's own behind a proxy; memory storage, so a restart empties it."""
+    from fault_env import FaultBroker
+    if os.environ.get("KAFKA_BOOTSTRAP_SERVERS"):
+        pytest.skip("this fault needs a broker process of the test's own (Tansu), behind a proxy of its own")
+    broker = FaultBroker(str(tmp_path / "tansu.log"))
     try:
-        yield store
+        yield broker
     finally:
-        store.stop()
+        broker.proxy.restore()
+        broker.close()

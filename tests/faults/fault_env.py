@@ -1,11 +1,12 @@
-"""What the fault tests inject faults into: brokers that restart with or without their data, a TCP proxy that
-cuts the network path, and the fault job run in its own process.
+"""What the fault tests inject faults into: a broker of the test's own behind a TCP proxy, and the fault job
+run in its own process.
 
-- ``ObjectStore``: an S3-compatible server (moto's, from PyPI) on loopback, one per test session. A Tansu
-  broker whose storage engine is a bucket of it keeps its topics, offsets and transactions across a restart,
-  as a Kafka broker keeps its log on disk (Tansu's memory storage loses them).
 - ``TcpProxy``: forwards a loopback port to the broker; ``cut()`` drops every connection and refuses new ones
-  until ``restore()``. The broker advertises the proxy's port, so every client goes through it.
+  until ``restore()``. The broker advertises the proxy's port, so every client goes through it. A cut and
+  restored path stands for a broker that restarts with its data: Tansu's memory storage loses everything on
+  a restart, and its S3 storage (tried with a loopback S3 server) reported end offsets far behind its log and
+  once came back from a kill without a topic it had.
+- ``FaultBroker``: the broker and its proxy; ``restart()`` brings it back empty, ``stop()`` ends it.
 """
 import os
 import selectors
@@ -14,42 +15,17 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
-import uuid
+from typing import Callable, List, NamedTuple, Optional
+
+import pytest
 
 from broker import TansuBroker, free_port, wait_for_port
+from job_processes import kill_job, tail
+from kafka_helpers import consume, create_topic, produce, unique_topic, values
+from transaction_log_reader import read_transactions
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FAULT_JOB = os.path.join(REPO, "tests", "faults", "jobs", "fault_job.py")
-
-
-class ObjectStore:
-    """moto's S3 server in its own process; ``new_bucket()`` gives each broker storage of its own."""
-
-    def __init__(self, log_path: str):
-        self.port = free_port()
-        self.process = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(self.port)],
-                                        stdout=open(log_path, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
-        wait_for_port(self.port)
-
-    @property
-    def endpoint(self) -> str:
-        return "http://127.0.0.1:%d" % self.port
-
-    def new_bucket(self) -> str:
-        name = "tansu-%s" % uuid.uuid4().hex[:12]
-        urllib.request.urlopen(urllib.request.Request("%s/%s" % (self.endpoint, name), method="PUT"), timeout=30)
-        return name
-
-    def broker_environment(self) -> dict:
-        # Local test credentials of the loopback store (moto accepts any).
-        return {"AWS_ENDPOINT": self.endpoint, "AWS_ALLOW_HTTP": "true", "AWS_DEFAULT_REGION": "eu-west-2",
-                "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test"}
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
 
 
 class TcpProxy:
@@ -148,16 +124,11 @@ class TcpProxy:
 
 
 class FaultBroker:
-    """A Tansu broker behind a ``TcpProxy``: restart it with its data (S3 storage) or empty, stop it, cut it."""
+    """A Tansu broker (memory storage) behind a ``TcpProxy``: restart it (empty), stop it, cut its network path."""
 
-    def __init__(self, log_path: str, store: ObjectStore = None):
+    def __init__(self, log_path: str):
         self.proxy = TcpProxy()
-        storage = None
-        environment = None
-        if store is not None:
-            storage = "s3://%s/" % store.new_bucket()
-            environment = store.broker_environment()
-        self.broker = TansuBroker(storage_url=storage, environment=environment, advertised_port=self.proxy.port)
+        self.broker = TansuBroker(advertised_port=self.proxy.port)
         self.proxy.target_port = self.broker.port
         self.broker.start(log_path)
 
@@ -166,7 +137,8 @@ class FaultBroker:
         return self.broker.bootstrap_servers
 
     def restart(self, down_s: float = 2.0, kill: bool = True):
-        """Stop the broker (SIGKILL by default, as a crash), wait ``down_s``, start it again on the same port."""
+        """Stop the broker (SIGKILL by default, as a crash), wait ``down_s``, start it again on the same port,
+        empty."""
         self.broker.stop(kill=kill)
         time.sleep(down_s)
         self.broker.start()
@@ -201,7 +173,7 @@ def start_fault_job(source_servers, sink_servers, topic_in, topic_out, checkpoin
 
 
 class OutputWatcher:
-    """Counts the records of a topic by reading them (end offsets of a Tansu broker on S3 storage are stale)."""
+    """Counts the records of a topic by reading them (Tansu's end offsets lag behind multi-record batches)."""
 
     def __init__(self, servers: str, topic: str):
         from kafka import KafkaConsumer, TopicPartition
@@ -219,3 +191,92 @@ class OutputWatcher:
 
     def close(self):
         self.consumer.close()
+
+
+def produce_input(servers: str, name: str, records: int):
+    """A new 2-partition topic holding "record-NNNNNN" values, the even ones in partition 0 and the odd ones in
+    partition 1. Returns (topic, values)."""
+    topic = create_topic(servers, unique_topic(name + "-in"), partitions=2)
+    inputs = ["record-%06d" % i for i in range(records)]
+    for partition in (0, 1):
+        produce(servers, topic, inputs[partition::2], partition=partition)
+    return topic, inputs
+
+
+def wait_for_output(servers, topic, process, at_least, log_path, deadline_s=180.0):
+    """Wait until the job wrote ``at_least`` records (it is well under way); fail if it ends first."""
+    watcher = OutputWatcher(servers, topic)
+    try:
+        deadline = time.monotonic() + deadline_s
+        while time.monotonic() < deadline:
+            assert process.poll() is None, "the job ended before the fault:\n" + tail(log_path)
+            if watcher.read() >= at_least:
+                return
+        pytest.fail("the job wrote fewer than %d records within %.0f s:\n%s" % (at_least, deadline_s,
+                                                                                tail(log_path)))
+    finally:
+        watcher.close()
+
+
+class FaultRun(NamedTuple):
+    exit_code: Optional[int]          # None: still running at the deadline (it was killed then)
+    seconds_after_fault: float        # from the fault's injection to the job's end
+    log_path: str
+    topic_out: str
+    inputs: List[str]
+
+
+def run_through_fault(name: str, source: str, sink: str, guarantee: str, inject: Callable[[], None], tmp_path,
+                      records: int, deadline_s: float = 300.0, sink_properties=()) -> FaultRun:
+    """Run the fault job from ``records`` new input records on ``source`` to a new topic on ``sink``; once it has
+    written a fifth of them, ``inject()`` the fault; wait for the job to end (up to ``deadline_s``)."""
+    topic_in, inputs = produce_input(source, name, records)
+    topic_out = create_topic(sink, unique_topic(name + "-out"), partitions=2)
+    log_path = str(tmp_path / "job.log")
+    process = start_fault_job(source, sink, topic_in, topic_out, str(tmp_path / "checkpoints"), log_path, guarantee,
+                              records // 2, sink_properties=sink_properties)
+    try:
+        wait_for_output(sink, topic_out, process, records // 5, log_path)
+        inject()
+        injected = time.monotonic()
+        try:
+            exit_code = process.wait(timeout=deadline_s)
+        except subprocess.TimeoutExpired:
+            exit_code = None
+        return FaultRun(exit_code, time.monotonic() - injected, log_path, topic_out, inputs)
+    finally:
+        if process.poll() is None:
+            kill_job(process)
+
+
+def assert_delivered(servers, topic, inputs, guarantee):
+    """The output against the guarantee: EXACTLY_ONCE every record once and no open transaction; the others
+    every record at least once (our NONE writer fails on send errors as the others do) and nothing else."""
+    expected = sorted(v.upper() for v in inputs)
+    if guarantee == "exactly-once":
+        committed, aborted, still_open = read_transactions(servers, topic)
+        output = sorted(r.value.decode() for r in committed)
+        assert still_open == 0, "%d records are in transactions left open" % still_open
+        assert output == expected, "%s; %d aborted; %d records in the log" % (
+            _difference(output, expected), aborted, len(consume(servers, topic, len(expected), timeout_s=30)))
+        return output
+    output = values(consume(servers, topic, len(expected), timeout_s=120, settle_s=2))
+    missing = set(expected) - set(output)
+    assert not missing, "%d records lost, e.g. %s" % (len(missing), sorted(missing)[:5])
+    assert set(output) <= set(expected)
+    return output
+
+
+def _difference(output, expected):
+    lost = set(expected) - set(output)
+    duplicated = len(output) - len(set(output))
+    return "%d records lost (e.g. %s), %d duplicates" % (len(lost), sorted(lost)[:3], duplicated)
+
+
+def job_error(log_path: str) -> str:
+    """The last line the runner printed for the failure (``...JobExecutionError: ...``)."""
+    with open(log_path, "rb") as f:
+        lines = f.read().decode(errors="replace").splitlines()
+    errors = [line for line in lines if "JobExecutionError: " in line]
+    assert errors, "the job failed without a JobExecutionError:\n" + tail(log_path)
+    return errors[-1]

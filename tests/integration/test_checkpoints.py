@@ -25,7 +25,8 @@ SEED = int(os.environ.get("PYFLINK_COMPAT_CRASH_SEED", str(int(time.time()))))
 
 
 def test_a_job_killed_20_times_and_restored_from_its_checkpoint_loses_nothing(bootstrap, tmp_path):
-    records = 100_000
+    # Enough input that 20 runs, each killed soon after it wrote something, cannot get through all of it.
+    records = 160_000
     topic_in, topic_out, inputs = two_partition_input(bootstrap, "crash", records)
     rng = random.Random(SEED)
     log_path = str(tmp_path / "job.log")

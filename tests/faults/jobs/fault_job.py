@@ -4,8 +4,7 @@ writing to another (or the same), with a chosen delivery guarantee and extra cli
     pyflink-compat run [-s JOB_CHECKPOINT_DIR] tests/faults/jobs/fault_job.py SOURCE_SERVERS SINK_SERVERS IN OUT \
         CHECKPOINT_DIR none|at-least-once|exactly-once STOP_OFFSET [SOURCE_PROPS [SINK_PROPS]]
 
-STOP_OFFSET: the source stops at that offset of every input partition (not at the end offsets: a Tansu broker on
-S3 storage reports stale ones). *_PROPS: "key=value,key=value" for the builders' set_property.
+STOP_OFFSET: the source stops at that offset of every input partition. *_PROPS: "key=value,key=value" for the builders' set_property.
 """
 import sys
 
