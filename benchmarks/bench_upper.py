@@ -759,6 +759,8 @@ def main(argv=None):
         oracle = os.environ.get("PYFLINK_ORACLE_PYTHON")
         if oracle:
             oracle_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+            # PyFlink starts its Python workers as 'python' from PATH: the oracle's own first.
+            oracle_env["PATH"] = os.path.dirname(oracle) + os.pathsep + oracle_env.get("PATH", "")
             plans.append(("real PyFlink", [oracle, JOB] + job_args + [topics["out-oracle"]] + extra, oracle_env,
                           topics["out-oracle"]))
 
