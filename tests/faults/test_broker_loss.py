@@ -16,6 +16,7 @@ from kafka import KafkaAdminClient
 from fault_env import job_error, run_through_fault
 from job_processes import tail
 from kafka_helpers import consume, values
+from transaction_log_reader import read_transactions
 
 pytestmark = pytest.mark.integration
 
@@ -45,17 +46,27 @@ def test_a_source_broker_that_comes_back_empty_fails_the_job_naming_the_topic(bo
     print("source broker came back empty: the job failed %.0f s later: %s" % (run.seconds_after_fault, error[:300]))
 
 
-def test_a_sink_broker_that_comes_back_empty_loses_nothing_sent_after_it(bootstrap, memory_broker, tmp_path):
-    """What the broker lost is lost; what the job sent after the restart is acknowledged or the job fails."""
+@pytest.mark.parametrize("guarantee", ["at-least-once", "exactly-once"])
+def test_a_sink_broker_that_comes_back_empty_loses_nothing_sent_after_it(guarantee, bootstrap, memory_broker,
+                                                                         tmp_path):
+    """What the broker lost is lost; what the job sent after the restart is acknowledged or the job fails.
+    EXACTLY_ONCE: no transaction is left open and no record is committed twice."""
     sink = memory_broker.bootstrap_servers
-    run = run_through_fault("empty-sink", bootstrap, sink, "at-least-once", _restart_empty(memory_broker), tmp_path,
+    run = run_through_fault("empty-sink", bootstrap, sink, guarantee, _restart_empty(memory_broker), tmp_path,
                             RECORDS, deadline_s=FAILURE_WAIT_S)
     assert run.exit_code is not None, "the job neither failed nor finished:\n" + tail(run.log_path)
     if run.exit_code != 0:
         print("sink broker came back empty: the job failed: %s" % job_error(run.log_path)[:300])
         return
+    if guarantee == "exactly-once":
+        committed, _, still_open = read_transactions(sink, run.topic_out)
+        assert still_open == 0, "%d records are in transactions left open" % still_open
+        output = [r.value.decode() for r in committed]
+        assert len(output) == len(set(output)), "%d records committed twice" % (len(output) - len(set(output)))
+        got = set(output)
+    else:
+        got = set(values(consume(sink, run.topic_out, 1, timeout_s=30, settle_s=5)))
     # The job went on: from the first record each input partition has after the restart, every later one is there.
-    got = set(values(consume(sink, run.topic_out, 1, timeout_s=30, settle_s=5)))
     for partition in (0, 1):
         mine = sorted(int(v.split("-")[1]) for v in got if int(v.split("-")[1]) % 2 == partition)
         assert mine, "nothing of input partition %d was written after the restart:\n%s" % (partition,
@@ -64,7 +75,8 @@ def test_a_sink_broker_that_comes_back_empty_loses_nothing_sent_after_it(bootstr
         missing = expected - got
         assert not missing, "%d records sent after the restart are missing, e.g. %s" % (len(missing),
                                                                                        sorted(missing)[:5])
-    print("sink broker came back empty: the job went on; %d records written after the restart" % len(got))
+    print("sink broker came back empty, %s: the job went on; %d records written after the restart"
+          % (guarantee, len(got)))
 
 
 def test_a_dead_sink_broker_fails_the_job_within_the_delivery_timeout(bootstrap, memory_broker, tmp_path):
