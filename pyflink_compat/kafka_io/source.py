@@ -20,6 +20,7 @@ from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPart
 from pyspark.sql.streaming.datasource import ReadMaxRows
 
 from pyflink_compat.kafka_io import offsets as koffsets
+from pyflink_compat.kafka_io import spec as kspec
 from pyflink_compat.kafka_io.clients import per_worker_client
 from pyflink_compat.kafka_io import properties as kprops
 from pyflink_compat.kafka_io.cluster import Cluster
@@ -44,6 +45,20 @@ VANISHED_TOPIC_GRACE_S = 10.0
 
 class KafkaOffsetOutOfRangeError(RuntimeError):
     """A partition's log no longer holds the offsets a source has to read."""
+
+
+class KafkaReadStalledError(TimeoutError):
+    """A read task got no record of its planned range for ``request.timeout.ms``."""
+
+
+#: Errors only the source raises: a failed query names the source as the failing task when its cause is one.
+SOURCE_ERROR_NAMES = frozenset({"KafkaOffsetOutOfRangeError", "KafkaReadStalledError", "KafkaTopicNotFoundError"})
+
+
+def reset_strategy(properties) -> str:
+    """What the source does at a position out of the log's range: ``auto.offset.reset``, which the
+    KafkaSource builder sets from its starting offsets (as Flink's does); Kafka's default otherwise."""
+    return properties.get("auto.offset.reset", kspec.RESET_LATEST).strip().lower()
 
 
 def encode_object(obj) -> str:
@@ -151,15 +166,20 @@ class KafkaStreamReader(DataSourceStreamReader):
             time.sleep(pause)
         self.last_lookup = time.monotonic()
         latest = self._latest_offsets_patiently(current)
-        self._check_log_still_there(current, latest)
+        resets = self._check_log_still_there(current, latest) or {}
         available = {}
         for tp, off in current.items():
+            if tp in resets:
+                continue
             end = max(off, latest.get(tp, off))
             if self.stop_offsets is not None and tp in self.stop_offsets:
                 end = max(off, min(end, self.stop_offsets[tp]))
             available[tp] = end
         if isinstance(limit, ReadMaxRows):
             available = _cap(current, available, limit.max_rows)
+        # A reset partition reads nothing in this micro-batch: its end offset is where it starts again, the
+        # next micro-batch reads from there (Spark offsets only ever name where a batch ends).
+        available.update(resets)
         end = koffsets.to_json(available)
         if self.tick_interval_s > 0:
             tick = int(start.get(koffsets.TICK_KEY, {}).get("0", 0)) if start else 0
@@ -203,18 +223,19 @@ class KafkaStreamReader(DataSourceStreamReader):
                 time.sleep(min(1.0, max(0.0, give_up_at - now)))
 
     def _check_log_still_there(self, current, latest):
-        """Fail when a partition's log no longer holds the position the source reached: its topic vanished
-        (a broker that came back empty, a deleted topic) or its end offset went below the position (the log
-        was truncated or replaced). ``latest``: the end offsets, or None when the broker called the
-        partitions unknown. A vanished topic is given ``VANISHED_TOPIC_GRACE_S`` to reappear in the
-        metadata, so the job fails well within a minute of the loss, never later and never silently."""
+        """Check that every partition's log still holds the position the source reached. A vanished topic
+        (a broker that came back empty, a deleted topic) fails the job after ``VANISHED_TOPIC_GRACE_S``, so
+        well within a minute of the loss, never later and never silently. An end offset below the position
+        (the log was truncated or replaced) follows ``auto.offset.reset`` as Kafka's consumer does: returns
+        the offsets to start again from (earliest, latest), or fails (none). ``latest``: the end offsets, or
+        None when the broker called the partitions unknown."""
         if latest is None:
             behind = sorted(current)
         else:
             behind = sorted(tp for tp, off in current.items() if tp in latest and latest[tp] < off)
         if not behind:
             self.vanished_since = None
-            return
+            return None
         from pyflink_compat.kafka_io.cluster import KafkaTopicNotFoundError
         topics = sorted({topic for topic, _ in behind})
         try:
@@ -232,20 +253,29 @@ class KafkaStreamReader(DataSourceStreamReader):
                 log.warning("Kafka %s is gone from bootstrap servers '%s'; waiting up to %.0f s for it to return",
                             where, self.spec.bootstrap_servers, VANISHED_TOPIC_GRACE_S)
             if now - self.vanished_since < VANISHED_TOPIC_GRACE_S:
-                return
+                return None
             raise KafkaTopicNotFoundError(
                 "Kafka %s no longer exists on bootstrap servers '%s' (the broker lost it, or it was deleted): the "
                 "source cannot go on without losing records. Restart the job once the topic is back, from a "
                 "checkpoint or from chosen starting offsets." % (where, self.spec.bootstrap_servers))
         self.vanished_since = None
         if latest is None:
-            return                            # the partitions exist: the lookup is tried again
+            return None                       # the partitions exist: the lookup is tried again
         where = ", ".join("topic '%s' partition %d (the source had read up to offset %d; the broker's end offset "
                           "is %d)" % (tp[0], tp[1], current[tp], latest[tp]) for tp in behind)
-        raise KafkaOffsetOutOfRangeError(
-            "Kafka %s: the log no longer holds the source's position on bootstrap servers '%s' (the broker lost "
-            "records, or the topic was re-created). Restart the job from a checkpoint or from chosen starting "
-            "offsets." % (where, self.spec.bootstrap_servers))
+        strategy = reset_strategy(self.spec.properties)
+        if strategy == kspec.RESET_NONE:
+            raise KafkaOffsetOutOfRangeError(
+                "Kafka %s: the log no longer holds the source's position on bootstrap servers '%s' (the broker "
+                "lost records, or the topic was re-created), and auto.offset.reset is none. Restart the job from "
+                "a checkpoint or from chosen starting offsets." % (where, self.spec.bootstrap_servers))
+        # As Kafka's consumer does for a position out of range: start again at the log's start or end.
+        targets = (self.cluster.earliest_offsets(behind) if strategy == kspec.RESET_EARLIEST
+                   else {tp: latest[tp] for tp in behind})
+        log.warning("Kafka %s: the log no longer holds the source's position on bootstrap servers '%s'; "
+                    "auto.offset.reset is %s, so reading goes on from offset(s) %s", where,
+                    self.spec.bootstrap_servers, strategy, ", ".join(str(targets[tp]) for tp in behind))
+        return targets
 
     def reportLatestOffset(self):
         return None
@@ -378,7 +408,9 @@ def read_split(spec, element_type, task: KafkaSplit):
         return batch
 
     while position < task.end:
-        polled = _poll(consumer, task, position, properties, POLL_MAX_CHUNKS if columnar else ARROW_BATCH_ROWS)
+        polled = _poll(consumer, tp, task, position, properties, POLL_MAX_CHUNKS if columnar else ARROW_BATCH_ROWS)
+        if polled is None:
+            break
         polled = polled.get(tp, [])
         if polled:
             last_progress = time.monotonic()
@@ -389,7 +421,7 @@ def read_split(spec, element_type, task: KafkaSplit):
         else:
             position = max(position, consumer.position(tp) or position)
             if position < task.end and time.monotonic() - last_progress > stall_limit_s:
-                raise TimeoutError(
+                raise KafkaReadStalledError(
                     "No progress reading Kafka topic %s partition %d at offset %d (reading up to %d) from "
                     "bootstrap servers '%s' for %.0f s" % (task.topic, task.partition, position, task.end,
                                                             properties["bootstrap.servers"], stall_limit_s))
@@ -400,16 +432,30 @@ def read_split(spec, element_type, task: KafkaSplit):
                     getattr(deserializer, "_FORMAT_NAME", type(deserializer).__name__), task.topic, task.partition)
 
 
-def _poll(consumer, task: KafkaSplit, position: int, properties, max_records: int):
-    """One poll of the read task's consumer; a range the log no longer holds fails naming where."""
+def _poll(consumer, tp, task: KafkaSplit, position: int, properties, max_records: int):
+    """One poll of the read task's consumer. At a position the log no longer holds, ``auto.offset.reset``
+    decides, as in Kafka's consumer: none fails naming where; earliest moves on to the log's start when
+    records before it were deleted; otherwise the range ends here (None), and the driver starts the
+    partition again at the log's start or end when it plans the next micro-batch."""
     from kafka.errors import NoOffsetForPartitionError, OffsetOutOfRangeError
     try:
         return consumer.poll(timeout_ms=500, max_records=max_records)
     except (OffsetOutOfRangeError, NoOffsetForPartitionError) as e:
-        raise KafkaOffsetOutOfRangeError(
-            "Kafka topic '%s' partition %d no longer holds offset %d on bootstrap servers '%s' (the broker lost "
-            "records, or the topic was re-created): %s" % (task.topic, task.partition, position,
-                                                           properties["bootstrap.servers"], e)) from e
+        where = "Kafka topic '%s' partition %d no longer holds offset %d on bootstrap servers '%s'" % (
+            task.topic, task.partition, position, properties["bootstrap.servers"])
+        strategy = reset_strategy(properties)
+        if strategy == kspec.RESET_NONE:
+            raise KafkaOffsetOutOfRangeError("%s (the broker lost records, or the topic was re-created), and "
+                                             "auto.offset.reset is none: %s" % (where, e)) from e
+        log_start = consumer.beginning_offsets([tp])[tp]
+        if strategy == kspec.RESET_EARLIEST and position < log_start < task.end:
+            log.warning("%s (deleted up to offset %d); auto.offset.reset is earliest: reading goes on from there",
+                        where, log_start)
+            consumer.seek(tp, log_start)
+            return {}
+        log.warning("%s; auto.offset.reset is %s: this read ends at offset %d of its range [%d, %d)", where,
+                    strategy, position, task.start, task.end)
+        return None
 
 
 class _ColumnBuffer:

@@ -40,6 +40,14 @@ def _cause_of(exception) -> str:
     return text.strip().splitlines()[0][:1000] if text.strip() else repr(exception)
 
 
+def _failed_task(plan, cause: str) -> str:
+    """The task to name for a failure: the source for errors only a source raises, else the query's sink."""
+    from pyflink_compat.kafka_io.source import SOURCE_ERROR_NAMES
+    if plan.source_name and cause.split(":", 1)[0] in SOURCE_ERROR_NAMES:
+        return plan.source_name
+    return plan.sink.name
+
+
 # Frames of these files are the machinery between Spark and the user's function, not the user's code.
 _MACHINERY = ("/pyspark/", "/pyflink_compat/", "/py4j/", "<frozen ", "/concurrent/futures/", "/runpy.py",
               "/threading.py", "/contextlib.py")
@@ -156,8 +164,9 @@ class JobRun:
                 for plan, query in list(pending):
                     exception = query.exception()
                     if exception is not None:
+                        cause = _cause_of(exception)
                         error = JobExecutionError("Job '%s' failed in %s: %s"
-                                                  % (self.job_name, plan.sink.name, _cause_of(exception)))
+                                                  % (self.job_name, _failed_task(plan, cause), cause))
                         error.cause_text = str(exception)
                         raise error
                     if not query.isActive:

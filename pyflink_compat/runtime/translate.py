@@ -47,6 +47,7 @@ class PlannedQuery:
     done_offsets: Optional[dict]           # source end offset (JSON dict) meaning "all read"; None: unbounded
     already_done: bool = False             # a bounded source with nothing to read
     offset_committer: Optional[object] = None   # commits the Kafka source's offsets after each micro-batch
+    source_name: Optional[str] = None      # the task a source-side failure is reported in
 
     def is_done(self, end_offset: dict) -> bool:
         return self.done_offsets is not None and offsets_reached(end_offset, self.done_offsets)
@@ -378,7 +379,8 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoints,
         if direct:
             return PlannedQuery(name=name, sink=sink, start=writer.format("noop").start, done_offsets=done,
                                 already_done=already_done,
-                                offset_committer=_offset_committer(source, checkpoints))
+                                offset_committer=_offset_committer(source, checkpoints),
+                                source_name=source.name)
         writer = (writer.format(ksource.FORMAT_NAME)
                   .option(ksource.SPEC_OPTION, ksource.encode_object(spec))
                   .option("element_type", ksource.encode_object(element_type))
@@ -394,7 +396,8 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoints,
     else:
         raise UnsupportedFeatureError(sink.name, "connectors")
     return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done,
-                        offset_committer=_offset_committer(source, checkpoints))
+                        offset_committer=_offset_committer(source, checkpoints),
+                        source_name=source.name)
 
 
 # -- keyed stages -----------------------------------------------------------------------------------
@@ -480,7 +483,8 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
     else:
         raise UnsupportedFeatureError(sink.name, "connectors")
     return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done,
-                        offset_committer=_offset_committer(source, checkpoints))
+                        offset_committer=_offset_committer(source, checkpoints),
+                        source_name=source.name)
 
 
 def _needs_processing_time_ticks(operator: graph.Node, strategy) -> bool:

@@ -152,7 +152,8 @@ class FaultBroker:
 
 
 def start_fault_job(source_servers, sink_servers, topic_in, topic_out, checkpoint_dir, log_path, guarantee,
-                    stop_offset, sink_properties=(), source_properties=(), restore=None, options=()):
+                    stop_offset, sink_properties=(), source_properties=(), restore=None, options=(),
+                    starting="earliest"):
     """``pyflink-compat run`` of tests/faults/jobs/fault_job.py in its own process group, appending to log_path.
 
     ``*_properties``: (key, value) pairs for the source's / sink's builder ``set_property``.
@@ -165,7 +166,7 @@ def start_fault_job(source_servers, sink_servers, topic_in, topic_out, checkpoin
         command += ["-s", restore]
     command += [FAULT_JOB, source_servers, sink_servers, topic_in, topic_out, checkpoint_dir, guarantee, str(stop_offset),
                 ",".join("%s=%s" % item for item in source_properties),
-                ",".join("%s=%s" % item for item in sink_properties)]
+                ",".join("%s=%s" % item for item in sink_properties), starting]
     log = open(log_path, "ab")
     log.write(("\n=== %s\n" % " ".join(command)).encode())
     log.flush()
@@ -218,6 +219,25 @@ def wait_for_output(servers, topic, process, at_least, log_path, deadline_s=180.
         watcher.close()
 
 
+def wait_for_values(servers, topic, wanted, deadline_s):
+    """Wait until ``topic`` holds every value of ``wanted``."""
+    from kafka import KafkaConsumer, TopicPartition
+    consumer = KafkaConsumer(bootstrap_servers=servers, enable_auto_commit=False, fetch_max_wait_ms=10)
+    try:
+        partitions = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())]
+        consumer.assign(partitions)
+        consumer.seek_to_beginning(*partitions)
+        missing = set(wanted)
+        deadline = time.monotonic() + deadline_s
+        while missing and time.monotonic() < deadline:
+            for batch in consumer.poll(timeout_ms=200).values():
+                missing.difference_update(r.value.decode() for r in batch)
+        assert not missing, "%d values did not reach %s within %.0f s, e.g. %s" % (len(missing), topic, deadline_s,
+                                                                                 sorted(missing)[:3])
+    finally:
+        consumer.close()
+
+
 class FaultRun(NamedTuple):
     exit_code: Optional[int]          # None: still running at the deadline (it was killed then)
     seconds_after_fault: float        # from the fault's injection to the job's end
@@ -226,18 +246,20 @@ class FaultRun(NamedTuple):
     inputs: List[str]
 
 
-def run_through_fault(name: str, source: str, sink: str, guarantee: str, inject: Callable[[], None], tmp_path,
-                      records: int, deadline_s: float = 300.0, sink_properties=()) -> FaultRun:
+def run_through_fault(name: str, source: str, sink: str, guarantee: str, inject: Callable[[str, str], None],
+                      tmp_path, records: int, deadline_s: float = 300.0, sink_properties=(),
+                      starting="earliest") -> FaultRun:
     """Run the fault job from ``records`` new input records on ``source`` to a new topic on ``sink``; once it has
-    written a fifth of them, ``inject()`` the fault; wait for the job to end (up to ``deadline_s``)."""
+    written a fifth of them, ``inject(input_topic, output_topic)`` the fault; wait for the job to end (up to
+    ``deadline_s``). ``starting``: the job's starting offsets (see tests/faults/jobs/fault_job.py)."""
     topic_in, inputs = produce_input(source, name, records)
     topic_out = create_topic(sink, unique_topic(name + "-out"), partitions=2)
     log_path = str(tmp_path / "job.log")
     process = start_fault_job(source, sink, topic_in, topic_out, str(tmp_path / "checkpoints"), log_path, guarantee,
-                              records // 2, sink_properties=sink_properties)
+                              records // 2, sink_properties=sink_properties, starting=starting)
     try:
         wait_for_output(sink, topic_out, process, records // 5, log_path)
-        inject()
+        inject(topic_in, topic_out)
         injected = time.monotonic()
         try:
             exit_code = process.wait(timeout=deadline_s)

@@ -25,7 +25,7 @@ def _run_with_outage(side, guarantee, bootstrap, broker, tmp_path):
     source = broker.bootstrap_servers if side in ("source", "both") else bootstrap
     sink = broker.bootstrap_servers if side in ("sink", "both") else bootstrap
 
-    def outage():
+    def outage(*_topics):
         broker.proxy.cut()
         time.sleep(OUTAGE_S)
         broker.proxy.restore()

@@ -2,9 +2,11 @@
 writing to another (or the same), with a chosen delivery guarantee and extra client properties.
 
     pyflink-compat run [-s JOB_CHECKPOINT_DIR] tests/faults/jobs/fault_job.py SOURCE_SERVERS SINK_SERVERS IN OUT \
-        CHECKPOINT_DIR none|at-least-once|exactly-once STOP_OFFSET [SOURCE_PROPS [SINK_PROPS]]
+        CHECKPOINT_DIR none|at-least-once|exactly-once STOP_OFFSET [SOURCE_PROPS [SINK_PROPS [STARTING]]]
 
-STOP_OFFSET: the source stops at that offset of every input partition. *_PROPS: "key=value,key=value" for the builders' set_property.
+STOP_OFFSET: the source stops at that offset of every input partition. *_PROPS: "key=value,key=value" for the
+builders' set_property. STARTING: "earliest" (the default: KafkaOffsetsInitializer.earliest()) or "zero-no-reset"
+(offset 0 of each partition, reset strategy NONE).
 """
 import sys
 
@@ -12,8 +14,9 @@ from pyflink.common import Configuration, Types, WatermarkStrategy
 from pyflink.common.serialization import SimpleStringSchema
 from pyflink.datastream import CheckpointingMode, StreamExecutionEnvironment
 from pyflink.datastream.connectors.base import DeliveryGuarantee
-from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
-                                                 KafkaSink, KafkaSource, KafkaTopicPartition)
+from pyflink.datastream.connectors.kafka import (KafkaOffsetResetStrategy, KafkaOffsetsInitializer,
+                                                 KafkaRecordSerializationSchema, KafkaSink, KafkaSource,
+                                                 KafkaTopicPartition)
 
 GUARANTEES = {"none": DeliveryGuarantee.NONE, "at-least-once": DeliveryGuarantee.AT_LEAST_ONCE,
               "exactly-once": DeliveryGuarantee.EXACTLY_ONCE}
@@ -23,8 +26,15 @@ def properties(text):
     return [item.split("=", 1) for item in text.split(",") if item]
 
 
+def starting_offsets(starting, input_topic):
+    if starting == "zero-no-reset":
+        return KafkaOffsetsInitializer.offsets({KafkaTopicPartition(input_topic, p): 0 for p in (0, 1)},
+                                               KafkaOffsetResetStrategy.NONE)
+    return KafkaOffsetsInitializer.earliest()
+
+
 def main(source_servers, sink_servers, input_topic, output_topic, checkpoint_dir, guarantee, stop_offset,
-         source_properties="", sink_properties=""):
+         source_properties="", sink_properties="", starting="earliest"):
     configuration = Configuration()
     configuration.set_string("execution.checkpointing.dir", checkpoint_dir)
     env = StreamExecutionEnvironment.get_execution_environment(configuration)
@@ -32,7 +42,7 @@ def main(source_servers, sink_servers, input_topic, output_topic, checkpoint_dir
     env.set_parallelism(2)
     source = (KafkaSource.builder().set_bootstrap_servers(source_servers).set_topics(input_topic)
               .set_group_id("fault-job")
-              .set_starting_offsets(KafkaOffsetsInitializer.earliest())
+              .set_starting_offsets(starting_offsets(starting, input_topic))
               .set_bounded(KafkaOffsetsInitializer.offsets(
                   {KafkaTopicPartition(input_topic, p): int(stop_offset) for p in (0, 1)}))
               .set_value_only_deserializer(SimpleStringSchema()))
