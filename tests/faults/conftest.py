@@ -19,4 +19,5 @@ def memory_broker(tmp_path):
         yield broker
     finally:
         broker.proxy.restore()
+        broker.resume()
         broker.close()

@@ -6,10 +6,12 @@ run in its own process.
   restored path stands for a broker that restarts with its data: Tansu's memory storage loses everything on
   a restart, and its S3 storage (tried with a loopback S3 server) reported end offsets far behind its log and
   once came back from a kill without a topic it had.
-- ``FaultBroker``: the broker and its proxy; ``restart()`` brings it back empty, ``stop()`` ends it.
+- ``FaultBroker``: the broker and its proxy; ``restart()`` brings it back empty, ``stop()`` ends it, ``freeze()``
+  stops its process for a while.
 """
 import os
 import selectors
+import signal
 import socket
 import subprocess
 import sys
@@ -145,6 +147,19 @@ class FaultBroker:
 
     def stop(self):
         self.broker.stop()
+
+    def freeze(self, seconds: float):
+        """SIGSTOP the broker for ``seconds``: connections stay open and nothing answers (a long GC pause);
+        memory storage keeps its data."""
+        os.kill(self.broker.process.pid, signal.SIGSTOP)
+        try:
+            time.sleep(seconds)
+        finally:
+            self.resume()
+
+    def resume(self):
+        if self.broker.process is not None and self.broker.process.poll() is None:
+            os.kill(self.broker.process.pid, signal.SIGCONT)
 
     def close(self):
         self.broker.stop()

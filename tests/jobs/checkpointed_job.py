@@ -3,7 +3,7 @@
 that counts the sums per key (``two-stage-sum``, output "key:sum:n"), bounded by the input's end offsets.
 
     pyflink-compat run [-s JOB_CHECKPOINT_DIR] tests/jobs/checkpointed_job.py MODE BOOTSTRAP IN OUT CHECKPOINT_DIR \
-        [at-least-once|exactly-once]
+        [none|at-least-once|exactly-once]
 """
 import sys
 
@@ -55,6 +55,8 @@ def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir, guarantee="
         sink = (sink.set_delivery_guarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .set_transactional_id_prefix("crash-" + output_topic)
                 .set_property("transaction.timeout.ms", "900000"))
+    elif guarantee == "none":
+        sink = sink.set_delivery_guarantee(DeliveryGuarantee.NONE)
     else:
         sink = sink.set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE)
     sink = sink.build()
