@@ -10,6 +10,7 @@ whatever the guarantee). ``exactly-once`` writes each task's records of a
 micro-batch in one Kafka transaction (kafka_io/transactions.py).
 """
 import logging
+from typing import Tuple
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -77,15 +78,17 @@ def send_batches(spec, element_type, batches, task: int = None) -> int:
     if spec.delivery_guarantee == EXACTLY_ONCE:
         return _send_in_transaction(spec, element_type, batches, task)
     producer = per_worker_client("producer", spec.properties, _new_producer)
-    failed = [0]
+    # A producer whose sends failed or were not confirmed is dropped: whatever state it is in (a reset
+    # producer id, batches still queued) must not carry over to the next task of this worker, also when
+    # failures are only logged (the legacy producer's set_log_failures_only).
     try:
-        return _send_with(producer, spec, element_type, batches, failed)
-    finally:
-        if failed[0]:
-            # Its sends failed or were not confirmed: whatever state it is in (a reset producer id, batches
-            # still queued) must not carry over to the next task of this worker, also when failures are
-            # only logged (the legacy producer's set_log_failures_only).
-            discard_client("producer", spec.properties, producer)
+        sent, all_acknowledged = _send_and_check(producer, spec, element_type, batches)
+    except BaseException:
+        discard_client("producer", spec.properties, producer)
+        raise
+    if not all_acknowledged:
+        discard_client("producer", spec.properties, producer)
+    return sent
 
 
 def _task_and_batch(task):
@@ -111,7 +114,7 @@ def _send_in_transaction(spec, element_type, batches, task) -> int:
             transaction.close()
             return 0
         transaction.begin()
-        sent = _send_with(transaction.producer, spec, element_type, itertools.chain([first], batches))
+        sent, _ = _send_and_check(transaction.producer, spec, element_type, itertools.chain([first], batches))
         transaction.commit()
     except BaseException:
         transaction.abort()
@@ -120,18 +123,10 @@ def _send_in_transaction(spec, element_type, batches, task) -> int:
     return sent
 
 
-def _send_with(producer, spec, element_type, batches, failed=None) -> int:
-    """Send ``batches`` on ``producer``, flush, check every record was acknowledged; return the count.
-    ``failed``: a one-item list that gets 1 when any send failed, was not confirmed or raised."""
-    failed = failed if failed is not None else [0]
-    try:
-        return _send_and_check(producer, spec, element_type, batches, failed)
-    except BaseException:
-        failed[0] = 1
-        raise
-
-
-def _send_and_check(producer, spec, element_type, batches, failed) -> int:
+def _send_and_check(producer, spec, element_type, batches) -> Tuple[int, bool]:
+    """Send ``batches`` on ``producer``, flush, check every record was acknowledged. Returns (records sent,
+    whether all were acknowledged): the second is False only when failures are just logged; otherwise any
+    failure raises ``SinkWriteError``."""
     from kafka.errors import KafkaTimeoutError
     from pyflink_compat.runtime import codec
     tracker = batch_send.FailureTracker()
@@ -147,6 +142,7 @@ def _send_and_check(producer, spec, element_type, batches, failed) -> int:
         return fixed_partitions[topic]
 
     sent = 0
+    all_acknowledged = True
     for batch in batches:
         elements = codec.column(batch, codec.ELEMENT)
         timestamps = None                 # None: the producer stamps each record with its send time
@@ -189,13 +185,13 @@ def _send_and_check(producer, spec, element_type, batches, failed) -> int:
     try:
         producer.flush(timeout=timeout_s)
     except KafkaTimeoutError as e:
-        failed[0] = 1
+        all_acknowledged = False
         if not spec.log_failures_only:
             raise SinkWriteError("Records not acknowledged by Kafka (bootstrap servers '%s') within "
                                  "delivery.timeout.ms (%.0f s): %s" % (spec.bootstrap_servers, timeout_s, e)) from e
         log.error("Error while sending records to Kafka: not acknowledged within %.0f s: %s", timeout_s, e)
     if tracker.failures:
-        failed[0] = 1
+        all_acknowledged = False
         if spec.log_failures_only:
             log.error("Error while sending record to Kafka: %s (%d of %d records of this task failed and were "
                       "dropped; the producer only logs failures)", tracker.first_error, tracker.failures, sent)
@@ -205,7 +201,7 @@ def _send_and_check(producer, spec, element_type, batches, failed) -> int:
                                          spec.bootstrap_servers, _describe(tracker.first_error)))
     unconfirmed, partition = sender.unconfirmed() if sender is not None else (0, None)
     if unconfirmed:
-        failed[0] = 1
+        all_acknowledged = False
         # Not acknowledged although flush() returned: the producer split a batch the broker refused as too
         # large and the new batches' outcome cannot be seen from here.
         message = ("%d of %d records have no acknowledgement from Kafka %s (bootstrap servers '%s'): the broker "
@@ -214,7 +210,7 @@ def _send_and_check(producer, spec, element_type, batches, failed) -> int:
         if not spec.log_failures_only:
             raise SinkWriteError(message)
         log.error("Error while sending records to Kafka: %s", message)
-    return sent
+    return sent, all_acknowledged
 
 
 class SinkWriteError(RuntimeError):
