@@ -34,8 +34,12 @@ class PyFlinkAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass                                # the real module is already executed
 
 
-def install():
+def install_finder():
     if not any(isinstance(f, PyFlinkAliasFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, PyFlinkAliasFinder())
+
+
+def install():
+    install_finder()
     for name in [n for n in sys.modules if n == ALIAS or n.startswith(ALIAS + ".")]:
         del sys.modules[name]               # a real pyflink imported earlier must not shadow us

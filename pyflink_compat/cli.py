@@ -9,11 +9,9 @@ options of ``flink run`` that mean something here (see USAGE); ``-D`` settings
 and ``-p`` become the starting configuration of every environment the job
 creates. ``demo`` starts a throw-away broker, seeds it and runs a small job on it.
 """
-import hashlib
 import logging
 import os
 import runpy
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,11 +28,15 @@ run options (as for 'flink run'):
   -py,  --python FILE              the job file (may also be given as the first free argument)
   -pym, --pyModule MODULE          run this module as the job (find it with -pyfs)
   -pyfs, --pyFiles PATHS           comma-separated .py/.zip/.egg/.whl files or directories: put on the
-                                   job's path and on the path of Spark's Python workers
+                                   job's path and on the path of Spark's Python workers (python.files)
   -pyreq, --pyRequirements FILE[#DIR]
                                    pip-install these requirements into a cached directory (from DIR only,
-                                   when given) and put it on the same paths
-  -pyexec, --pyExecutable PYTHON   the Python that Spark's Python workers run
+                                   when given) and put it on the same paths (python.requirements)
+  -pyarch, --pyArchives ARCHIVE[#DIR],...
+                                   extract these archives for the workers, each into a directory named DIR
+                                   (default: the archive's name); -pyexec may name a Python inside one
+                                   (python.archives)
+  -pyexec, --pyExecutable PYTHON   the Python that Spark's Python workers run (python.executable)
   -p,   --parallelism N            default parallelism of the job
   -D    key=value                  configuration, e.g. -D spark.master=spark://host:7077
   -d,   --detached                 return once the job is running; it goes on in the background
@@ -52,8 +54,6 @@ _NOT_APPLICABLE = {
     ("-c", "--class"): "only Python jobs run here (-py / -pym)",
     ("-j", "--jarfile"): "only Python jobs run here (-py / -pym)",
     ("-C", "--classpath"): "no jars are needed: the Kafka connector is built in",
-    ("-pyarch", "--pyArchives"): "install the archive's contents into the environment that runs pyflink-compat, "
-                                 "or ship them with -pyfs",
 }
 
 
@@ -70,6 +70,7 @@ class RunOptions:
     parallelism: Optional[int] = None
     py_files: List[str] = attrs.field(factory=list)
     requirements: Optional[str] = None
+    archives: List[str] = attrs.field(factory=list)
     python_executable: Optional[str] = None
     detached: bool = False
 
@@ -110,6 +111,8 @@ def parse_run_args(argv) -> RunOptions:
             options.py_files.extend(p for p in value_of(arg).split(",") if p)
         elif arg in ("-pyreq", "--pyRequirements"):
             options.requirements = value_of(arg)
+        elif arg in ("-pyarch", "--pyArchives"):
+            options.archives.extend(p for p in value_of(arg).split(",") if p)
         elif arg in ("-pyexec", "--pyExecutable"):
             options.python_executable = value_of(arg)
         elif arg in ("-pyclientexec", "--pyClientExecutable"):
@@ -140,18 +143,29 @@ def parse_run_args(argv) -> RunOptions:
 
 def run_job(options: RunOptions):
     from pyflink_compat import aliasing
-    from pyflink_compat.runtime import launch, session
+    from pyflink_compat.runtime import launch, session, worker_python
     if options.job_file is not None and not os.path.isfile(options.job_file):
         raise UsageError("job file %s does not exist" % options.job_file)
     configuration = dict(options.configuration)
+    # The job's process imports what -pyfs and -pyreq give too; the workers get them from the configuration
+    # (runtime/worker_python.py), like the job's own directory.
     paths = [_checked_path(p) for p in options.py_files]
     if options.requirements:
-        paths.append(install_requirements(options.requirements))
-    if paths:
-        _add_python_paths(paths, configuration)
+        try:
+            paths.append(worker_python.install_requirements(options.requirements))
+        except worker_python.PythonDependencyError as e:
+            raise UsageError("-pyreq: %s" % e)
+        configuration[worker_python.REQUIREMENTS_KEY] = options.requirements
+    for path in reversed([worker_python.path_entry(p) for p in paths]):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    _add_entries(configuration, worker_python.FILES_KEY, options.py_files)
+    for archive in options.archives:
+        if not os.path.isfile(archive.partition("#")[0]):
+            raise UsageError("-pyarch: %s does not exist" % archive.partition("#")[0])
+    _add_entries(configuration, worker_python.ARCHIVES_KEY, options.archives)
     if options.python_executable:
-        configuration.setdefault("spark.pyspark.python", options.python_executable)
-        os.environ["PYSPARK_PYTHON"] = options.python_executable
+        configuration[worker_python.EXECUTABLE_KEY] = options.python_executable
     launch.cli_configuration.update(configuration)
     launch.cli_parallelism = options.parallelism
     # The JVM starts while the job file imports and builds its graph; its session uses it if the job
@@ -164,6 +178,8 @@ def run_job(options: RunOptions):
         return
     sys.argv = [options.job_file] + options.job_args
     job_dir = os.path.dirname(os.path.abspath(options.job_file))
+    # As "python job.py" under PyFlink: the job's own modules beside it import, here and in the workers.
+    worker_python.job_directory = job_dir
     if job_dir not in sys.path:
         sys.path.insert(0, job_dir)
     runpy.run_path(options.job_file, run_name="__main__")
@@ -176,45 +192,9 @@ def _checked_path(path: str) -> str:
     return full
 
 
-def _add_python_paths(paths: List[str], configuration: Dict[str, str]):
-    """On the job's sys.path, on the PYTHONPATH Spark's local Python workers inherit, and shipped to a
-    cluster's executors (spark.submit.pyFiles; directories are zipped for that)."""
-    for path in reversed(paths):
-        if path not in sys.path:
-            sys.path.insert(0, path)
-    os.environ["PYTHONPATH"] = os.pathsep.join(paths + [p for p in [os.environ.get("PYTHONPATH")] if p])
-    shipped = [_zipped(p) if os.path.isdir(p) else p for p in paths]
-    existing = configuration.get("spark.submit.pyFiles")
-    configuration["spark.submit.pyFiles"] = ",".join(([existing] if existing else []) + shipped)
-
-
-def _zipped(directory: str) -> str:
-    """A zip of ``directory``'s contents, importable like the directory (for executors elsewhere)."""
-    target = os.path.join(tempfile.mkdtemp(prefix="pyflink-compat-pyfs-"), os.path.basename(directory))
-    return shutil.make_archive(target, "zip", root_dir=directory)
-
-
-def install_requirements(spec: str) -> str:
-    """``requirements.txt[#offline_dir]`` installed with pip into a directory cached by its content."""
-    requirements, _, offline_dir = spec.partition("#")
-    if not os.path.isfile(requirements):
-        raise UsageError("-pyreq: requirements file %s does not exist" % requirements)
-    with open(requirements, "rb") as f:
-        digest = hashlib.sha256(f.read() + sys.version.encode() + offline_dir.encode()).hexdigest()[:16]
-    from pyflink_compat.runtime.jvm_archive import cache_dir
-    target = os.path.join(cache_dir(), "requirements", digest)
-    if os.path.isfile(os.path.join(target, ".complete")):
-        return target
-    command = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", requirements,
-               "--target", target, "--upgrade"]
-    if offline_dir:
-        command += ["--no-index", "--find-links", offline_dir]
-    shutil.rmtree(target, ignore_errors=True)
-    result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
-    if result.returncode != 0:
-        raise UsageError("-pyreq: installing %s failed:\n%s" % (requirements, (result.stdout + result.stderr)[-2000:]))
-    open(os.path.join(target, ".complete"), "w").close()
-    return target
+def _add_entries(configuration: Dict[str, str], key: str, added: List[str]):
+    if added:
+        configuration[key] = ",".join([e for e in configuration.get(key, "").split(",") if e] + list(added))
 
 
 def run_detached(argv: List[str]) -> int:

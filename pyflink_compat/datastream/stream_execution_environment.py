@@ -7,6 +7,7 @@ Structured Streaming query per sink.
 import logging
 import os
 import pickle
+import sys
 from typing import Any, List
 
 from pyflink_compat.common.configuration import Configuration
@@ -179,17 +180,36 @@ class StreamExecutionEnvironment(object):
         log.info("add_classpaths(%s) accepted and ignored", ", ".join(classpaths))
 
     def add_python_file(self, file_path: str):
-        log.info("add_python_file(%s) accepted: the job runs in the current Python environment", file_path)
+        """Put a ``.py`` file (its directory), a ``.zip``/``.whl``/``.egg`` or a directory on the path of the
+        Python workers (``python.files``, as PyFlink); on this process's path too."""
+        full = os.path.abspath(os.path.expanduser(file_path))
+        path = os.path.dirname(full) if full.endswith(".py") and os.path.isfile(full) else full
+        if path not in sys.path:
+            sys.path.append(path)
+        self._append_to("python.files", file_path)
 
     def set_python_requirements(self, requirements_file_path: str, requirements_cache_dir: str = None):
-        log.info("set_python_requirements(%s) accepted: install requirements in the current environment",
-                 requirements_file_path)
+        """Install these requirements for the Python workers when the job runs (``python.requirements``;
+        from ``requirements_cache_dir`` only, offline, when given)."""
+        value = requirements_file_path
+        if requirements_cache_dir is not None:
+            value = "%s#%s" % (requirements_file_path, requirements_cache_dir)
+        self._configuration.set_string("python.requirements", value)
 
     def add_python_archive(self, archive_path: str, target_dir: str = None):
-        log.info("add_python_archive(%s) accepted and ignored", archive_path)
+        """Extract an archive for the Python workers, into a directory named ``target_dir`` (default: the
+        archive's file name); ``set_python_executable`` may name a Python inside it (``python.archives``)."""
+        if target_dir is not None:
+            archive_path = "%s#%s" % (archive_path, target_dir)
+        self._append_to("python.archives", archive_path)
 
     def set_python_executable(self, python_exec: str):
-        log.info("set_python_executable(%s) accepted and ignored", python_exec)
+        """The Python that runs the workers (``python.executable``); it needs pyflink-compat installed."""
+        self._configuration.set_string("python.executable", python_exec)
+
+    def _append_to(self, key: str, entry: str):
+        existing = self._configuration.get_string(key, "")
+        self._configuration.set_string(key, ",".join([e for e in existing.split(",") if e] + [entry]))
 
     register_cached_file = unsupported("StreamExecutionEnvironment.register_cached_file", "unsupported-apis")
     create_input = unsupported("StreamExecutionEnvironment.create_input", "connectors")

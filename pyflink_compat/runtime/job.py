@@ -15,7 +15,8 @@ from typing import Callable, List, Optional
 
 from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
-from pyflink_compat.runtime import checkpoints, graph, idle_planners, launch, session, translate, warm_up
+from pyflink_compat.runtime import (checkpoints, graph, idle_planners, launch, session, translate, warm_up,
+                                    worker_python)
 
 log = logging.getLogger("pyflink_compat")
 
@@ -128,7 +129,8 @@ class JobRun:
         self._checkpoints = checkpoints.plan(self.env, configuration, self.job_name, str(self.job_id), self.sinks)
         with idle_planners.planning():
             try:
-                spark = session.get_session(configuration)
+                worker = worker_python.resolve(configuration)
+                spark = session.get_session(configuration, worker)
                 planned = [translate.plan_query(spark, self.env, sink, self.job_name, self._checkpoints,
                                                 self.deliver)
                            for sink in self.sinks]

@@ -15,7 +15,7 @@ from typing import Tuple
 
 import attrs
 
-from pyflink_compat.runtime import jvm_archive, numpy_converters
+from pyflink_compat.runtime import jvm_archive, numpy_converters, worker_python
 
 log = logging.getLogger("pyflink_compat")
 
@@ -109,13 +109,16 @@ def spark_master(configuration: dict) -> str:
     return configuration.get("spark.master") or os.environ.get("SPARK_MASTER") or "local[*,3]"
 
 
-def get_session(configuration: dict = None):
-    """The process's SparkSession, created on first use from ``configuration`` (Flink-style keys)."""
+def get_session(configuration: dict = None, worker=None):
+    """The process's SparkSession, created on first use from ``configuration`` (Flink-style keys).
+    ``worker``: the ``worker_python.WorkerPython`` the job's Python functions need (path, executable)."""
     global _session
     configuration = dict(configuration or {})
     with _lock:
         if _session is not None:
             _warn_ignored_settings(_session, configuration)
+            if worker is not None and worker_python.apply(_session.sparkContext, worker):
+                _register_data_sources(_session)      # registered data sources keep the path they had
             return _session
         _prepare_environment()
         from pyspark.sql import SparkSession
@@ -130,6 +133,8 @@ def get_session(configuration: dict = None):
         session = builder.getOrCreate()
         # Spark logs every failed task attempt with its trace; a failed job reports its cause once instead.
         session.sparkContext.setLogLevel(configuration.get("spark.log.level", "FATAL"))
+        if worker is not None:
+            worker_python.apply(session.sparkContext, worker)
         _register_data_sources(session)
         if on_started is not None:
             on_started(session)

@@ -16,11 +16,11 @@ JOBS = os.path.join(REPO, "tests", "jobs")
 UPPER_JOB = os.path.join(REPO, "pyflink_compat", "demo", "upper_job.py")
 
 
-def run_cli(*args, extra_env=None, timeout=300):
+def run_cli(*args, extra_env=None, timeout=300, cwd=REPO):
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.update(extra_env or {})
     return subprocess.run([sys.executable, "-m", "pyflink_compat", "run", *args], capture_output=True,
-                          text=True, timeout=timeout, env=env, cwd=REPO)
+                          text=True, timeout=timeout, env=env, cwd=cwd)
 
 
 def test_unchanged_job_file_runs_through_the_cli_with_args_parallelism_and_settings():
@@ -99,6 +99,41 @@ def test_same_job_runs_on_a_spark_standalone_cluster(bootstrap, standalone_clust
     # The work ran in executor processes started by the worker, not in the driver.
     executor_logs = list((logs / "work").rglob("stderr"))
     assert executor_logs, "no executor was launched by the standalone worker"
+
+
+MULTI_MODULE_JOB = os.path.join(REPO, "tests", "side_by_side", "jobs", "multi_module", "job.py")
+ORDERS = ["alice,1000,5", "bob,2000,7", "alice,4000,1", "alice,12000,3", "bob,9000,2", "carol,15000,4",
+          "bob,21000,6", "alice,19000,8"]
+# What the job computes from ORDERS (real PyFlink prints the same: tests/side_by_side, case multi-module-job).
+ORDER_WINDOWS = ["alice [0,10000) n=2 sum=6 [1, 5]", "bob [0,10000) n=2 sum=9 [2, 7]",
+                 "carol [10000,20000) n=1 sum=4 [4]", "alice [10000,20000) n=2 sum=11 [3, 8]",
+                 "bob [20000,30000) n=1 sum=6 [6]"]
+ORDER_TOTALS = ["alice total 5 after 1000", "bob total 7 after 2000", "alice total 6 after 4000",
+                "alice total 9 after 12000", "bob total 9 after 9000", "carol total 4 after 15000",
+                "bob total 15 after 21000", "alice total 17 after 19000"]
+
+
+def test_a_job_of_several_modules_runs_on_a_spark_standalone_cluster(bootstrap, standalone_cluster, tmp_path):
+    """The job's own modules and package (each importing pyflink) reach executors that share no path with
+    the job's process: read tasks and keyed subtasks both import them."""
+    master_url, _ = standalone_cluster
+    src, out = create_topic(bootstrap, unique_topic("mm-in")), create_topic(bootstrap, unique_topic("mm-out"))
+    produce(bootstrap, src, ORDERS)
+    result = run_cli("-D", "spark.master=%s" % master_url, "-D", "spark.driver.host=127.0.0.1",
+                     "-D", "spark.driver.bindAddress=127.0.0.1", MULTI_MODULE_JOB, bootstrap, src, out,
+                     extra_env={"SPARK_LOCAL_IP": "127.0.0.1"}, cwd=str(tmp_path))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert sorted(values(consume(bootstrap, out, len(ORDER_WINDOWS)))) == sorted(ORDER_WINDOWS)
+    lines = [line for line in result.stdout.splitlines() if line.startswith(("window> ", "total> "))]
+    assert sorted(lines) == sorted(["window> " + w for w in ORDER_WINDOWS] + ["total> " + t for t in ORDER_TOTALS])
+
+
+def test_a_job_of_several_modules_runs_from_another_directory(bootstrap, tmp_path):
+    src, out = create_topic(bootstrap, unique_topic("mm-in")), create_topic(bootstrap, unique_topic("mm-out"))
+    produce(bootstrap, src, ORDERS)
+    result = run_cli(MULTI_MODULE_JOB, bootstrap, src, out, cwd=str(tmp_path))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert sorted(values(consume(bootstrap, out, len(ORDER_WINDOWS)))) == sorted(ORDER_WINDOWS)
 
 
 def test_the_readme_demo_runs_and_prints_the_job_output():

@@ -72,6 +72,64 @@ def test_requirements_are_installed_offline_from_a_directory_and_used_by_the_wor
     assert len(installed) == 1 and (installed[0] / "pfc_reqtest" / "__init__.py").is_file()
 
 
+KEYED_LIB = """
+import os
+
+from pyflink.common import Types
+from pyflink.datastream import KeyedProcessFunction
+from pyflink.datastream.state import ValueStateDescriptor
+
+
+class Describe(KeyedProcessFunction):
+    def open(self, runtime_context):
+        self.total = runtime_context.get_state(ValueStateDescriptor("total", Types.INT()))
+
+    def process_element(self, value, ctx):
+        import pfc_reqtest
+        total = (self.total.value() or 0) + value[1]
+        self.total.update(total)
+        yield "%s%s total %d python %s" % (pfc_reqtest.TAG, value[0], total, os.environ.get("PFC_ARCHIVE_PYTHON"))
+"""
+
+
+def _python_archive(directory):
+    """A zip holding bin/python: a script that runs this Python with PFC_ARCHIVE_PYTHON=yes (so a function can
+    tell which Python runs it)."""
+    path = os.path.join(directory, "py_env.zip")
+    info = zipfile.ZipInfo("bin/python")
+    info.external_attr = 0o755 << 16
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(info, '#!/bin/sh\nPFC_ARCHIVE_PYTHON=yes exec "%s" "$@"\n' % sys.executable)
+    return path
+
+
+def test_dependencies_declared_in_the_job_reach_keyed_workers(tmp_path):
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "keyed_lib.py").write_text(KEYED_LIB)
+    packages = tmp_path / "packages"
+    packages.mkdir()
+    _wheel(str(packages))
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("pfc_reqtest==1.0\n")
+    result = run_cli(os.path.join(JOBS, "python_dependencies_job.py"), str(lib), str(requirements), str(packages),
+                     _python_archive(str(tmp_path)), extra_env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert printed(result) == ["req:a total 1 python yes", "req:a total 4 python yes", "req:b total 2 python yes",
+                               "req:b total 6 python yes"]
+
+
+def test_py_files_reach_keyed_workers(tmp_path):
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "keyed_lib.py").write_text(KEYED_LIB)
+    (lib / "pfc_reqtest.py").write_text('TAG = "pyfs:"\n')
+    result = run_cli("-pyfs", str(lib), os.path.join(JOBS, "pyfs_keyed_job.py"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert printed(result) == ["pyfs:a total 1 python None", "pyfs:a total 4 python None",
+                               "pyfs:b total 2 python None", "pyfs:b total 6 python None"]
+
+
 def test_detached_returns_with_the_job_id_while_the_job_goes_on(bootstrap):
     src, out = create_topic(bootstrap, unique_topic("det-in")), create_topic(bootstrap, unique_topic("det-out"))
     produce(bootstrap, src, ["a", "bb"])

@@ -149,6 +149,12 @@ CASES = [
              "a,1000,1", "b,2000,2", "a,4000,3", "a,3000,4", "c,12000,5", "b,11000,6", "a,13000,1", "b,14000,7",
              "c,21000,1", "b,25000,4", "a,24000,2", "c,33000,3"]})},
          outputs={"out": Output(count=4, compare="multiset")}, prints=Prints(count=11, parallelism=2)),
+    # a job split over modules and a package beside it, each importing pyflink (as many real projects are):
+    # the job's own modules import in every worker, keyed state and windows included
+    Case(name="multi-module-job", job="multi_module/job.py", args=["{bootstrap}", "{in}", "{out}"],
+         inputs={"in": Input(records={0: ["alice,1000,5", "bob,2000,7", "alice,4000,1", "alice,12000,3",
+                                          "bob,9000,2", "carol,15000,4", "bob,21000,6", "alice,19000,8"]})},
+         outputs={"out": Output(count=5, compare="multiset")}, prints=Prints(count=13)),
     # late data: records behind the watermark by more than the allowed lateness go to the side output
     Case(name="late-data", job="late_data.py", args=["{bootstrap}", "{in}"], bounded=False,
          inputs={"in": Input(records={0: ["a,1000,1", "a,2000,2", "a,25000,3"]},
