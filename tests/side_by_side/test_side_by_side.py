@@ -30,6 +30,10 @@ CASES = [
                                           "eta", "theta", "iota", "kappa", "lambda"]}, timestamp_ms=TS)},
          # keyed records: the output partition is murmur2(key) % 3 on both engines, order kept per partition
          outputs={"out": Output(count=12, partitions=3, keys=True, timestamps=True)}),
+    # key and value schemas narrower than the rows (a one-field JSON key): fields taken by position
+    Case(name="narrow-key-schema", job="narrow_key_schema.py", args=["{bootstrap}", "{in}", "{out}"],
+         inputs={"in": Input(records={0: ["%d,%s,%d.5" % (i, "cust-%d" % (i % 4), i) for i in range(1, 13)]})},
+         outputs={"out": Output(count=12, partitions=3, keys=True)}),
     Case(name="topic-selector", job="topic_selector.py", args=["{bootstrap}", "{in}", "{even}", "{odd}"],
          inputs={"in": Input(records={0: [str(i) for i in range(20)]})},
          outputs={"even": Output(count=10), "odd": Output(count=10)}),

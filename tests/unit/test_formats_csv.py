@@ -547,3 +547,12 @@ def test_comments_skip_blank_lines_and_a_trailing_escape_fails():
     # without comments a blank first line is a record of one empty field
     with pytest.raises(Py4JJavaError, match="Row length mismatch. 2 fields expected but was 1."):
         D.Builder(info).build().deserialize(b"\na,b")
+
+
+def test_a_row_is_written_by_position_whatever_its_field_names():
+    info = Types.ROW_NAMED(["b", "a"], [Types.STRING(), Types.STRING()])
+    serializer = CsvRowSerializationSchema.Builder(info).build()
+    assert serializer.serialize(Row(a="x", b="y")) == b"x,y\n"
+    with pytest.raises(Py4JJavaError, match=r"Could not serialize row .*Row length mismatch. 2 fields expected "
+                                            r"but was 3."):
+        serializer.serialize(Row(a="x", b="y", c="z"))

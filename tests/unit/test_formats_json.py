@@ -400,3 +400,13 @@ def _same_rows(a, b):
             return tuple(norm(x) for x in v)
         return v
     return [norm(x) for x in a] == [norm(x) for x in b]
+
+
+def test_a_schema_of_fewer_fields_takes_the_rows_first_fields_under_its_own_names():
+    from pyflink_compat.datastream.formats.json import JsonRowSerializationSchema
+    key = JsonRowSerializationSchema.builder().with_type_info(Types.ROW_NAMED(["id"], [Types.INT()])).build()
+    assert key.serialize(Row(order_id=7, customer="ann")) == b'{"id":7}'
+    wide = JsonRowSerializationSchema.builder().with_type_info(
+        Types.ROW_NAMED(["a", "b", "c"], [Types.INT(), Types.INT(), Types.INT()])).build()
+    with pytest.raises(Exception, match=r"Could not serialize row .*Index 2 out of bounds for length 2"):
+        wide.serialize(Row(x=1, y=2))

@@ -837,17 +837,14 @@ class CsvRowSerializationSchema(SerializationSchema):
 
 def _row_values(value, type_info):
     names = type_info.get_field_names()
-    if isinstance(value, Row):
-        if "_fields" in value.__dict__ and value._fields is not None and all(n in value._fields for n in names):
-            as_dict = value.as_dict()
-            return [as_dict[n] for n in names]
-        values = list(value)
-    elif isinstance(value, (tuple, list)):
+    # By position, whatever the row's own field names, as Flink's CSV writer reads a Row; it must have as
+    # many fields as the schema.
+    if isinstance(value, (Row, tuple, list)):
         values = list(value)
     else:
         raise TypeError("a Row of %r expected, got %r" % (type_info, value))
     if len(values) != len(names):
-        raise TypeError("the row has %d fields, the schema %d" % (len(values), len(names)))
+        raise TypeError("Row length mismatch. %d fields expected but was %d." % (len(names), len(values)))
     return values
 
 

@@ -704,22 +704,16 @@ def _row_writer(type_info):
     def write_row(row):
         if isinstance(row, dict):
             values = [row.get(n) for n in names]
-        elif isinstance(row, Row) and _has_names(row):
-            d = row.as_dict()
-            values = [d.get(n) for n in names]
         else:
+            # By position, whatever the row's own field names, as Flink's converter reads a Row: a schema of
+            # fewer fields (a typical Kafka key schema) takes the row's first fields under its own names.
             values = list(row)
+            if len(values) < len(names):
+                raise _JavaError("java.lang.ArrayIndexOutOfBoundsException", "Index %d out of bounds for length %d"
+                                 % (len(values), len(values)))
         return "{" + ",".join(k + ("null" if v is None else w(v))
                               for k, v, w in zip(keys, values, writers)) + "}"
     return write_row
-
-
-def _has_names(row):
-    try:
-        row.as_dict()
-        return True
-    except TypeError:
-        return False
 
 
 class JsonRowSerializationSchema(SerializationSchema):
@@ -742,7 +736,11 @@ class JsonRowSerializationSchema(SerializationSchema):
     def serialize(self, value) -> bytes:
         if value is None:
             return None
-        return self._write(value).encode("utf-8")
+        try:
+            return self._write(value).encode("utf-8")
+        except _JavaError as e:
+            raise _JavaError("java.lang.RuntimeException", "Could not serialize row '%s'. Make sure that the "
+                             "schema matches the input. (%s)" % (value, e)) from None
 
     def _serialize_arrow(self, array):
         """The whole column at once (``_vectorised.json_serialize``); None for types not vectorised."""
