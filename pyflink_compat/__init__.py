@@ -10,3 +10,8 @@ Layers, each changeable alone:
 * the Kafka I/O (``kafka_io``): Spark Python data sources on kafka-python.
 """
 __version__ = "0.1.0"
+
+from pyflink_compat import missing as _missing
+
+# PyFlink's modules that pyflink-compat does not implement still import (every name raising when used).
+_missing.install()
