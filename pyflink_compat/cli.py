@@ -12,6 +12,7 @@ creates. ``demo`` starts a throw-away broker, seeds it and runs a small job on i
 import logging
 import os
 import runpy
+import signal
 import subprocess
 import sys
 import tempfile
@@ -248,13 +249,34 @@ def _log_level() -> str:
     return os.environ.get("PYFLINK_COMPAT_LOG_LEVEL", "WARNING").upper()
 
 
-def main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
-    logging.basicConfig(level=os.environ.get("PYFLINK_COMPAT_LOG_LEVEL", "WARNING"),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if _log_level() != "DEBUG":
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: the running job is cancelled and the runner exits."""
+
+
+def _on_sigterm(signum, frame):
+    raise _Terminated()
+
+
+def _configure_logging():
+    """pyflink-compat's own loggers (and kafka-python's, which it runs) get a handler and the level of
+    ``PYFLINK_COMPAT_LOG_LEVEL``; the root logger is left to the job, whose ``logging.basicConfig(...)`` then
+    works as under PyFlink."""
+    level = _log_level()
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("pyflink_compat", "kafka"):
+        logger = logging.getLogger(name)
+        logger.setLevel(level)
+        logger.addHandler(handler)
+        logger.propagate = False
+    if level != "DEBUG":
         # py4j logs a failing foreachBatch function's whole traceback; the job's failure reports it once.
         logging.getLogger("py4j.clientserver").setLevel(logging.CRITICAL)
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    _configure_logging()
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0 if argv else 2
@@ -266,8 +288,15 @@ def main(argv=None):
                 option_args = rest[:len(rest) - len(options.job_args)]
                 return run_detached([a for a in option_args if a not in ("-d", "--detached")]
                                     + options.job_args)
+            signal.signal(signal.SIGTERM, _on_sigterm)
             try:
                 run_job(options)
+            except KeyboardInterrupt as interrupt:
+                # The job was cancelled on the way out (JobRun.wait); what the user asked for needs no trace.
+                terminated = isinstance(interrupt, _Terminated)
+                sys.stderr.write("pyflink-compat: the job was cancelled (%s)\n" % ("SIGTERM" if terminated
+                                                                                   else "Ctrl-C"))
+                return 143 if terminated else 130
             except Exception as error:           # noqa: BLE001 - reported below, the exit code says it failed
                 if not _report_job_failure(error):
                     raise

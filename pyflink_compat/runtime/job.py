@@ -13,6 +13,8 @@ import threading
 import time
 from typing import Callable, List, Optional
 
+from py4j.protocol import Py4JJavaError
+
 from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
 from pyflink_compat.runtime import (checkpoints, graph, idle_planners, launch, session, translate, warm_up,
@@ -23,8 +25,17 @@ log = logging.getLogger("pyflink_compat")
 POLL_INTERVAL_S = 0.05
 
 
-class JobExecutionError(RuntimeError):
-    """The job failed; the message names the failing sink and the cause."""
+class JobExecutionError(Py4JJavaError, RuntimeError):
+    """The job failed; the message names the failing task and the cause. A ``Py4JJavaError``, as the error
+    PyFlink's ``execute()`` raises, so that a job's ``except Py4JJavaError`` catches it."""
+
+    def __init__(self, message: str):
+        Exception.__init__(self, message)
+        self.errmsg = message
+        self.java_exception = None
+
+    def __str__(self):
+        return self.args[0] if self.args else ""
 
 
 class JobCancellationError(JobExecutionError):

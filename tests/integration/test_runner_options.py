@@ -130,6 +130,40 @@ def test_py_files_reach_keyed_workers(tmp_path):
                                "pyfs:b total 2 python None", "pyfs:b total 6 python None"]
 
 
+def test_a_failed_job_is_a_py4j_java_error_and_the_jobs_own_logging_configuration_works():
+    result = run_cli(os.path.join(JOBS, "catching_job.py"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "CAUGHT JobExecutionError: True" in result.stdout.splitlines()
+    assert "JOBLOG INFO building the job" in result.stderr
+
+
+@pytest.mark.parametrize("signal_name, exit_code, said", [("SIGINT", 130, "Ctrl-C"), ("SIGTERM", 143, "SIGTERM")])
+def test_an_unbounded_job_stopped_by_a_signal_exits_without_a_trace(signal_name, exit_code, said, bootstrap,
+                                                                    tmp_path):
+    import signal
+    import time
+    src = create_topic(bootstrap, unique_topic("sig-in"))
+    produce(bootstrap, src, ["a", "b"])
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with open(tmp_path / "out", "wb") as out, open(tmp_path / "err", "wb") as err:
+        process = subprocess.Popen([sys.executable, "-m", "pyflink_compat", "run",
+                                    os.path.join(JOBS, "unbounded_job.py"), bootstrap, src],
+                                   stdout=out, stderr=err, env=env, cwd=REPO)
+        try:
+            deadline = time.monotonic() + 120
+            while "B" not in (tmp_path / "out").read_text() and time.monotonic() < deadline:
+                assert process.poll() is None, (tmp_path / "err").read_text()[-3000:]
+                time.sleep(0.2)
+            process.send_signal(getattr(signal, signal_name))
+            assert process.wait(timeout=60) == exit_code
+        finally:
+            if process.poll() is None:
+                process.kill()
+    errors = (tmp_path / "err").read_text()
+    assert "Traceback" not in errors, errors[-3000:]
+    assert "pyflink-compat: the job was cancelled (%s)" % said in errors
+
+
 def test_detached_returns_with_the_job_id_while_the_job_goes_on(bootstrap):
     src, out = create_topic(bootstrap, unique_topic("det-in")), create_topic(bootstrap, unique_topic("det-out"))
     produce(bootstrap, src, ["a", "bb"])
@@ -147,7 +181,7 @@ def test_restoring_from_a_savepoint_that_does_not_exist_fails_as_flink_does(tmp_
             in result.stderr)
 
 
-@pytest.mark.parametrize("option, hint", [("-m", "spark.master"), ("-c", "Python jobs"), ("-pyarch", "-pyfs")])
+@pytest.mark.parametrize("option, hint", [("-m", "spark.master"), ("-c", "Python jobs")])
 def test_flink_options_without_meaning_here_say_what_to_do(option, hint):
     result = run_cli(option, "value", "job.py")
     assert result.returncode == 2

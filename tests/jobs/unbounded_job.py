@@ -1,0 +1,18 @@
+"""An unbounded Kafka job (no stopping offsets) that upper-cases and prints: it runs until stopped.
+
+    unbounded_job.py BOOTSTRAP INPUT_TOPIC
+"""
+import sys
+
+from pyflink.common import Types, WatermarkStrategy
+from pyflink.common.serialization import SimpleStringSchema
+from pyflink.datastream import StreamExecutionEnvironment
+from pyflink.datastream.connectors.kafka import KafkaOffsetsInitializer, KafkaSource
+
+env = StreamExecutionEnvironment.get_execution_environment()
+source = (KafkaSource.builder().set_bootstrap_servers(sys.argv[1]).set_topics(sys.argv[2])
+          .set_starting_offsets(KafkaOffsetsInitializer.earliest())
+          .set_value_only_deserializer(SimpleStringSchema()).build())
+env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source") \
+    .map(lambda s: s.upper(), output_type=Types.STRING()).print()
+env.execute("unbounded job")
