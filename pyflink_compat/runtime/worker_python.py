@@ -45,6 +45,11 @@ EXECUTABLE_KEY = "python.executable"
 #: The stand-in for ``pyflink`` that workers import (a directory holding ``pyflink/__init__.py``).
 SHIM_DIRECTORY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "worker_path")
 
+#: The directory the job's process imports pyflink_compat from: workers import the same code (last on their
+#: path, so a module of the job never loses to a name there; before site-packages, so a source checkout
+#: wins over an installed copy).
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 #: The job file's directory, set by ``pyflink-compat run``.
 job_directory: Optional[str] = None
 
@@ -80,6 +85,7 @@ def resolve(configuration: dict) -> WorkerPython:
         archive, _, target = entry.partition("#")
         target = target or os.path.basename(archive)
         extracted[target] = extract_archive(archive, target)
+    paths.append(PACKAGE_ROOT)
     executable = configuration.get(EXECUTABLE_KEY) or None
     if executable:
         executable = _executable(str(executable), extracted)
@@ -194,7 +200,8 @@ def apply(spark_context, worker: WorkerPython) -> bool:
         changed = True
     if not spark_context.master.startswith("local"):
         for path in worker.paths:
-            if path not in _shipped:
+            # Executors run their own installed pyflink-compat: its directory is not shipped.
+            if path not in _shipped and path != PACKAGE_ROOT:
                 shipped = _zipped(path) if os.path.isdir(path) else path
                 spark_context.addPyFile(shipped)
                 _shipped[path] = shipped

@@ -140,6 +140,8 @@ CASES = [
          outputs={"out": Output(count=10, compare="multiset",
                                 order_key=lambda v: (v.split()[0], int(v.split()[1].split("=")[1])))},
          prints=Prints(count=35, parallelism=2)),
+    # rolling aggregations on Rows (and a reduce changing its accumulator in place): each output its own value
+    Case(name="rolling-rows", job="rolling_rows.py", args=[], prints=Prints(count=30)),
     # event-time windows with timestamps from the records, out of order within the bound: tumbling (reduce,
     # aggregate), sliding and session windows (process), an event-time timer; all fire by the end of input
     Case(name="event-time-windows", job="event_time_windows.py", args=["{bootstrap}", "{in}", "{out}"],

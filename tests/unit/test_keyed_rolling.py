@@ -83,6 +83,21 @@ def test_list_aggregation_mutates_the_accumulated_value_in_place():
     assert out.values() == [['a', 1], ['a', 3]] and first == ['a', 3]
 
 
+@pytest.mark.parametrize("kind", [SUM, MIN, MAX, MIN_BY, MAX_BY])
+def test_each_output_keeps_its_value_when_the_accumulator_changes_later(kind):
+    """Outputs are converted after the micro-batch: a Row or list emitted earlier must not show a later sum
+    (key_by(...).sum(1) over (1,1),(1,2),(1,3),(2,5),(2,1) gives 1,3,6,5,6 on PyFlink)."""
+    out = ListCollector(copy_values=False)
+    op = rolling_accumulate_operator(1, kind)
+    op.output = out
+    op.open()
+    for key, amount in [(1, 1), (1, 2), (1, 3), (2, 5), (2, 1)]:
+        op.process_element(key, Row(key, amount), None)
+    expected = {SUM: [1, 3, 6, 5, 6], MIN: [1, 1, 1, 5, 1], MAX: [1, 2, 3, 5, 5], MIN_BY: [1, 1, 1, 5, 1],
+                MAX_BY: [1, 2, 3, 5, 5]}[kind]
+    assert [row[1] for row in out.values()] == expected
+
+
 def test_basic_type_position_must_be_zero():
     op = rolling_accumulate_operator(1, SUM)
     op.open()

@@ -17,7 +17,9 @@ def test_the_stand_in_for_pyflink_comes_first_then_the_job_directory_then_python
     package.write_bytes(b"")
     monkeypatch.setattr(worker_python, "job_directory", "/jobs/mine")
     worker = worker_python.resolve({"python.files": "%s, %s" % (module, package)})
-    assert worker.paths == (worker_python.SHIM_DIRECTORY, "/jobs/mine", str(tmp_path), str(package))
+    assert worker.paths == (worker_python.SHIM_DIRECTORY, "/jobs/mine", str(tmp_path), str(package),
+                            worker_python.PACKAGE_ROOT)
+    assert os.path.isdir(os.path.join(worker_python.PACKAGE_ROOT, "pyflink_compat"))
     assert os.path.isfile(os.path.join(worker.paths[0], "pyflink", "__init__.py"))
     assert worker.executable is None
 

@@ -18,6 +18,8 @@ see tests/unit/test_keyed_rolling.py):
   keeping the earlier one on ties;
 - the position is an int (index) or a str (field name: works for named Rows only).
 """
+import copy
+
 from pyflink_compat.common.types import Row
 from pyflink_compat.datastream.functions import KeyedProcessFunction, ReduceFunction
 from pyflink_compat.datastream.state import ReducingStateDescriptor
@@ -78,12 +80,25 @@ class ReduceKeyedProcessFunction(KeyedProcessFunction):
             state.add(value)
         else:
             state.add(value)
-            yield state.get()
+            yield _snapshot(state.get())
 
     def on_timer(self, timestamp, ctx):
         current = self._state.get()
         if current is not None:
             yield current
+
+
+def _snapshot(value):
+    """The accumulated value as it is now. Outputs are converted once the micro-batch's elements are all
+    processed, and the next reduction may change the accumulated list or Row in place (``sum`` does, and
+    so may a user's reduce function); PyFlink serializes each output as it is emitted."""
+    if isinstance(value, Row):
+        copied = copy.copy(value)
+        copied._values = list(value._values)
+        return copied
+    if type(value) in (list, dict):
+        return type(value)(value)
+    return value
 
 
 class AccumulateReduceFunction(ReduceFunction):
