@@ -422,6 +422,9 @@ class KeyedStream(DataStream):
     def union(self, *streams) -> DataStream:
         return self._values().union(*streams)
 
+    def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
+        return self._values().execute_and_collect(job_execution_name, limit)
+
     def project(self, *field_indexes) -> DataStream:
         return self._values().project(*field_indexes)
 

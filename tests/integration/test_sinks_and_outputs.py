@@ -102,6 +102,17 @@ def test_print_prefixes_subtask_at_parallelism_above_one(spark, capsys):
     assert all(line.split("> ", 1)[0] in ("n:1", "n:2") for line in lines)
 
 
+def test_execute_and_collect_on_a_keyed_stream_returns_its_elements(spark):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    rows = env.from_collection([(1, 1), (1, 2), (2, 5), (1, 3), (2, 1)],
+                               type_info=Types.TUPLE([Types.INT(), Types.INT()]))
+    with rows.key_by(lambda r: r[0]).execute_and_collect() as results:
+        collected = list(results)
+    assert sorted(collected) == [(1, 1), (1, 2), (1, 3), (2, 1), (2, 5)]
+    assert [r for r in collected if r[0] == 1] == [(1, 1), (1, 2), (1, 3)]      # per key, in input order
+
+
 def test_execute_and_collect_with_and_without_limit(spark):
     env = StreamExecutionEnvironment.get_execution_environment()
     doubled = env.from_collection([1, 2, 3]).map(lambda x: x * 2, output_type=Types.LONG())
