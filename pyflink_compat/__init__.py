@@ -15,3 +15,8 @@ from pyflink_compat import missing as _missing
 
 # PyFlink's modules that pyflink-compat does not implement still import (every name raising when used).
 _missing.install()
+
+from pyflink_compat import dependency_guard as _dependency_guard
+
+# A job's own package named "kafka" must not hide kafka-python from pyflink-compat (dependency_guard.py).
+_dependency_guard.keep_kafka_python_importable()

@@ -143,7 +143,7 @@ def parse_run_args(argv) -> RunOptions:
 
 
 def run_job(options: RunOptions):
-    from pyflink_compat import aliasing
+    from pyflink_compat import aliasing, dependency_guard
     from pyflink_compat.runtime import launch, session, worker_python
     if options.job_file is not None and not os.path.isfile(options.job_file):
         raise UsageError("job file %s does not exist" % options.job_file)
@@ -173,6 +173,7 @@ def run_job(options: RunOptions):
     # asks for the same launch settings (runtime/session.py).
     session.start_jvm_early(configuration)
     aliasing.install()
+    dependency_guard.keep_kafka_python_importable()
     if options.module is not None:
         sys.argv = [options.module] + options.job_args
         runpy.run_module(options.module, run_name="__main__", alter_sys=True)
@@ -183,6 +184,7 @@ def run_job(options: RunOptions):
     worker_python.job_directory = job_dir
     if job_dir not in sys.path:
         sys.path.insert(0, job_dir)
+    dependency_guard.keep_kafka_python_importable()
     runpy.run_path(options.job_file, run_name="__main__")
 
 

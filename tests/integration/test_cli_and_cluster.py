@@ -136,6 +136,14 @@ def test_a_job_of_several_modules_runs_from_another_directory(bootstrap, tmp_pat
     assert sorted(values(consume(bootstrap, out, len(ORDER_WINDOWS)))) == sorted(ORDER_WINDOWS)
 
 
+def test_a_job_package_named_kafka_does_not_hide_kafka_python(bootstrap, tmp_path):
+    src, out = create_topic(bootstrap, unique_topic("kn-in")), create_topic(bootstrap, unique_topic("kn-out"))
+    produce(bootstrap, src, ["a", "bc"])
+    result = run_cli(os.path.join(JOBS, "kafka_named_package", "job.py"), bootstrap, src, out, cwd=str(tmp_path))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert values(consume(bootstrap, out, 2)) == ["A!", "BC!"]
+
+
 def test_the_readme_demo_runs_and_prints_the_job_output():
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     result = subprocess.run([sys.executable, "-m", "pyflink_compat", "demo"], capture_output=True, text=True,
