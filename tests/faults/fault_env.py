@@ -259,6 +259,7 @@ class FaultRun(NamedTuple):
     log_path: str
     topic_out: str
     inputs: List[str]
+    topic_in: str = ""
 
 
 def run_through_fault(name: str, source: str, sink: str, guarantee: str, inject: Callable[[str, str], None],
@@ -280,7 +281,7 @@ def run_through_fault(name: str, source: str, sink: str, guarantee: str, inject:
             exit_code = process.wait(timeout=deadline_s)
         except subprocess.TimeoutExpired:
             exit_code = None
-        return FaultRun(exit_code, time.monotonic() - injected, log_path, topic_out, inputs)
+        return FaultRun(exit_code, time.monotonic() - injected, log_path, topic_out, inputs, topic_in)
     finally:
         if process.poll() is None:
             kill_job(process)

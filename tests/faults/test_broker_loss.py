@@ -24,6 +24,7 @@ from transaction_log_reader import read_transactions
 pytestmark = pytest.mark.integration
 
 RECORDS = 60_000
+FULL = pytest.mark.faults_full
 # Failing is expected within about a minute; the wait is longer so that a slow machine shows how long it took.
 FAILURE_WAIT_S = 150.0
 
@@ -104,7 +105,7 @@ def test_a_re_created_source_topic_fails_the_job_under_auto_offset_reset_none(bo
                                                                                  error[:300]))
 
 
-@pytest.mark.parametrize("guarantee", ["at-least-once", "exactly-once"])
+@pytest.mark.parametrize("guarantee", [pytest.param("none", marks=FULL), "at-least-once", "exactly-once"])
 def test_a_sink_broker_that_comes_back_empty_loses_nothing_sent_after_it(guarantee, bootstrap, memory_broker,
                                                                          tmp_path):
     """What the broker lost is lost; what the job sent after the restart is acknowledged or the job fails.
@@ -137,10 +138,12 @@ def test_a_sink_broker_that_comes_back_empty_loses_nothing_sent_after_it(guarant
           % (guarantee, len(got)))
 
 
-def test_a_dead_sink_broker_fails_the_job_within_the_delivery_timeout(bootstrap, memory_broker, tmp_path):
+@pytest.mark.parametrize("guarantee", [pytest.param("none", marks=FULL), "at-least-once",
+                                       pytest.param("exactly-once", marks=FULL)])
+def test_a_dead_sink_broker_fails_the_job_within_the_delivery_timeout(guarantee, bootstrap, memory_broker, tmp_path):
     sink = memory_broker.bootstrap_servers
     delivery_timeout_ms = 20000
-    run = run_through_fault("dead-sink", bootstrap, sink, "at-least-once", lambda *_: memory_broker.stop(), tmp_path,
+    run = run_through_fault("dead-sink", bootstrap, sink, guarantee, lambda *_: memory_broker.stop(), tmp_path,
                             RECORDS, deadline_s=FAILURE_WAIT_S,
                             sink_properties=[("delivery.timeout.ms", delivery_timeout_ms), ("request.timeout.ms", 10000)])
     assert run.exit_code not in (0, None), "the job ended with %s although its sink broker is gone:\n%s" % (
@@ -148,5 +151,5 @@ def test_a_dead_sink_broker_fails_the_job_within_the_delivery_timeout(bootstrap,
     error = job_error(run.log_path)
     assert sink in error, "the error does not name the sink's bootstrap servers '%s': %s" % (sink, error)
     assert "Checkpoints of this job kept in" in tail(run.log_path, lines=400)
-    print("sink broker died: the job failed %.0f s later (delivery.timeout.ms %d ms): %s"
-          % (run.seconds_after_fault, delivery_timeout_ms, error[:300]))
+    print("sink broker died, %s: the job failed %.0f s later (delivery.timeout.ms %d ms): %s"
+          % (guarantee, run.seconds_after_fault, delivery_timeout_ms, error[:300]))
