@@ -18,19 +18,24 @@ def per_worker_client(kind: str, properties: Mapping[str, str], build: Callable[
     key = _key(kind, properties)
     client = _clients.get(key)
     if client is None:
-        from pyflink_compat.kafka_io.cluster import ConnectionFailures, KafkaConnectionError
-        with ConnectionFailures() as failures:
-            try:
-                client = build(properties)
-            except Exception as e:
-                from kafka.errors import KafkaError
-                if not isinstance(e, KafkaError):
-                    raise
-                # kafka-python says "Unable to bootstrap from [...]": say which servers and why, in our words.
-                raise KafkaConnectionError(failures.explain("Could not start a Kafka %s" % kind,
-                                                            properties.get("bootstrap.servers"), e)) from e
+        client = start_client(kind, properties, build)
         _clients[key] = client
     return client
+
+
+def start_client(kind: str, properties: Mapping[str, str], build: Callable[[Mapping[str, str]], object]):
+    """``build(properties)``; a failure to reach the brokers is raised as ``KafkaConnectionError`` naming
+    the bootstrap servers and the cause kafka-python logged (it only says "Unable to bootstrap from [...]")."""
+    from pyflink_compat.kafka_io.cluster import ConnectionFailures, KafkaConnectionError
+    with ConnectionFailures() as failures:
+        try:
+            return build(properties)
+        except Exception as e:
+            from kafka.errors import KafkaError
+            if not isinstance(e, KafkaError):
+                raise
+            raise KafkaConnectionError(failures.explain("Could not start a Kafka %s" % kind,
+                                                        properties.get("bootstrap.servers"), e)) from e
 
 
 def discard_client(kind: str, properties: Mapping[str, str], client=None):

@@ -87,7 +87,9 @@ def new_transactional_producer(properties, transactional_id_value: str):
 
 def init_producer(properties, transactional_id_value: str, servers: str):
     """A transactional producer after ``init_transactions()`` (fences zombies, ends their transaction)."""
-    producer = new_transactional_producer(properties, transactional_id_value)
+    from pyflink_compat.kafka_io.clients import start_client
+    producer = start_client("transactional producer", properties,
+                            lambda props: new_transactional_producer(props, transactional_id_value))
     try:
         _with_deadline("Initializing Kafka transactions for '%s'" % transactional_id_value,
                        producer.init_transactions, servers=servers)
