@@ -11,6 +11,7 @@ creates. ``demo`` starts a throw-away broker, seeds it and runs a small job on i
 """
 import logging
 import os
+import re
 import runpy
 import signal
 import subprocess
@@ -247,6 +248,16 @@ def _report_job_failure(error: BaseException) -> bool:
     return True
 
 
+def _name_modules_as_pyflink(error: ImportError):
+    """"cannot import name 'X' from 'pyflink.datastream'", as the job wrote it, not from pyflink_compat."""
+    message = error.args[0] if error.args and isinstance(error.args[0], str) else None
+    if message and "pyflink_compat" in message:
+        message = re.sub(r"'pyflink_compat((?:\.\w+)*)' \([^)]*\)", r"'pyflink\1'", message)
+        message = message.replace("'pyflink_compat", "'pyflink")
+        error.args = (message,) + tuple(error.args[1:])
+        error.msg = message
+
+
 def _log_level() -> str:
     return os.environ.get("PYFLINK_COMPAT_LOG_LEVEL", "WARNING").upper()
 
@@ -299,6 +310,9 @@ def main(argv=None):
                 sys.stderr.write("pyflink-compat: the job was cancelled (%s)\n" % ("SIGTERM" if terminated
                                                                                    else "Ctrl-C"))
                 return 143 if terminated else 130
+            except ImportError as error:
+                _name_modules_as_pyflink(error)
+                raise
             except Exception as error:           # noqa: BLE001 - reported below, the exit code says it failed
                 if not _report_job_failure(error):
                     raise

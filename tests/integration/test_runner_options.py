@@ -130,6 +130,13 @@ def test_py_files_reach_keyed_workers(tmp_path):
                                "pyfs:b total 2 python None", "pyfs:b total 6 python None"]
 
 
+def test_an_import_error_names_the_pyflink_module_the_job_wrote():
+    result = run_cli(os.path.join(JOBS, "bad_import_job.py"))
+    assert result.returncode == 1
+    assert "ImportError: cannot import name 'NoSuchThing' from 'pyflink.datastream'" in result.stderr
+    assert "pyflink_compat" not in result.stderr.splitlines()[-1]
+
+
 def test_a_failed_job_is_a_py4j_java_error_and_the_jobs_own_logging_configuration_works():
     result = run_cli(os.path.join(JOBS, "catching_job.py"))
     assert result.returncode == 0, result.stderr[-3000:]
