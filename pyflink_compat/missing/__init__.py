@@ -39,12 +39,16 @@ MARK = "_pyflink_compat_unsupported"
 _inventory = None
 
 
-def inventory() -> dict:
+def _document() -> dict:
     global _inventory
     if _inventory is None:
         with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "inventory.json")) as f:
-            _inventory = json.load(f)["modules"]
+            _inventory = json.load(f)
     return _inventory
+
+
+def inventory() -> dict:
+    return _document()["modules"]
 
 
 def pyflink_name(name: str) -> str:
@@ -195,9 +199,7 @@ class MissingModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 def _apache_flink_version() -> str:
     """The apache-flink release whose API pyflink-compat mirrors."""
-    inventory()
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "inventory.json")) as f:
-        return json.load(f)["apache_flink"]
+    return _document()["apache_flink"]
 
 
 def install():
