@@ -209,14 +209,25 @@ class OutputWatcher:
         self.consumer.close()
 
 
-def produce_input(servers: str, name: str, records: int):
+def produce_input(servers: str, name: str, records: int, held_back: int = 0):
     """A new 2-partition topic holding "record-NNNNNN" values, the even ones in partition 0 and the odd ones in
-    partition 1. Returns (topic, values)."""
+    partition 1; the last ``held_back`` of them are not produced yet (see produce_held_back). Returns (topic,
+    values)."""
     topic = create_topic(servers, unique_topic(name + "-in"), partitions=2)
     inputs = ["record-%06d" % i for i in range(records)]
-    for partition in (0, 1):
-        produce(servers, topic, inputs[partition::2], partition=partition)
+    _produce_by_partition(servers, topic, inputs[:records - held_back])
     return topic, inputs
+
+
+def produce_held_back(servers: str, topic: str, inputs, held_back: int):
+    _produce_by_partition(servers, topic, inputs[len(inputs) - held_back:])
+
+
+def _produce_by_partition(servers, topic, values):
+    for partition in (0, 1):
+        mine = [v for v in values if int(v.split("-")[1]) % 2 == partition]
+        if mine:
+            produce(servers, topic, mine, partition=partition)
 
 
 def wait_for_output(servers, topic, process, at_least, log_path, deadline_s=180.0):
@@ -264,11 +275,14 @@ class FaultRun(NamedTuple):
 
 def run_through_fault(name: str, source: str, sink: str, guarantee: str, inject: Callable[[str, str], None],
                       tmp_path, records: int, deadline_s: float = 300.0, sink_properties=(),
-                      starting="earliest") -> FaultRun:
+                      starting="earliest", held_back: int = 0) -> FaultRun:
     """Run the fault job from ``records`` new input records on ``source`` to a new topic on ``sink``; once it has
     written a fifth of them, ``inject(input_topic, output_topic)`` the fault; wait for the job to end (up to
-    ``deadline_s``). ``starting``: the job's starting offsets (see tests/faults/jobs/fault_job.py)."""
-    topic_in, inputs = produce_input(source, name, records)
+    ``deadline_s``). ``starting``: the job's starting offsets (see tests/faults/jobs/fault_job.py).
+    ``held_back``: that many of the input records are produced only after the fault, so that a fast job cannot
+    have finished before it (the source broker must be up then)."""
+    assert held_back <= records * 4 // 5, "the job must be able to write a fifth of the records before the fault"
+    topic_in, inputs = produce_input(source, name, records, held_back)
     topic_out = create_topic(sink, unique_topic(name + "-out"), partitions=2)
     log_path = str(tmp_path / "job.log")
     process = start_fault_job(source, sink, topic_in, topic_out, str(tmp_path / "checkpoints"), log_path, guarantee,
@@ -277,6 +291,8 @@ def run_through_fault(name: str, source: str, sink: str, guarantee: str, inject:
         wait_for_output(sink, topic_out, process, records // 5, log_path)
         inject(topic_in, topic_out)
         injected = time.monotonic()
+        if held_back:
+            produce_held_back(source, topic_in, inputs, held_back)
         try:
             exit_code = process.wait(timeout=deadline_s)
         except subprocess.TimeoutExpired:

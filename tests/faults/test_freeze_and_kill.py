@@ -61,7 +61,7 @@ def test_a_sink_broker_frozen_beyond_the_timeouts_fails_the_job_and_a_restart_de
     sink = memory_broker.bootstrap_servers
     run = run_through_fault("long-freeze-" + guarantee, bootstrap, sink, guarantee,
                             lambda *_: memory_broker.freeze(LONG_FREEZE_S), tmp_path, RECORDS, deadline_s=150,
-                            sink_properties=SHORT_TIMEOUTS)
+                            sink_properties=SHORT_TIMEOUTS, held_back=RECORDS // 2)
     assert run.exit_code not in (0, None), "the job ended with %s although its sink broker was frozen:\n%s" % (
         run.exit_code, tail(run.log_path))
     error = job_error(run.log_path)
