@@ -21,6 +21,8 @@ from pyflink_compat.kafka_io import batch_send
 from pyflink_compat.kafka_io import properties as kprops
 from pyflink_compat.kafka_io.clients import discard_client, per_worker_client
 from pyflink_compat.kafka_io.source import SPEC_OPTION, decode_object
+# the KafkaSource enumerator's rule, also the legacy consumer's (tests and callers use it from here too)
+from pyflink_compat.kafka_io.source import java_string_hash, split_owner as assigned_subtask  # noqa: F401
 
 AT_LEAST_ONCE = "at-least-once"
 NONE = "none"
@@ -234,36 +236,11 @@ def _describe(error) -> str:
 
 
 def subtask_index(parallelism) -> int:
-    """This task's parallel instance number, for the fixed partitioner.
-
-    Writing from a Kafka read task: the instance Flink's legacy consumer assigns the task's Kafka
-    partition to (a chained source and sink share the instance), so it is the same in every
-    micro-batch. Otherwise the Spark partition id modulo the sink's parallelism.
-    """
-    from pyspark import TaskContext
+    """This task's parallel instance number, for the fixed partitioner: the reader of the Kafka split the
+    task reads (a chained source and sink share the instance), else the Spark partition id modulo the sink's
+    parallelism (see source.reader_index)."""
     from pyflink_compat.kafka_io import source as ksource
-    split = ksource.current_split
-    if split is not None and parallelism:
-        return assigned_subtask(split.topic, split.partition, parallelism)
-    context = TaskContext.get()
-    partition = context.partitionId() if context is not None else 0
-    return partition % parallelism if parallelism else partition
-
-
-def java_string_hash(text: str) -> int:
-    """Java's ``String.hashCode()`` (UTF-16 code units, 32-bit signed overflow)."""
-    h = 0
-    data = text.encode("utf-16-be")
-    for i in range(0, len(data), 2):
-        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
-    return h - (1 << 32) if h >= (1 << 31) else h
-
-
-def assigned_subtask(topic: str, partition: int, parallelism: int) -> int:
-    """The parallel instance Flink's legacy consumer reads a partition with: the topic's start index
-    (its hash times 31, made non-negative, modulo the parallelism) plus the partition number, modulo."""
-    start = ((java_string_hash(topic) * 31) & 0x7FFFFFFF) % parallelism
-    return (start + partition) % parallelism
+    return ksource.reader_index(parallelism)
 
 
 def fixed_partition(partitions, subtask: int) -> int:

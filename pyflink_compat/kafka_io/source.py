@@ -317,6 +317,37 @@ class KafkaStreamReader(DataSourceStreamReader):
 current_split = None
 
 
+def java_string_hash(text: str) -> int:
+    """Java's ``String.hashCode()`` (UTF-16 code units, 32-bit signed overflow)."""
+    h = 0
+    data = text.encode("utf-16-be")
+    for i in range(0, len(data), 2):
+        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= (1 << 31) else h
+
+
+def split_owner(topic: str, partition: int, parallelism: int) -> int:
+    """The reader (parallel source instance) Flink gives a Kafka partition to: the topic's start index (its
+    Java hash times 31, made non-negative, modulo the parallelism) plus the partition number, modulo. The
+    KafkaSource enumerator and the legacy FlinkKafkaConsumer use the same rule."""
+    start = ((java_string_hash(topic) * 31) & 0x7FFFFFFF) % parallelism
+    return (start + partition) % parallelism
+
+
+def reader_index(parallelism: int) -> int:
+    """The parallel instance number of the running read task: the owner of the Kafka split it reads, so
+    that operators chained to the source (user functions' RuntimeContext, print()'s "N>" prefix, a sink's
+    fixed partitioner) number themselves as on Flink, the same in every micro-batch. Outside a Kafka split
+    (a collection source), the Spark partition id modulo the parallelism."""
+    split = current_split
+    if split is not None and parallelism:
+        return split_owner(split.topic, split.partition, parallelism)
+    from pyspark import TaskContext
+    context = TaskContext.get()
+    partition = context.partitionId() if context is not None else 0
+    return partition % parallelism if parallelism else partition
+
+
 def _within_split(split, batches):
     global current_split
     current_split = split

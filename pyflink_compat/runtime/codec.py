@@ -91,10 +91,14 @@ def stream_schema(type_info: TypeInformation) -> pa.Schema:
     return pa.schema([pa.field(ELEMENT, arrow_type(type_info)), pa.field(EVENT_TS, pa.int64())])
 
 
-def spark_ddl(type_info: TypeInformation) -> str:
-    """Spark DDL of a stream DataFrame whose elements have ``type_info``."""
+def spark_ddl(type_info: TypeInformation, extra_fields=()) -> str:
+    """Spark DDL of a stream DataFrame whose elements have ``type_info`` (then the ``extra_fields``, Arrow
+    fields)."""
     from pyspark.sql.pandas.types import from_arrow_schema
-    return from_arrow_schema(stream_schema(type_info)).simpleString()
+    schema = stream_schema(type_info)
+    for field in extra_fields:
+        schema = schema.append(field)
+    return from_arrow_schema(schema).simpleString()
 
 
 def spark_schema(type_info: TypeInformation):

@@ -174,11 +174,9 @@ def _assigner(plan: KeyedStagePlan):
 
 
 def _runtime_context(plan, name):
-    from pyspark import TaskContext
     from pyflink_compat.datastream.functions import SimpleRuntimeContext
-    context = TaskContext.get()
-    index = context.partitionId() if context is not None else 0
-    return SimpleRuntimeContext(name, index % plan.parallelism, plan.parallelism, {})
+    from pyflink_compat.kafka_io import source as ksource
+    return SimpleRuntimeContext(name, ksource.reader_index(plan.parallelism), plan.parallelism, {})
 
 
 # -- keyed side -------------------------------------------------------------------------------------

@@ -217,15 +217,13 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
     last = len(steps) - 1
 
     def run(batches):
-        from pyspark import TaskContext
         from pyflink_compat.common.types import mutation_count
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
         from pyflink_compat.runtime import gc_pause
-        context = TaskContext.get()
-        partition = context.partitionId() if context is not None else 0
         for step, (name, node_parallelism) in zip(steps, settings):
             if hasattr(step.function, "open"):
-                step.function.open(SimpleRuntimeContext(name, partition % node_parallelism, node_parallelism, {}))
+                index = ksource.reader_index(node_parallelism)
+                step.function.open(SimpleRuntimeContext(name, index, node_parallelism, {}))
         try:
             for batch in batches:
                 with gc_pause.paused():
@@ -296,16 +294,34 @@ def _converts(type_info) -> bool:
 
 # -- sinks ---------------------------------------------------------------------------------------
 
+#: The column a read task adds for a print sink: the parallel instance that printed the row.
+SUBTASK_COLUMN = "subtask"
+
+
+def with_reader_index(transform, parallelism: int):
+    """The read task's function for a print sink: the transform's batches with the reader's instance number
+    (Flink's split assignment, kafka_io/source.reader_index) as a column, for print()'s "N>" prefix."""
+    def run(batches):
+        if transform is not None:
+            batches = transform(batches)
+        index = None
+        for batch in batches:
+            if index is None:
+                index = ksource.reader_index(parallelism)
+            yield batch.append_column(SUBTASK_COLUMN, pa.array([index] * batch.num_rows, pa.int32()))
+
+    return run
+
+
 def _print_batch_writer(sink: graph.Node, element_type, parallelism: int, out):
-    from pyspark.sql.functions import spark_partition_id
     identifier = sink.payload
 
     def write(batch_df, batch_id):
-        table = batch_df.withColumn("__subtask", spark_partition_id()).toArrow()
+        table = batch_df.toArrow()
         if table.num_rows == 0:
             return
         elements = codec.to_python(table.column(codec.ELEMENT).combine_chunks(), element_type)
-        subtasks = [s % parallelism for s in table.column("__subtask").to_pylist()]
+        subtasks = [s % parallelism for s in table.column(SUBTASK_COLUMN).to_pylist()]
         _print_lines(out(), identifier, elements, subtasks, element_type, parallelism)
 
     return write
@@ -362,15 +378,18 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoints,
     # Kafka sinks write from the read task itself unless configured otherwise.
     direct = (sink.kind == graph.KAFKA_SINK
               and str(configuration.get(DIRECT_KAFKA_SINK_KEY, "true")).lower() == "true")
-    stream_type = element_type
+    stream_type, schema_ddl = element_type, None
     if direct:
         transform = direct_kafka_writes(transform, sink_spec, element_type)
         stream_type = Types.LONG()
+    elif sink.kind == graph.PRINT_SINK:
+        transform = with_reader_index(transform, parallelism)
+        schema_ddl = codec.spark_ddl(element_type, [pa.field(SUBTASK_COLUMN, pa.int32())])
     if source.kind == graph.KAFKA_SOURCE:
         df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
-                                               stream_type)
+                                               stream_type, schema_ddl)
     else:
-        df, done, already_done = _collection_source(spark, source, transform, stream_type)
+        df, done, already_done = _collection_source(spark, source, transform, stream_type, schema_ddl)
 
     name, writer = _stream_writer(df, sink, job_name, checkpoints, configuration)
 

@@ -232,3 +232,40 @@ def test_consumer_properties_are_checked_when_the_job_executes(spark, bootstrap)
         env.execute("legacy bad reset")
     assert str(e.value).endswith("org.apache.kafka.common.config.ConfigException: Invalid value smallest for "
                                  "configuration auto.offset.reset: String must be one of: latest, earliest, none")
+
+
+def test_each_partition_is_read_by_the_instance_flink_assigns_it_to(spark, bootstrap, capsys):
+    """Flink's legacy consumer gives partition p of a topic to instance (start + p) % parallelism, start taken
+    from the topic name's hash: functions chained to it and print() are numbered by that instance."""
+    from pyflink_compat.datastream import MapFunction
+
+    class ReadBy(MapFunction):        # defined here: pickled by value for the Python workers
+
+        def open(self, runtime_context):
+            self.index = runtime_context.get_index_of_this_subtask()
+
+        def map(self, value):
+            return "%s@%d" % (value, self.index)
+
+    source = create_topic(bootstrap, unique_topic("legacy-readers"), 3)
+    for p in range(3):
+        produce(bootstrap, source, ["p%d-%d" % (p, i) for i in range(2)], partition=p)
+    out = create_topic(bootstrap, unique_topic("legacy-readers-out"))
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    read = env.add_source(legacy_consumer(source, bootstrap).set_start_from_earliest())
+    read.print()
+    read.map(ReadBy(), output_type=Types.STRING()).add_sink(legacy_producer(out, bootstrap))
+    client = env.execute_async("legacy readers")
+    try:
+        expected = sorted("p%d-%d@%d" % (p, i, assigned_subtask(source, p, 2)) for p in range(3) for i in range(2))
+        assert sorted(values(consume(bootstrap, out, 6, settle_s=1.0))) == expected
+        deadline = time.monotonic() + 30
+        printed = ""
+        while time.monotonic() < deadline and len(printed.splitlines()) < 6:
+            printed += capsys.readouterr().out
+            time.sleep(0.2)
+        assert sorted(line for line in printed.splitlines() if re.match(r"\d> p", line)) == sorted(
+            "%d> p%d-%d" % (assigned_subtask(source, p, 2) + 1, p, i) for p in range(3) for i in range(2))
+    finally:
+        client.cancel().result()

@@ -65,6 +65,10 @@ class Input:
     records: Dict[int, list] = attr.Factory(dict)
     late: Dict[int, list] = attr.Factory(dict)
     timestamp_ms: Optional[int] = None         # record timestamp (CreateTime) of every input record
+    # (parallelism, reader): name the topic so that Flink's split assignment gives its partition 0 to that
+    # reader (the rule starts at an index taken from the topic name's hash). Both engines' topics then
+    # have the same assignment, and "N>" prefixes and RuntimeContext indices can be compared as they are.
+    first_reader: Optional[Tuple[int, int]] = None
 
 
 @attr.s(auto_attribs=True)
@@ -209,12 +213,24 @@ def _kill_group(pgid: int, sig):
 
 # -- one engine run ---------------------------------------------------------------------------------------
 
+def input_topic_name(prefix: str, first_reader: Optional[Tuple[int, int]]) -> str:
+    if first_reader is None:
+        return unique_topic(prefix)
+    from pyflink_compat.kafka_io.source import split_owner
+    parallelism, reader = first_reader
+    while True:
+        name = unique_topic(prefix)
+        if split_owner(name, 0, parallelism) == reader:
+            return name
+
+
 def run_engine(case: Case, engine: str, command_for, bootstrap: str, workdir: str) -> Run:
     """Fresh topics, input, the job, its outputs. ``command_for(job_path, args) -> (argv, env)``."""
     tag = "sbs-%s-%s" % (case.name, "oracle" if engine == ORACLE else "ours")
     topics = {}
     for name, spec in case.inputs.items():
-        topics[name] = create_topic(bootstrap, unique_topic("%s-%s" % (tag, name)), spec.partitions)
+        topics[name] = create_topic(bootstrap, input_topic_name("%s-%s" % (tag, name), spec.first_reader),
+                                    spec.partitions)
         for partition, records in sorted(spec.records.items()):
             if records:
                 produce(bootstrap, topics[name], records, partition=partition, timestamp_ms=spec.timestamp_ms)

@@ -58,6 +58,15 @@ CASES = [
              "unkeyed": Output(count=45, partitions=2, compare="multiset", partitioned=False,
                                order_key=origin_and_sequence)},
          prints=Prints(count=45, strip_subtask=True, parallelism=2)),
+    # Flink's split assignment with parallelism 3 over topics of 2, 3 and 5 partitions: the reader of each
+    # partition, seen by RuntimeContext and print()'s "N>" prefix, compared as it is
+    Case(name="split-assignment", job="split_assignment.py",
+         args=["{bootstrap}", "3", "{out}", "{two}", "{three}", "{five}"],
+         inputs={name: Input(partitions=count, first_reader=(3, 2),
+                             records={p: ["%s-p%d-%d" % (name, p, i) for i in range(4)] for p in range(count)})
+                 for name, count in (("two", 2), ("three", 3), ("five", 5))},
+         outputs={"out": Output(count=40, compare="multiset", partitioned=False)},
+         prints=Prints(count=40, parallelism=3)),
     Case(name="two-sinks", job="two_sinks.py", args=["{bootstrap}", "{in}", "{all}", "{long}"],
          inputs={"in": Input(records={0: ["kafka", "spark", "flink", "io", "stream", "a", "batch"]})},
          outputs={"all": Output(count=7), "long": Output(count=5)}, prints=Prints(count=7)),
