@@ -7,9 +7,10 @@ time without records, and an idle input no longer holds the others back; a finis
 counts as ``Long.MAX_VALUE``. A downstream operator's watermark is the minimum over its inputs, and
 never goes back.
 
-``assign_timestamps_and_watermarks`` generates per parallel source instance instead of per split: the
-instance reading several partitions sees the maximum over all of them. The runtime passes such inputs
-as one input here.
+``assign_timestamps_and_watermarks`` generates per parallel source instance (reader) instead of per split:
+the reader of several partitions sees the maximum over all of them, is idle only when all of them are, and
+has ended when all of them have. The runtime passes such a reader as one input here, each of its
+partitions as a ``part`` of it.
 
 A keyed stage after another one has the upstream stage's subtasks as inputs instead: each forwards its
 own watermark and whether it is idle (all of its inputs idle), and the downstream watermark is again the
@@ -37,6 +38,7 @@ class InputProgress:
     idle: bool = False
     finished: bool = False
     forwarded: Optional[int] = None           # an upstream keyed subtask's watermark (None: a source input)
+    parts: Dict[Hashable, bool] = attrs.Factory(dict)   # a reader's partitions: has each ended
 
 
 @attrs.define
@@ -52,9 +54,10 @@ class WatermarkTracker:
             self.inputs[input_id] = InputProgress(last_record_ms=now_ms)
 
     def observe(self, input_id: Hashable, max_timestamp: Optional[int], records: int, now_ms: int,
-                finished: bool = False):
+                finished: bool = False, part: Hashable = None):
         """What ``input_id`` produced in one batch: the highest timestamp of its records (None if they had
-        none), how many records, and whether it has ended (a bounded input at its stopping offset)."""
+        none), how many records, and whether it has ended (a bounded input at its stopping offset). With
+        ``part``, that is what one part of the input produced, and the input ends when all its parts have."""
         progress = self.inputs.setdefault(input_id, InputProgress(last_record_ms=now_ms))
         if records:
             progress.last_record_ms = now_ms
@@ -62,7 +65,10 @@ class WatermarkTracker:
             if max_timestamp is not None and (progress.max_timestamp is None
                                               or max_timestamp > progress.max_timestamp):
                 progress.max_timestamp = max_timestamp
-        if finished:
+        if part is not None:
+            progress.parts[part] = progress.parts.get(part, False) or finished
+            progress.finished = all(progress.parts.values())
+        elif finished:
             progress.finished = True
 
     def observe_forwarded(self, input_id: Hashable, watermark: int, idle: bool, finished: bool):

@@ -32,6 +32,7 @@ class BatchProgress:
     finished: bool
     watermark: Optional[int] = None
     idle: bool = False
+    part: Optional[str] = None         # the partition, when the input is a reader of several
 
 
 def key_bytes(key) -> bytes:
@@ -47,7 +48,8 @@ def encode_payload(elements: pa.Array, timestamps: pa.Array, keys: pa.Array, pro
     metadata = {b"input": progress.input_id.encode(), b"records": str(progress.records).encode(),
                 b"max_ts": b"" if progress.max_timestamp is None else str(progress.max_timestamp).encode(),
                 b"finished": b"1" if progress.finished else b"0", b"idle": b"1" if progress.idle else b"0",
-                b"watermark": b"" if progress.watermark is None else str(progress.watermark).encode()}
+                b"watermark": b"" if progress.watermark is None else str(progress.watermark).encode(),
+                b"part": b"" if progress.part is None else progress.part.encode()}
     batch = pa.RecordBatch.from_arrays([elements, timestamps, keys], names=[codec.ELEMENT, codec.EVENT_TS, KEY])
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, batch.schema.with_metadata(metadata)) as writer:
@@ -66,7 +68,8 @@ def decode_payload(payload: bytes):
     watermark = metadata.get(b"watermark", b"")
     progress = BatchProgress(metadata[b"input"].decode(), int(max_ts) if max_ts else None,
                              int(metadata[b"records"]), metadata[b"finished"] == b"1",
-                             int(watermark) if watermark else None, metadata.get(b"idle") == b"1")
+                             int(watermark) if watermark else None, metadata.get(b"idle") == b"1",
+                             metadata.get(b"part", b"").decode() or None)
     return batch, progress
 
 

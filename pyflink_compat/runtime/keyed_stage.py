@@ -142,8 +142,13 @@ def exchange_transform(plan: KeyedStagePlan):
                     step.function.close()
         split = ksource.current_split
         if split is not None:
-            progress = exchange.BatchProgress("%s:%d" % (split.topic, split.partition), max_ts, records,
-                                              bool(getattr(split, "finished", False)))
+            partition = "%s:%d" % (split.topic, split.partition)
+            finished = bool(getattr(split, "finished", False))
+            if plan.assigner_in_chain:      # one generator per reader, fed by all of the reader's partitions
+                reader = "reader:%d" % ksource.split_owner(split.topic, split.partition, plan.parallelism)
+                progress = exchange.BatchProgress(reader, max_ts, records, finished, part=partition)
+            else:                           # the source's generator: one per partition
+                progress = exchange.BatchProgress(partition, max_ts, records, finished)
         else:                                            # from_collection: one batch holds everything
             progress = exchange.BatchProgress("collection", max_ts, records, True)
         payloads = exchange.payloads_by_subtask(columns, targets, plan.keyed_type, plan.parallelism, progress)
@@ -258,7 +263,7 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
             tracker.observe_forwarded(progress.input_id, progress.watermark, progress.idle, progress.finished)
         else:
             tracker.observe(progress.input_id, progress.max_timestamp, progress.records, now_ms,
-                            progress.finished)
+                            progress.finished, progress.part)
     watermark = tracker.advance(now_ms)
     if watermark > operator.current_watermark():
         operator.advance_watermark(watermark)

@@ -67,6 +67,12 @@ CASES = [
                  for name, count in (("two", 2), ("three", 3), ("five", 5))},
          outputs={"out": Output(count=40, compare="multiset", partitioned=False)},
          prints=Prints(count=40, parallelism=3)),
+    # assign_timestamps_and_watermarks: one watermark per reader; a reader of a fast and a slow partition
+    # follows the fast one (a minimum over partitions would fire nothing here)
+    Case(name="reader-watermarks", job="reader_watermarks.py", args=["{bootstrap}", "{in}", "1", "assigner", "0"],
+         bounded=False, inputs={"in": Input(partitions=2, records={0: ["a,1000", "a,12000", "a,25000"],
+                                                                   1: ["b,3000"]})},
+         prints=Prints(count=2)),
     Case(name="two-sinks", job="two_sinks.py", args=["{bootstrap}", "{in}", "{all}", "{long}"],
          inputs={"in": Input(records={0: ["kafka", "spark", "flink", "io", "stream", "a", "batch"]})},
          outputs={"all": Output(count=7), "long": Output(count=5)}, prints=Prints(count=7)),

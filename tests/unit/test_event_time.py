@@ -85,3 +85,17 @@ def test_a_stage_whose_inputs_are_all_idle_says_so():
     assert not t.all_idle
     t.advance(2_000)
     assert t.all_idle and t.current == 99
+
+
+def test_a_reader_of_several_partitions_generates_one_watermark_and_ends_when_all_its_partitions_have():
+    """assign_timestamps_and_watermarks: one generator per reader, fed by every partition it reads."""
+    t = tracker(WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(0)))
+    t.observe("reader:0", 25_000, 4, now_ms=1, part="t:0")
+    t.observe("reader:0", 3_000, 2, now_ms=1, part="t:1")
+    assert t.advance(1) == 24_999                    # the maximum over both partitions, not the minimum
+    t.observe("reader:0", None, 0, now_ms=2, finished=True, part="t:0")
+    t.observe("reader:0", None, 0, now_ms=2, part="t:1")
+    assert t.advance(2) == 24_999 and not t.all_finished
+    t.observe("reader:0", None, 0, now_ms=3, finished=True, part="t:0")
+    t.observe("reader:0", None, 0, now_ms=3, finished=True, part="t:1")
+    assert t.advance(3) == LONG_MAX and t.all_finished
