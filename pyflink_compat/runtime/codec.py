@@ -35,7 +35,9 @@ def _basic_arrow_types():
         # a fixed-scale Arrow decimal would not, so the exact decimal text is stored.
         (Types.BIG_DEC(), pa.string()),
         (Types.SQL_DATE(), pa.date32()), (Types.SQL_TIMESTAMP(), pa.timestamp("us", tz="UTC")),
-        (Types.SQL_TIME(), pa.time64("us")),           # datetime.time (Spark TIME(6))
+        # datetime.time as microseconds of the day: Spark's TIME type cannot cross a Python data source
+        # or a streaming query (UNSUPPORTED_TIME_TYPE), an int64 column can.
+        (Types.SQL_TIME(), pa.int64()),
         (Types.INSTANT(), pa.timestamp("us", tz="UTC")),
     ]
 
@@ -227,12 +229,30 @@ def _converter(type_info):
         return lambda value: None if value is None else decimal.Decimal(value)
     if type_info == Types.BIG_INT():
         return lambda value: None if value is None else int(value)
+    if type_info == Types.SQL_TIME():
+        return lambda value: None if value is None else time_of_micros(value)
     if type_info == Types.SQL_TIMESTAMP():
         # PyFlink hands SQL_TIMESTAMP values to Python at millisecond precision (java.sql.Timestamp through
         # its timestamp coder with precision 3): 12:00:00.123456 arrives as 12:00:00.123000.
         return lambda value: None if value is None else _naive_utc(
             value.replace(microsecond=value.microsecond // 1000 * 1000))
     return lambda value: None if value is None else _naive_utc(value)
+
+
+def time_of_micros(micros: int) -> datetime.time:
+    """A SQL_TIME value from its stored form, as PyFlink hands it to Python: java.sql.Time through PyFlink's
+    time coder keeps whole milliseconds."""
+    seconds, fraction = divmod(int(micros), 1_000_000)
+    minutes, second = divmod(seconds, 60)
+    hour, minute = divmod(minutes, 60)
+    return datetime.time(hour % 24, minute, second, fraction // 1000 * 1000)
+
+
+def micros_of_time(value) -> int:
+    """The stored form of a SQL_TIME value (a datetime.time)."""
+    if not isinstance(value, datetime.time):
+        raise TypeError("SQL_TIME expects a datetime.time, got %r" % (value,))
+    return ((value.hour * 60 + value.minute) * 60 + value.second) * 1_000_000 + value.microsecond
 
 
 def _naive_utc(value):
@@ -385,6 +405,8 @@ def _storage_converter(type_info):
         convert_element = _storage_converter(_element_type_of(type_info))
         return lambda value: None if value is None else [convert_element(v) for v in value]
     big_decimal = type_info == Types.BIG_DEC()
+    if type_info == Types.SQL_TIME():
+        return lambda value: None if value is None else micros_of_time(value)
 
     def scalar(value):
         if isinstance(value, Instant):

@@ -304,3 +304,19 @@ def test_an_exchange_payload_carries_a_forwarded_watermark_and_idleness():
         payload = exchange.encode_payload(pa.array([], pa.int64()), pa.array([], pa.int64()),
                                           pa.array([], pa.binary()), progress)
         assert exchange.decode_payload(payload)[1] == progress
+
+
+def test_sql_time_is_stored_as_microseconds_of_the_day_and_reaches_functions_at_millisecond_precision():
+    import datetime
+    times = [datetime.time(1, 2, 3, 456789), datetime.time(23, 59, 59), None]
+    stored = codec.from_python(times, Types.SQL_TIME())
+    assert stored.type == pa.int64()          # Spark's TIME type cannot cross a streaming query
+    assert stored.to_pylist() == [3_723_456_789, 86_399_000_000, None]
+    assert codec.to_python(stored, Types.SQL_TIME()) == [datetime.time(1, 2, 3, 456000),
+                                                         datetime.time(23, 59, 59), None]
+    row_type = Types.ROW_NAMED(["t", "n"], [Types.SQL_TIME(), Types.INT()])
+    rows = codec.to_python(codec.from_python([Row(t=datetime.time(12, 0, 0, 1500), n=1)], row_type), row_type)
+    assert rows[0].t == datetime.time(12, 0, 0, 1000) and rows[0].n == 1
+    assert "bigint" in codec.spark_ddl(Types.SQL_TIME())
+    with pytest.raises(TypeError, match="SQL_TIME"):
+        codec.from_python(["12:00"], Types.SQL_TIME())

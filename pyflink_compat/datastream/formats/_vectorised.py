@@ -181,7 +181,9 @@ def _date_text(values):
 
 
 def _time_text(values):
-    """HH:MM:SS (fractions of a second dropped)."""
+    """HH:MM:SS (fractions of a second dropped); SQL_TIME is stored as microseconds of the day."""
+    if pa.types.is_integer(values.type):
+        values = pc.cast(values, pa.int64()).cast(pa.time64("us"))
     return pc.utf8_slice_codeunits(pc.cast(values, _STRING), 0, 8)
 
 
