@@ -1,11 +1,11 @@
 """Mirror of ``pyflink.common``: the same ``__all__``.
 
 Names pyflink-compat does not implement exist but raise ``UnsupportedFeatureError``
-when constructed (``RestartStrategyConfiguration``) or, for factories such as
-``RestartStrategies.fixed_delay_restart``, when called. ``TimestampAssigner`` is not
+when constructed or called. ``TimestampAssigner`` is not
 exported here, as in PyFlink: import it from ``pyflink_compat.common.watermark_strategy``.
 """
 from pyflink_compat.common.configuration import Configuration, ExecutionConfig
+from pyflink_compat.common.execution_mode import ExecutionMode
 from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
 from pyflink_compat.common.serialization import (ByteArraySchema, DeserializationSchema, Encoder,
@@ -25,6 +25,7 @@ __all__ = [
     'CompletableFuture', 'InputDependencyConstraint', 'JobClient', 'JobExecutionResult', 'JobID', 'JobStatus',
     'RestartStrategies', 'RestartStrategyConfiguration', 'Row', 'RowKind', 'WatermarkStrategy', 'Duration',
     'Instant', 'Time', 'AssignerWithPeriodicWatermarksWrapper',
+    'ExecutionMode',  # Flink 1.x (apache-flink 1.20 exports it; removed in 2.0): porting_guide/README.md#flink-1-names
 ]
 
 

@@ -14,6 +14,7 @@ import re
 from typing import Dict, List, Set
 
 from pyflink_compat.common.types import _java_str
+from pyflink_compat.util.deprecation import removed_in_2
 from pyflink_compat.util.exceptions import illegal_argument
 
 __all__ = ['Configuration']  # as PyFlink; ExecutionConfig is importable by name (pyflink.common.execution_config)
@@ -150,6 +151,9 @@ class Configuration:
 
 
 _MISSING = object()
+_SERIALIZATION_CONFIG = "configure pipeline.serialization-config (no effect here: pyflink-compat does not use Kryo)"
+_RESTART_CONFIG = ("set restart-strategy.type and its options in the configuration "
+                   "(StreamExecutionEnvironment.configure)")
 
 
 def _to_java_long(value) -> int:
@@ -232,6 +236,17 @@ class ExecutionConfig(object):
         self._max_parallelism = ExecutionConfig.PARALLELISM_DEFAULT
         self._object_reuse = False
         self._global_job_parameters = {}
+        self._kryo_types = []
+        self._pojo_types = []
+        self._kryo_serializers = {}
+        self._default_kryo_serializers = {}
+        self._auto_type_registration = True
+        from pyflink_compat.common.execution_mode import ExecutionMode
+        from pyflink_compat.common.input_dependency_constraint import InputDependencyConstraint
+        self._execution_mode = ExecutionMode.PIPELINED                     # Flink 1.x's defaults
+        self._input_dependency_constraint = InputDependencyConstraint.ANY
+        # The environment's Configuration (StreamExecutionEnvironment.get_config links it); its own otherwise.
+        self._configuration = Configuration()
 
     def set_auto_watermark_interval(self, interval: int) -> 'ExecutionConfig':
         self._auto_watermark_interval = interval
@@ -352,13 +367,100 @@ class ExecutionConfig(object):
         return self._force_avro
 
     def get_registered_kryo_types(self) -> List[str]:
-        return []
+        """The class names given to Flink 1.x's ``register_kryo_type`` (and ``env.register_type``)."""
+        return list(self._kryo_types)
 
     def get_registered_pojo_types(self) -> List[str]:
-        return []
+        """The class names given to Flink 1.x's ``register_pojo_type``."""
+        return list(self._pojo_types)
 
     def get_default_kryo_serializer_classes(self) -> Dict[str, str]:
-        return {}
+        """Type class name -> serializer class name, from Flink 1.x's ``add_default_kryo_serializer``."""
+        return dict(self._default_kryo_serializers)
+
+    # -- Flink 1.x names (removed in 2.0): accepted, recorded and read back; each use warns. Kryo and POJO
+    # registrations have no effect (pyflink-compat does not serialize with Kryo). -----------------------
+
+    def add_default_kryo_serializer(self, type_class_name: str, serializer_class_name: str):
+        removed_in_2("ExecutionConfig.add_default_kryo_serializer", _SERIALIZATION_CONFIG, "1.19")
+        self._default_kryo_serializers[type_class_name] = serializer_class_name
+
+    def register_type_with_kryo_serializer(self, type_class_name: str, serializer_class_name: str):
+        removed_in_2("ExecutionConfig.register_type_with_kryo_serializer", _SERIALIZATION_CONFIG, "1.19")
+        self._kryo_serializers[type_class_name] = serializer_class_name
+
+    def get_registered_types_with_kryo_serializer_classes(self) -> Dict[str, str]:
+        removed_in_2("ExecutionConfig.get_registered_types_with_kryo_serializer_classes", _SERIALIZATION_CONFIG,
+                     "1.19")
+        return dict(self._kryo_serializers)
+
+    def register_pojo_type(self, type_class_name: str):
+        removed_in_2("ExecutionConfig.register_pojo_type", _SERIALIZATION_CONFIG, "1.19")
+        self._register(self._pojo_types, type_class_name)
+
+    def register_kryo_type(self, type_class_name: str):
+        removed_in_2("ExecutionConfig.register_kryo_type", _SERIALIZATION_CONFIG, "1.19")
+        self._register(self._kryo_types, type_class_name)
+
+    @staticmethod
+    def _register(registered: list, type_class_name: str):
+        if type_class_name not in registered:           # Java keeps them in a LinkedHashSet
+            registered.append(type_class_name)
+
+    def disable_auto_type_registration(self):
+        removed_in_2("ExecutionConfig.disable_auto_type_registration",
+                     "set pipeline.auto-type-registration to false in the configuration")
+        self._auto_type_registration = False
+
+    def is_auto_type_registration_disabled(self) -> bool:
+        removed_in_2("ExecutionConfig.is_auto_type_registration_disabled",
+                     "read pipeline.auto-type-registration from the configuration")
+        return not self._auto_type_registration
+
+    def set_execution_mode(self, execution_mode: 'ExecutionMode'):
+        """Flink 1.x (DataSet programs only): recorded, no effect."""
+        removed_in_2("ExecutionConfig.set_execution_mode",
+                     "it applied to the DataSet API only; use StreamExecutionEnvironment.set_runtime_mode")
+        from pyflink_compat.common.execution_mode import ExecutionMode
+        if not isinstance(execution_mode, ExecutionMode):
+            raise TypeError("execution_mode must be an ExecutionMode, got %r" % (execution_mode,))
+        self._execution_mode = execution_mode
+
+    def get_execution_mode(self) -> 'ExecutionMode':
+        removed_in_2("ExecutionConfig.get_execution_mode",
+                     "it applied to the DataSet API only; use StreamExecutionEnvironment.set_runtime_mode")
+        return self._execution_mode
+
+    def set_default_input_dependency_constraint(self, input_dependency_constraint: 'InputDependencyConstraint'):
+        """Flink 1.x: recorded, no effect (nor had it any in Flink since 1.13)."""
+        removed_in_2("ExecutionConfig.set_default_input_dependency_constraint",
+                     "it has no effect since Flink 1.13; remove the call", "1.13")
+        self._input_dependency_constraint = input_dependency_constraint
+
+    def get_default_input_dependency_constraint(self) -> 'InputDependencyConstraint':
+        removed_in_2("ExecutionConfig.get_default_input_dependency_constraint",
+                     "it has no effect since Flink 1.13; remove the call", "1.13")
+        return self._input_dependency_constraint
+
+    def set_restart_strategy(self, restart_strategy_configuration: 'RestartStrategyConfiguration'):
+        """Flink 1.x: writes the strategy's Flink 2.x configuration (``restart-strategy.type`` ...) into the
+        environment's configuration. Recorded only: pyflink-compat does not restart a failed job."""
+        removed_in_2("ExecutionConfig.set_restart_strategy", _RESTART_CONFIG, "1.19")
+        self._set_restart_strategy(restart_strategy_configuration)
+
+    def get_restart_strategy(self) -> 'RestartStrategyConfiguration':
+        """Flink 1.x: the strategy the configuration describes (``FallbackRestartStrategyConfiguration``, the
+        cluster's, when none is set)."""
+        removed_in_2("ExecutionConfig.get_restart_strategy", _RESTART_CONFIG, "1.19")
+        return self._get_restart_strategy()
+
+    def _set_restart_strategy(self, restart_strategy_configuration):
+        from pyflink_compat.common.restart_strategy import write_configuration
+        write_configuration(self._configuration, restart_strategy_configuration)
+
+    def _get_restart_strategy(self):
+        from pyflink_compat.common.restart_strategy import read_configuration
+        return read_configuration(self._configuration)
 
     def is_use_snapshot_compression(self) -> bool:
         return self._use_snapshot_compression

@@ -4,7 +4,8 @@ Window assigners, ``AllWindowFunction``/``ProcessAllWindowFunction`` and the
 state descriptors are not exported here (as in PyFlink): import them from
 ``.window``, ``.functions`` and ``.state``.
 """
-from pyflink_compat.datastream.checkpoint_config import CheckpointConfig, ExternalizedCheckpointRetention
+from pyflink_compat.datastream.checkpoint_config import (CheckpointConfig, ExternalizedCheckpointCleanup,
+                                                         ExternalizedCheckpointRetention)
 from pyflink_compat.datastream.checkpoint_storage import (CheckpointStorage, CustomCheckpointStorage,
                                                           FileSystemCheckpointStorage,
                                                           JobManagerCheckpointStorage)
@@ -21,9 +22,11 @@ from pyflink_compat.datastream.functions import (AggregateFunction, AsyncFunctio
                                                  RuntimeContext, SinkFunction, SourceFunction, WindowFunction)
 from pyflink_compat.datastream.output_tag import OutputTag
 from pyflink_compat.datastream.slot_sharing_group import MemorySize, SlotSharingGroup
-from pyflink_compat.datastream.state_backend import (CustomStateBackend, EmbeddedRocksDBStateBackend,
-                                                     HashMapStateBackend, PredefinedOptions, StateBackend)
+from pyflink_compat.datastream.state_backend import (CustomStateBackend, EmbeddedRocksDBStateBackend, FsStateBackend,
+                                                     HashMapStateBackend, MemoryStateBackend, PredefinedOptions,
+                                                     RocksDBStateBackend, StateBackend)
 from pyflink_compat.datastream.stream_execution_environment import StreamExecutionEnvironment
+from pyflink_compat.datastream.time_characteristic import TimeCharacteristic
 from pyflink_compat.datastream.time_domain import TimeDomain
 from pyflink_compat.datastream.timerservice import TimerService
 from pyflink_compat.datastream.window import (CountWindow, GlobalWindow, MergingWindowAssigner, TimeWindow,
@@ -44,4 +47,7 @@ __all__ = [
     'CountWindow', 'GlobalWindow', 'WindowAssigner', 'MergingWindowAssigner', 'TriggerResult', 'Trigger',
     'TimeDomain', 'KeySelector', 'Partitioner', 'SourceFunction', 'SinkFunction', 'SlotSharingGroup',
     'MemorySize', 'OutputTag', 'AsyncRetryPredicate', 'AsyncRetryStrategy',
+    # Flink 1.x names (apache-flink 1.20 exports them; removed in 2.0): porting_guide/README.md#flink-1-names
+    'TimeCharacteristic', 'ExternalizedCheckpointCleanup', 'MemoryStateBackend', 'FsStateBackend',
+    'RocksDBStateBackend',
 ]

@@ -9,15 +9,26 @@ same getters, setters (which return ``self``), defaults and argument checks
 durable checkpoints on and the externalized-checkpoint retention decides what is
 kept when the job ends (runtime/checkpoints.py); the other settings are recorded
 only (see porting_guide/README.md#checkpoints).
+
+Flink 1.x names are accepted too, each warning once per use (porting_guide/README.md#flink-1-names):
+``ExternalizedCheckpointCleanup`` and its methods work on the same setting as
+``ExternalizedCheckpointRetention``; ``set_checkpoint_storage`` / ``set_checkpoint_storage_dir`` set the
+2.x configuration (``execution.checkpointing.storage`` / ``.dir``) of the environment the config belongs to.
 """
 from enum import Enum
 from typing import Optional
 
 from pyflink_compat.common.time import Duration
 from pyflink_compat.datastream.checkpointing_mode import CheckpointingMode
+from pyflink_compat.util.deprecation import removed_in_2
 from pyflink_compat.util.exceptions import illegal_argument
 
-__all__ = ['CheckpointConfig']  # as PyFlink; ExternalizedCheckpointRetention is importable by name
+# As PyFlink 1.20 (2.x lists only CheckpointConfig); ExternalizedCheckpointRetention is importable by name.
+__all__ = ['CheckpointConfig', 'ExternalizedCheckpointCleanup']
+
+# The 2.x configuration a 1.x checkpoint storage maps onto (Flink's CheckpointingOptions).
+CHECKPOINT_STORAGE_KEY = "execution.checkpointing.storage"
+CHECKPOINT_DIR_KEY = "execution.checkpointing.dir"
 
 # Java's CheckpointConfig constants.
 _MINIMAL_CHECKPOINT_TIME = 10
@@ -40,6 +51,18 @@ class ExternalizedCheckpointRetention(Enum):
     NO_EXTERNALIZED_CHECKPOINTS = 2
 
 
+class ExternalizedCheckpointCleanup(Enum):
+    """Flink 1.x's name of :class:`ExternalizedCheckpointRetention` (same members and values).
+
+    Deprecated since Flink 1.19, removed in 2.0: the ``CheckpointConfig`` methods that take or return it
+    warn and work on the retention setting.
+    """
+
+    DELETE_ON_CANCELLATION = 0
+    RETAIN_ON_CANCELLATION = 1
+    NO_EXTERNALIZED_CHECKPOINTS = 2
+
+
 class CheckpointConfig(object):
     """All checkpointing settings of a job.
 
@@ -51,6 +74,12 @@ class CheckpointConfig(object):
     ``j_checkpoint_config`` exists for signature compatibility; pass None (or
     another CheckpointConfig, whose settings are copied).
     """
+
+    # Flink 1.x's constants (gone from 2.x's CheckpointConfig).
+    DEFAULT_MODE = CheckpointingMode.EXACTLY_ONCE
+    DEFAULT_TIMEOUT = _DEFAULT_TIMEOUT
+    DEFAULT_MIN_PAUSE_BETWEEN_CHECKPOINTS = _DEFAULT_MIN_PAUSE_BETWEEN_CHECKPOINTS
+    DEFAULT_MAX_CONCURRENT_CHECKPOINTS = _DEFAULT_MAX_CONCURRENT_CHECKPOINTS
 
     def __init__(self, j_checkpoint_config):
         self._checkpoint_interval = -1
@@ -65,6 +94,8 @@ class CheckpointConfig(object):
         self._unaligned_checkpoints = False
         self._force_unaligned_checkpoints = False
         self._aligned_checkpoint_timeout = Duration.of_millis(0)
+        self._checkpoint_storage = None        # set by the 1.x set_checkpoint_storage(_dir)
+        self._configuration = None             # the environment's Configuration (StreamExecutionEnvironment)
         if isinstance(j_checkpoint_config, CheckpointConfig):
             self.__dict__.update(j_checkpoint_config.__dict__)
 
@@ -166,6 +197,80 @@ class CheckpointConfig(object):
 
     def get_externalized_checkpoint_retention(self) -> Optional['ExternalizedCheckpointRetention']:
         return self._externalized_checkpoint_retention
+
+    # -- Flink 1.x names ---------------------------------------------------------------------
+
+    def enable_externalized_checkpoints(
+            self, cleanup_mode: 'ExternalizedCheckpointCleanup') -> 'CheckpointConfig':
+        """Flink 1.x: sets the externalized-checkpoint retention (``set_externalized_checkpoint_retention``)."""
+        removed_in_2("CheckpointConfig.enable_externalized_checkpoints",
+                     "use set_externalized_checkpoint_retention(ExternalizedCheckpointRetention.%s)"
+                     % getattr(cleanup_mode, "name", "..."), "1.15")
+        return self._set_cleanup(cleanup_mode)
+
+    def set_externalized_checkpoint_cleanup(
+            self, cleanup_mode: 'ExternalizedCheckpointCleanup') -> 'CheckpointConfig':
+        """Flink 1.x: sets the externalized-checkpoint retention (``set_externalized_checkpoint_retention``)."""
+        removed_in_2("CheckpointConfig.set_externalized_checkpoint_cleanup",
+                     "use set_externalized_checkpoint_retention(ExternalizedCheckpointRetention.%s)"
+                     % getattr(cleanup_mode, "name", "..."), "1.19")
+        return self._set_cleanup(cleanup_mode)
+
+    def get_externalized_checkpoint_cleanup(self) -> Optional['ExternalizedCheckpointCleanup']:
+        """Flink 1.x: the externalized-checkpoint retention, as an ``ExternalizedCheckpointCleanup``."""
+        removed_in_2("CheckpointConfig.get_externalized_checkpoint_cleanup",
+                     "use get_externalized_checkpoint_retention", "1.19")
+        return ExternalizedCheckpointCleanup[self._externalized_checkpoint_retention.name]
+
+    def _set_cleanup(self, cleanup_mode):
+        if not isinstance(cleanup_mode, (ExternalizedCheckpointCleanup, ExternalizedCheckpointRetention)):
+            raise TypeError("cleanup_mode must be an ExternalizedCheckpointCleanup, got %r" % (cleanup_mode,))
+        self._externalized_checkpoint_retention = ExternalizedCheckpointRetention[cleanup_mode.name]
+        return self
+
+    def set_checkpoint_storage(self, storage) -> 'CheckpointConfig':
+        """Flink 1.x: where checkpoints are written. A ``FileSystemCheckpointStorage`` (or a
+        ``JobManagerCheckpointStorage`` with a path) sets the environment's ``execution.checkpointing.dir``,
+        which is where this job's checkpoints go (porting_guide/README.md#checkpoints)."""
+        removed_in_2("CheckpointConfig.set_checkpoint_storage",
+                     "set execution.checkpointing.storage and execution.checkpointing.dir in the configuration "
+                     "(StreamExecutionEnvironment.configure)", "1.19")
+        self._set_storage(storage)
+        return self
+
+    def set_checkpoint_storage_dir(self, checkpoint_path: str) -> 'CheckpointConfig':
+        """Flink 1.x: ``set_checkpoint_storage(FileSystemCheckpointStorage(checkpoint_path))``."""
+        removed_in_2("CheckpointConfig.set_checkpoint_storage_dir",
+                     "set execution.checkpointing.dir in the configuration (StreamExecutionEnvironment.configure)",
+                     "1.19")
+        from pyflink_compat.datastream.checkpoint_storage import FileSystemCheckpointStorage
+        self._set_storage(FileSystemCheckpointStorage(checkpoint_path))
+        return self
+
+    def get_checkpoint_storage(self):
+        """Flink 1.x: the checkpoint storage set on this config (also by ``set_state_backend`` with a 1.x
+        backend), or None."""
+        removed_in_2("CheckpointConfig.get_checkpoint_storage",
+                     "read execution.checkpointing.storage / execution.checkpointing.dir from the configuration",
+                     "1.19")
+        return self._checkpoint_storage
+
+    def _set_storage(self, storage):
+        """Record ``storage`` and write its 2.x configuration into the environment's (no warning)."""
+        from pyflink_compat.datastream.checkpoint_storage import (CheckpointStorage, FileSystemCheckpointStorage,
+                                                                  JobManagerCheckpointStorage)
+        if not isinstance(storage, CheckpointStorage):
+            raise TypeError("storage must be a CheckpointStorage, got %r" % (storage,))
+        self._checkpoint_storage = storage
+        if self._configuration is None:
+            return
+        if isinstance(storage, FileSystemCheckpointStorage):
+            self._configuration.set_string(CHECKPOINT_STORAGE_KEY, "filesystem")
+        elif isinstance(storage, JobManagerCheckpointStorage):
+            self._configuration.set_string(CHECKPOINT_STORAGE_KEY, "jobmanager")
+        path = getattr(storage, "get_checkpoint_path", lambda: None)()
+        if path is not None:
+            self._configuration.set_string(CHECKPOINT_DIR_KEY, str(path))
 
     def is_unaligned_checkpoints_enabled(self) -> bool:
         return self._unaligned_checkpoints

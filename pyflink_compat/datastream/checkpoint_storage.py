@@ -1,9 +1,10 @@
 """Checkpoint storage (mirror of ``pyflink.datastream.checkpoint_storage``).
 
 Flink 2.x configures checkpoint storage through configuration
-(``state.checkpoints.dir``); these classes exist so imports keep working and
-record their settings; nothing reads them yet (each run uses a temporary Spark
-checkpoint location, see porting_guide/README.md#checkpoints).
+(``execution.checkpointing.dir``); these classes exist so imports keep working and
+record their settings. Flink 1.x's ``CheckpointConfig.set_checkpoint_storage`` (and
+``set_state_backend`` with a 1.x backend) turns one into that configuration, which decides
+where the job's checkpoints go (porting_guide/README.md#checkpoints, #flink-1-names).
 """
 from typing import Optional
 

@@ -18,6 +18,7 @@ from pyflink_compat.datastream.data_stream import DataStream
 from pyflink_compat.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_compat.datastream.functions import SourceFunction
 from pyflink_compat.runtime import graph, launch
+from pyflink_compat.util.deprecation import removed_in_2
 from pyflink_compat.util.exceptions import unsupported
 
 log = logging.getLogger("pyflink_compat")
@@ -58,6 +59,9 @@ class StreamExecutionEnvironment(object):
         self._sinks: List[graph.Node] = []
         self._runtime_mode = RuntimeExecutionMode.STREAMING
         self._checkpoint_config = CheckpointConfig(None)
+        self._checkpoint_config._configuration = configuration     # 1.x checkpoint storage -> 2.x keys
+        self._state_backend = None                                 # Flink 1.x's set_state_backend
+        self._time_characteristic = None                           # Flink 1.x's; EventTime when unset
         self._max_parallelism = -1
         self._buffer_timeout = 100
         self._chaining = True
@@ -84,6 +88,7 @@ class StreamExecutionEnvironment(object):
         if self._execution_config is None:
             from pyflink_compat.common import ExecutionConfig
             self._execution_config = ExecutionConfig(None)
+            self._execution_config._configuration = self._configuration    # 1.x restart strategy -> 2.x keys
         return self._execution_config
 
     def configure(self, configuration: Configuration):
@@ -170,6 +175,100 @@ class StreamExecutionEnvironment(object):
 
     def get_default_savepoint_directory(self):
         return self._savepoint_directory
+
+    # -- Flink 1.x names (removed in 2.0): accepted, mapped onto the 2.x settings, each use warns -------------
+    # (porting_guide/README.md#flink-1-names)
+
+    def set_stream_time_characteristic(self, characteristic):
+        """Flink 1.x. Event time is always on (as in Flink since 1.12): the value is recorded and, as in
+        Flink, sets the automatic watermark interval (0 for ProcessingTime, else 200 ms)."""
+        removed_in_2("StreamExecutionEnvironment.set_stream_time_characteristic",
+                     "event time is always on; choose event or processing time per window assigner and set "
+                     "watermarks with a WatermarkStrategy", "1.12")
+        from pyflink_compat.datastream.time_characteristic import TimeCharacteristic
+        if not isinstance(characteristic, TimeCharacteristic):
+            raise TypeError("characteristic must be a TimeCharacteristic, got %r" % (characteristic,))
+        self._time_characteristic = characteristic
+        self.get_config().set_auto_watermark_interval(
+            0 if characteristic is TimeCharacteristic.ProcessingTime else 200)
+
+    def get_stream_time_characteristic(self):
+        """Flink 1.x: what ``set_stream_time_characteristic`` set; ``EventTime`` (Flink 1.12+'s default)."""
+        removed_in_2("StreamExecutionEnvironment.get_stream_time_characteristic",
+                     "event time is always on (no replacement)", "1.12")
+        from pyflink_compat.datastream.time_characteristic import TimeCharacteristic
+        return self._time_characteristic or TimeCharacteristic.EventTime
+
+    def set_state_backend(self, state_backend) -> 'StreamExecutionEnvironment':
+        """Flink 1.x: sets ``state.backend.type`` and, for ``FsStateBackend`` / ``MemoryStateBackend`` /
+        ``RocksDBStateBackend``, the checkpoint storage they stand for (``execution.checkpointing.storage`` and
+        ``execution.checkpointing.dir``) unless one was set on the checkpoint config."""
+        removed_in_2("StreamExecutionEnvironment.set_state_backend",
+                     "set state.backend.type (hashmap or rocksdb) and execution.checkpointing.dir in the "
+                     "configuration (configure)", "1.19")
+        from pyflink_compat.datastream.state_backend import (EmbeddedRocksDBStateBackend, HashMapStateBackend,
+                                                             StateBackend)
+        if not isinstance(state_backend, StateBackend):
+            raise TypeError("state_backend must be a StateBackend, got %r" % (state_backend,))
+        self._state_backend = state_backend
+        backend, storage = (state_backend._migration() if hasattr(state_backend, "_migration")
+                            else (state_backend, None))
+        if isinstance(backend, HashMapStateBackend):
+            self._configuration.set_string("state.backend.type", "hashmap")
+        elif isinstance(backend, EmbeddedRocksDBStateBackend):
+            self._configuration.set_string("state.backend.type", "rocksdb")
+            self._configuration.set_string("execution.checkpointing.incremental",
+                                           "true" if backend.is_incremental_checkpoints_enabled() else "false")
+        if storage is not None and self._checkpoint_config._checkpoint_storage is None:
+            # As Flink 1.x: a checkpoint storage set explicitly wins over the one the backend implies; the
+            # checkpoint config's get_checkpoint_storage() stays None, as in Flink.
+            self._checkpoint_config._set_storage(storage)
+            self._checkpoint_config._checkpoint_storage = None
+        return self
+
+    def get_state_backend(self):
+        """Flink 1.x: the backend ``set_state_backend`` set, or None."""
+        removed_in_2("StreamExecutionEnvironment.get_state_backend",
+                     "read state.backend.type from the configuration", "1.19")
+        return self._state_backend
+
+    def set_restart_strategy(self, restart_strategy_configuration):
+        """Flink 1.x: ``get_config().set_restart_strategy``: writes ``restart-strategy.type`` and its options.
+        Recorded only: pyflink-compat does not restart a failed job."""
+        removed_in_2("StreamExecutionEnvironment.set_restart_strategy",
+                     "set restart-strategy.type and its options in the configuration (configure)", "1.19")
+        self.get_config()._set_restart_strategy(restart_strategy_configuration)
+
+    def get_restart_strategy(self):
+        removed_in_2("StreamExecutionEnvironment.get_restart_strategy",
+                     "read restart-strategy.type from the configuration", "1.19")
+        return self.get_config()._get_restart_strategy()
+
+    def add_default_kryo_serializer(self, type_class_name: str, serializer_class_name: str):
+        """Flink 1.x: recorded on ``get_config()`` (no effect: pyflink-compat does not use Kryo)."""
+        removed_in_2("StreamExecutionEnvironment.add_default_kryo_serializer",
+                     "configure pipeline.serialization-config", "1.19")
+        self.get_config()._default_kryo_serializers[type_class_name] = serializer_class_name
+
+    def register_type_with_kryo_serializer(self, type_class_name: str, serializer_class_name: str):
+        removed_in_2("StreamExecutionEnvironment.register_type_with_kryo_serializer",
+                     "configure pipeline.serialization-config", "1.19")
+        self.get_config()._kryo_serializers[type_class_name] = serializer_class_name
+
+    def register_type(self, type_class_name: str):
+        """Flink 1.x: recorded among ``get_config().get_registered_kryo_types()`` (Flink registered POJO
+        classes as POJO types; without a JVM the class cannot be inspected)."""
+        removed_in_2("StreamExecutionEnvironment.register_type", "configure pipeline.serialization-config",
+                     "1.19")
+        config = self.get_config()
+        config._register(config._kryo_types, type_class_name)
+
+    def read_text_file(self, file_path: str, charset_name: str = "UTF-8") -> DataStream:
+        """Flink 1.x's file source: not provided (file sources are not; see the connectors section)."""
+        removed_in_2("StreamExecutionEnvironment.read_text_file",
+                     "use FileSource (pyflink.datastream.connectors.file_system)")
+        unsupported("StreamExecutionEnvironment.read_text_file", "connectors",
+                    "file sources are not provided")()
 
     # Jars and Python dependencies: Spark needs no connector jar, and the job's Python
     # environment is the one pyflink-compat runs in. Accepted and logged.
