@@ -72,6 +72,9 @@ class KafkaSourceSpec:
     stopping_offsets: Optional[OffsetsSpec]  # None: never stops
     bounded: bool                          # set_bounded(): BOUNDED, discovery off
     value_deserializer: object             # a pyflink_compat.common.serialization.DeserializationSchema
+    # A reader given no partition: the legacy FlinkKafkaConsumer marks such an instance idle at once; the
+    # KafkaSource keeps it (unbounded), and it holds the downstream watermark back unless idleness is set.
+    idle_without_partitions: bool = False
 
     @property
     def bootstrap_servers(self) -> str:

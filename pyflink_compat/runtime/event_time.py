@@ -48,10 +48,12 @@ class WatermarkTracker:
     inputs: Dict[Hashable, InputProgress] = attrs.Factory(dict)
     current: int = LONG_MIN                   # the last combined watermark handed out
 
-    def declare(self, input_id: Hashable, now_ms: int):
-        """An input exists (it holds the watermark back until it has records, is idle or finished)."""
+    def declare(self, input_id: Hashable, now_ms: int, can_idle: bool = True):
+        """An input exists (it holds the watermark back until it has records, is idle or finished). One that
+        cannot idle holds it back for good until records come (a source reader without splits: its
+        per-split generators, where idleness is measured, do not exist)."""
         if input_id not in self.inputs:
-            self.inputs[input_id] = InputProgress(last_record_ms=now_ms)
+            self.inputs[input_id] = InputProgress(last_record_ms=now_ms if can_idle else None)
 
     def observe(self, input_id: Hashable, max_timestamp: Optional[int], records: int, now_ms: int,
                 finished: bool = False, part: Hashable = None):

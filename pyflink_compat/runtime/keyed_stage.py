@@ -88,6 +88,10 @@ class KeyedStagePlan:
     sink_spec: object = None       # a Kafka sink written directly from the stage, or None (rows out)
     next_stage: Optional["KeyedStagePlan"] = None   # the stage after the next key_by: outputs go there
     plan_id: str = ""              # this stage's identity in the query (its live subtasks are kept by it)
+    # Source readers that own no partition (parallelism above the partition count, unbounded KafkaSource):
+    # each is an input with no records that holds the watermark back, idleness or not (seen on Flink 2.3
+    # with the source's strategy and with assign_timestamps_and_watermarks: no event-time window fires).
+    readers_without_partitions: tuple = ()
 
 
 # -- read-task side ---------------------------------------------------------------------------------
@@ -250,6 +254,8 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     operator, tracker = live.operator, live.tracker
 
     received = sorted((exchange.decode_payload(p) for p in payloads), key=lambda item: item[1].input_id)
+    for reader in plan.readers_without_partitions:
+        tracker.declare("reader:%d" % reader, now_ms, can_idle=False)
     for batch, progress in received:
         tracker.declare(progress.input_id, now_ms)
         for start in range(0, batch.num_rows, CHUNK_ROWS):      # Python objects for one chunk at a time

@@ -263,6 +263,23 @@ def _source_tasks(source: graph.Node, parallelism: int) -> int:
         return max(parallelism, len(koffsets.subscribed_partitions(cluster, source.payload.subscription)))
 
 
+def readers_without_partitions(source: graph.Node, parallelism: int) -> tuple:
+    """The readers of an unbounded KafkaSource that Flink's split assignment gives no partition (parallelism
+    above the partition count): they stay and emit no watermark, so they hold event time back downstream
+    (see KeyedStagePlan.readers_without_partitions). A bounded source's such readers finish at once; a
+    legacy consumer's mark themselves idle."""
+    if source.kind != graph.KAFKA_SOURCE:
+        return ()
+    spec = source.payload
+    if spec.bounded or spec.idle_without_partitions:
+        return ()
+    readers = source.parallelism or parallelism
+    with Cluster(spec.properties) as cluster:
+        partitions = koffsets.subscribed_partitions(cluster, spec.subscription)
+    owners = {ksource.split_owner(topic, partition, readers) for topic, partition in partitions}
+    return tuple(r for r in range(readers) if r not in owners)
+
+
 def _prepared_kafka_sink(sink: graph.Node, spec, job_name: str, checkpoints, parallelism: int,
                          writing_tasks: Callable[[], int]):
     """The sink's spec as its tasks use it; for EXACTLY_ONCE, open transactions of earlier runs ended
@@ -444,6 +461,11 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
     if sink_spec is not None:
         sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism, lambda: parallelism)
     routes = tuple(keyed_stage.route_values(parallelism, parallelism))
+    silent_readers = readers_without_partitions(source, parallelism)
+    if silent_readers:
+        log.info("%s: reader(s) %s of %d get no Kafka partition; as on Flink they hold the watermark back",
+                 source.name,
+                 ", ".join(str(r) for r in silent_readers), source.parallelism or parallelism)
     # The stages from the last to the first: each one's plan holds the plan of the stage after it.
     plan, output_type = None, None
     ends = key_indexes[1:] + [len(chain) - 1]
@@ -468,7 +490,8 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
             keyed_type=key_node.output_type, output_type=stage_output_type, parallelism=parallelism, routes=routes,
             watermark_spec=strategy._j_watermark_strategy, assigner_in_chain=bool(assigners), job_name=job_name,
             sink_spec=sink_spec if plan is None else None, next_stage=plan,
-            plan_id="%s-%d" % (uuid.uuid4().hex, number))
+            plan_id="%s-%d" % (uuid.uuid4().hex, number),
+            readers_without_partitions=silent_readers if number == 0 else ())
     operators = [chain[i + 1] for i in key_indexes]
     transform = keyed_stage.exchange_transform(plan)
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)

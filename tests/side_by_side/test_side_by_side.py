@@ -72,7 +72,13 @@ CASES = [
     Case(name="reader-watermarks", job="reader_watermarks.py", args=["{bootstrap}", "{in}", "1", "assigner", "0"],
          bounded=False, inputs={"in": Input(partitions=2, records={0: ["a,1000", "a,12000", "a,25000"],
                                                                    1: ["b,3000"]})},
-         prints=Prints(count=2)),
+         prints=Prints(count=4 + 2)),
+    # parallelism 3 over 2 partitions (unbounded): the reader without a partition holds the watermark back;
+    # no window fires, even with idleness
+    Case(name="silent-reader", job="reader_watermarks.py", args=["{bootstrap}", "{in}", "3", "source", "1000"],
+         bounded=False, settle_s=8.0, inputs={"in": Input(partitions=2, first_reader=(3, 0), records={
+             0: ["a,1000", "a,12000"], 1: ["a,2000", "a,15000"]})},
+         prints=Prints(count=4, parallelism=3)),
     Case(name="two-sinks", job="two_sinks.py", args=["{bootstrap}", "{in}", "{all}", "{long}"],
          inputs={"in": Input(records={0: ["kafka", "spark", "flink", "io", "stream", "a", "batch"]})},
          outputs={"all": Output(count=7), "long": Output(count=5)}, prints=Prints(count=7)),

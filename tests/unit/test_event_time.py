@@ -99,3 +99,11 @@ def test_a_reader_of_several_partitions_generates_one_watermark_and_ends_when_al
     t.observe("reader:0", None, 0, now_ms=3, finished=True, part="t:0")
     t.observe("reader:0", None, 0, now_ms=3, finished=True, part="t:1")
     assert t.advance(3) == LONG_MAX and t.all_finished
+
+
+def test_an_input_that_cannot_idle_holds_the_watermark_back_whatever_the_idle_timeout():
+    """A source reader given no partition: no per-split generator, so nothing to measure idleness on."""
+    t = tracker(WatermarkStrategy.for_monotonous_timestamps().with_idleness(Duration.of_millis(100)))
+    t.declare("reader:2", 0, can_idle=False)
+    t.observe("t:0", 5_000, 1, now_ms=0)
+    assert t.advance(10_000) == LONG_MIN

@@ -237,7 +237,8 @@ class FlinkKafkaConsumerBase(SourceFunction, ABC):
                         else kspec.Subscription(topics=s.topics))
         return kspec.KafkaSourceSpec(
             properties=props, subscription=subscription, starting_offsets=self._starting_offsets(),
-            stopping_offsets=None, bounded=False, value_deserializer=s.deserialization_schema)
+            stopping_offsets=None, bounded=False, value_deserializer=s.deserialization_schema,
+            idle_without_partitions=True)
 
     def __repr__(self):
         return repr(self._settings)

@@ -3,7 +3,9 @@
 With ``assigner``, assign_timestamps_and_watermarks generates one watermark per reader from everything the
 reader reads (a reader of a fast and a slow partition follows the fast one); with ``source``, the
 watermark strategy given to from_source generates one per partition and a reader holds the minimum.
-Only key "a"'s windows are printed: whether a record of another key is late depends on timing.
+Every record read is printed, then key "a"'s windows (whether a record of another key is late depends on
+timing). With a parallelism above the partition count, a reader without partitions holds the watermark
+back: no window fires unless the strategy sets idleness.
 
 Usage: reader_watermarks.py BOOTSTRAP INPUT_TOPIC PARALLELISM assigner|source IDLE_MS
 """
@@ -38,6 +40,7 @@ if mode == "source":
 else:
     read = env.from_source(source, WatermarkStrategy.no_watermarks(), "input").assign_timestamps_and_watermarks(
         strategy)
+read.print()
 (read.map(lambda v: (v.split(",")[0], int(v.split(",")[1]) // 10000 * 10000, 1),
           output_type=Types.TUPLE([Types.STRING(), Types.LONG(), Types.INT()]))
      .key_by(lambda t: t[0])
