@@ -138,6 +138,10 @@ class JobRun:
         self._started_at = time.monotonic()
         configuration = self.env._configuration.to_dict()
         self._checkpoints = checkpoints.plan(self.env, configuration, self.job_name, str(self.job_id), self.sinks)
+        restart = str(configuration.get("restart-strategy.type") or "").strip().lower()
+        if restart and restart not in ("none", "off", "disable"):
+            log.warning("Restart strategy '%s' is recorded, not applied: a failure ends the job (resume it from "
+                        "its checkpoint with -s; porting guide, section checkpoints)", restart)
         with idle_planners.planning():
             try:
                 worker = worker_python.resolve(configuration)
