@@ -2,7 +2,8 @@
 
 With ``assigner``, assign_timestamps_and_watermarks generates one watermark per reader from everything the
 reader reads (a reader of a fast and a slow partition follows the fast one); with ``source``, the
-watermark strategy given to from_source generates one per partition and a reader holds the minimum.
+watermark strategy given to from_source generates one per partition from the Kafka record timestamps (as in
+PyFlink, a Python TimestampAssigner given there is not used) and a reader holds the minimum.
 Every record read is printed, then key "a"'s windows (whether a record of another key is late depends on
 timing). With a parallelism above the partition count, a reader without partitions holds the watermark
 back: no window fires unless the strategy sets idleness.
