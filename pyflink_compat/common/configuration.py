@@ -249,6 +249,8 @@ class ExecutionConfig(object):
         self._configuration = Configuration()
 
     def set_auto_watermark_interval(self, interval: int) -> 'ExecutionConfig':
+        if interval < 0:
+            raise illegal_argument("Auto watermark interval must not be negative.", "setAutoWatermarkInterval")
         self._auto_watermark_interval = interval
         return self
 
@@ -256,6 +258,12 @@ class ExecutionConfig(object):
         return self._auto_watermark_interval
 
     def set_parallelism(self, parallelism: int) -> 'ExecutionConfig':
+        """As Java's: at least 1 or ``PARALLELISM_DEFAULT``; ``PARALLELISM_UNKNOWN`` leaves it unchanged."""
+        if parallelism == ExecutionConfig.PARALLELISM_UNKNOWN:
+            return self
+        if parallelism < 1 and parallelism != ExecutionConfig.PARALLELISM_DEFAULT:
+            raise illegal_argument("Parallelism must be at least one, or ExecutionConfig.PARALLELISM_DEFAULT "
+                                   "(use system default).", "setParallelism")
         self._parallelism = parallelism
         return self
 
@@ -263,6 +271,8 @@ class ExecutionConfig(object):
         return self._parallelism
 
     def set_max_parallelism(self, max_parallelism: int) -> 'ExecutionConfig':
+        if max_parallelism <= 0:
+            raise illegal_argument("The maximum parallelism must be greater than 0.", "setMaxParallelism")
         self._max_parallelism = max_parallelism
         return self
 
@@ -468,3 +478,21 @@ class ExecutionConfig(object):
     def set_use_snapshot_compression(self, use_snapshot_compression: bool) -> 'ExecutionConfig':
         self._use_snapshot_compression = use_snapshot_compression
         return self
+
+    def _settings(self) -> tuple:
+        """Every setting, for equality and hashing (the environment's Configuration aside)."""
+        return (self._auto_watermark_interval, self._closure_cleaner, self._generic_types,
+                self._auto_generated_uids, self._force_kryo, self._force_avro, self._latency_tracking_interval,
+                self._task_cancellation_interval, self._task_cancellation_timeout,
+                bool(self._use_snapshot_compression), self._parallelism, self._max_parallelism,
+                self._object_reuse, tuple(sorted(self._global_job_parameters.items(), key=repr)),
+                tuple(self._kryo_types), tuple(self._pojo_types),
+                tuple(sorted(self._kryo_serializers.items())), tuple(sorted(self._default_kryo_serializers.items())),
+                self._auto_type_registration, self._execution_mode, self._input_dependency_constraint)
+
+    def __eq__(self, other):
+        # By value, as PyFlink's tests expect of two configs with the same settings.
+        return isinstance(other, self.__class__) and self._settings() == other._settings()
+
+    def __hash__(self):
+        return hash(self._settings())

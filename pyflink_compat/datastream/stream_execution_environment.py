@@ -19,13 +19,61 @@ from pyflink_compat.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_compat.datastream.functions import SourceFunction
 from pyflink_compat.runtime import graph, launch
 from pyflink_compat.util.deprecation import removed_in_2
-from pyflink_compat.util.exceptions import unsupported
+from pyflink_compat.util.exceptions import illegal_argument, unsupported
 
 log = logging.getLogger("pyflink_compat")
 
 __all__ = ['StreamExecutionEnvironment']
 
 DEFAULT_JOB_NAME = "Flink Streaming Job"
+
+# KeyGroupRangeAssignment.UPPER_BOUND_MAX_PARALLELISM
+_UPPER_BOUND_MAX_PARALLELISM = 1 << 15
+
+_DURATION_UNITS = {
+    "ns": 1e-6, "nano": 1e-6, "nanos": 1e-6, "nanosecond": 1e-6, "nanoseconds": 1e-6,
+    "us": 1e-3, "\u00b5s": 1e-3, "micro": 1e-3, "micros": 1e-3, "microsecond": 1e-3, "microseconds": 1e-3,
+    "": 1, "ms": 1, "milli": 1, "millis": 1, "millisecond": 1, "milliseconds": 1,
+    "s": 1000, "sec": 1000, "secs": 1000, "second": 1000, "seconds": 1000,
+    "m": 60000, "min": 60000, "mins": 60000, "minute": 60000, "minutes": 60000,
+    "h": 3600000, "hour": 3600000, "hours": 3600000,
+    "d": 86400000, "day": 86400000, "days": 86400000,
+}
+
+
+def _duration_millis(key: str, value) -> int:
+    """A duration option as Flink's TimeUtils.parseDuration reads it ("1 min", "500ms", "12000" = ms)."""
+    import re
+    match = re.fullmatch(r"\s*(\d+)\s*([a-z\u00b5]*)\s*", str(value).lower())
+    if not match or match.group(2) not in _DURATION_UNITS:
+        raise illegal_argument("Could not parse value '%s' for key '%s'." % (value, key), "configure")
+    return int(int(match.group(1)) * _DURATION_UNITS[match.group(2)])
+
+
+def _boolean(key: str, value) -> bool:
+    text = str(value).strip().lower()
+    if text not in ("true", "false"):
+        raise illegal_argument("Could not parse value '%s' for key '%s'." % (value, key), "configure")
+    return text == "true"
+
+
+def _integer(key: str, value) -> int:
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise illegal_argument("Could not parse value '%s' for key '%s'." % (value, key), "configure") from None
+
+
+def _job_parameters(value) -> dict:
+    """``pipeline.global-job-parameters`` ("k1:v1,k2:v2", or a dict)."""
+    if isinstance(value, dict):
+        return {str(k): str(v) for k, v in value.items()}
+    result = {}
+    for entry in str(value).split(","):
+        if entry.strip():
+            key, _, val = entry.partition(":")
+            result[key.strip()] = val.strip()
+    return result
 
 
 class PickleSerializer(object):
@@ -53,6 +101,10 @@ class PickleSerializer(object):
 class StreamExecutionEnvironment(object):
     """The context a job runs in; ``get_execution_environment()`` creates one."""
 
+    # Java's static default local parallelism: the parallelism of environments created from now on
+    # (when parallelism.default does not set one). set_default_local_parallelism changes it.
+    _default_local_parallelism = os.cpu_count() or 1
+
     def __init__(self, j_stream_execution_environment, serializer=PickleSerializer()):
         configuration: Configuration = j_stream_execution_environment
         self._configuration = configuration
@@ -62,15 +114,35 @@ class StreamExecutionEnvironment(object):
         self._checkpoint_config._configuration = configuration     # 1.x checkpoint storage -> 2.x keys
         self._state_backend = None                                 # Flink 1.x's set_state_backend
         self._time_characteristic = None                           # Flink 1.x's; EventTime when unset
-        self._max_parallelism = -1
         self._buffer_timeout = 100
         self._chaining = True
+        self._changelog_state_backend = None                       # None: not configured
         self._savepoint_directory = None
-        self._execution_config = None
+        # One ExecutionConfig per environment, as in PyFlink; the parallelism and max parallelism live in it,
+        # so that env.set_parallelism and get_config().set_parallelism are the same setting.
+        from pyflink_compat.common import ExecutionConfig
+        self._execution_config = ExecutionConfig(None)
+        self._execution_config._configuration = configuration      # 1.x restart strategy -> 2.x keys
+        self._parallelism = StreamExecutionEnvironment._default_local_parallelism
+        self._apply_configuration(configuration)
         if launch.cli_parallelism is not None:
             self._parallelism = launch.cli_parallelism
-        else:
-            self._parallelism = configuration.get_integer("parallelism.default", os.cpu_count() or 1)
+
+    @property
+    def _parallelism(self) -> int:
+        return self._execution_config._parallelism
+
+    @_parallelism.setter
+    def _parallelism(self, parallelism: int):
+        self._execution_config._parallelism = parallelism
+
+    @property
+    def _max_parallelism(self) -> int:
+        return self._execution_config._max_parallelism
+
+    @_max_parallelism.setter
+    def _max_parallelism(self, max_parallelism: int):
+        self._execution_config._max_parallelism = max_parallelism
 
     @staticmethod
     def get_execution_environment(configuration: Configuration = None) -> 'StreamExecutionEnvironment':
@@ -85,23 +157,100 @@ class StreamExecutionEnvironment(object):
 
     def get_config(self):
         # One per environment, as in PyFlink: settings made on it stay.
-        if self._execution_config is None:
-            from pyflink_compat.common import ExecutionConfig
-            self._execution_config = ExecutionConfig(None)
-            self._execution_config._configuration = self._configuration    # 1.x restart strategy -> 2.x keys
         return self._execution_config
 
     def configure(self, configuration: Configuration):
+        """Adds ``configuration`` to the job's and, as Flink's ``configure``, applies the options it sets to
+        the environment, its ExecutionConfig and its CheckpointConfig (their getters show them)."""
         self._configuration.add_all(configuration)
+        self._apply_configuration(configuration)
+
+    def _apply_configuration(self, configuration: Configuration):
+        options = configuration.to_dict()
+
+        def option(*keys):
+            for key in keys:
+                if key in options:
+                    return key, options[key]
+            return None, None
+
+        config, checkpoints = self._execution_config, self._checkpoint_config
+        key, value = option("pipeline.operator-chaining.enabled", "pipeline.operator-chaining")
+        if key:
+            self._chaining = _boolean(key, value)
+        key, value = option("execution.buffer-timeout.interval", "execution.buffer-timeout")
+        if key:
+            self._buffer_timeout = _duration_millis(key, value)
+        key, value = option("execution.buffer-timeout.enabled")
+        if key and not _boolean(key, value):
+            self._buffer_timeout = -1
+        key, value = option("parallelism.default")
+        if key:
+            config.set_parallelism(_integer(key, value))
+        key, value = option("pipeline.max-parallelism")
+        if key:
+            self.set_max_parallelism(_integer(key, value))
+        key, value = option("pipeline.auto-watermark-interval")
+        if key:
+            config.set_auto_watermark_interval(_duration_millis(key, value))
+        key, value = option("pipeline.object-reuse")
+        if key:
+            config._object_reuse = _boolean(key, value)
+        key, value = option("pipeline.closure-cleaner-level")
+        if key:
+            config._closure_cleaner = str(value).strip().upper() != "NONE"
+        key, value = option("pipeline.auto-generate-uids")
+        if key:
+            config._auto_generated_uids = _boolean(key, value)
+        key, value = option("pipeline.global-job-parameters")
+        if key:
+            config.set_global_job_parameters(_job_parameters(value))
+        key, value = option("state.changelog.enabled")
+        if key:
+            self._changelog_state_backend = _boolean(key, value)
+        key, value = option("execution.runtime-mode")
+        if key:
+            try:
+                self._runtime_mode = RuntimeExecutionMode[str(value).strip().upper()]
+            except KeyError:
+                raise illegal_argument("Could not parse value '%s' for key '%s'." % (value, key),
+                                       "configure") from None
+        key, value = option("execution.checkpointing.interval")
+        if key:
+            checkpoints.set_checkpoint_interval(_duration_millis(key, value))
+        key, value = option("execution.checkpointing.mode")
+        if key:
+            try:
+                checkpoints.set_checkpointing_mode(CheckpointingMode[str(value).strip().upper()])
+            except KeyError:
+                raise illegal_argument("Could not parse value '%s' for key '%s'." % (value, key),
+                                       "configure") from None
+        key, value = option("execution.checkpointing.timeout")
+        if key:
+            checkpoints.set_checkpoint_timeout(_duration_millis(key, value))
+        key, value = option("execution.checkpointing.min-pause")
+        if key:
+            checkpoints.set_min_pause_between_checkpoints(_duration_millis(key, value))
+        key, value = option("execution.checkpointing.max-concurrent-checkpoints")
+        if key:
+            checkpoints.set_max_concurrent_checkpoints(_integer(key, value))
+        key, value = option("execution.checkpointing.tolerable-failed-checkpoints")
+        if key:
+            checkpoints.set_tolerable_checkpoint_failure_number(_integer(key, value))
 
     def set_parallelism(self, parallelism: int) -> 'StreamExecutionEnvironment':
-        self._parallelism = parallelism
+        """At least 1, or -1 (``ExecutionConfig.PARALLELISM_DEFAULT``); the same setting as
+        ``get_config().set_parallelism``."""
+        self._execution_config.set_parallelism(parallelism)
         return self
 
     def get_parallelism(self) -> int:
         return self._parallelism
 
     def set_max_parallelism(self, max_parallelism: int) -> 'StreamExecutionEnvironment':
+        if not 0 < max_parallelism <= _UPPER_BOUND_MAX_PARALLELISM:
+            raise illegal_argument("maxParallelism is out of bounds 0 < maxParallelism <= %d. Found: %d"
+                                   % (_UPPER_BOUND_MAX_PARALLELISM, max_parallelism), "setMaxParallelism")
         self._max_parallelism = max_parallelism
         return self
 
@@ -109,10 +258,12 @@ class StreamExecutionEnvironment(object):
         return self._max_parallelism
 
     def get_default_local_parallelism(self) -> int:
-        return os.cpu_count() or 1
+        return StreamExecutionEnvironment._default_local_parallelism
 
     def set_default_local_parallelism(self, parallelism: int):
-        self._parallelism = parallelism
+        """As Java's static setter: the parallelism of local environments created afterwards; this
+        environment's parallelism does not change."""
+        StreamExecutionEnvironment._default_local_parallelism = parallelism
 
     def set_runtime_mode(self, execution_mode: RuntimeExecutionMode):
         # PyFlink returns the Java environment here, not self; callers do not chain on it.
@@ -120,6 +271,8 @@ class StreamExecutionEnvironment(object):
         return self
 
     def set_buffer_timeout(self, timeout_millis: int) -> 'StreamExecutionEnvironment':
+        if timeout_millis < -1:
+            raise illegal_argument("Timeout of buffer must be non-negative or -1", "setBufferTimeout")
         self._buffer_timeout = timeout_millis
         return self
 
@@ -164,13 +317,19 @@ class StreamExecutionEnvironment(object):
         return self._checkpoint_config.is_force_unaligned_checkpoints()
 
     def enable_changelog_state_backend(self, enabled: bool) -> 'StreamExecutionEnvironment':
+        """Recorded (``state.changelog.enabled``); Spark's state store has no changelog backend."""
+        self._changelog_state_backend = bool(enabled)
+        self._configuration.set_string("state.changelog.enabled", "true" if enabled else "false")
         return self
 
     def is_changelog_state_backend_enabled(self):
-        return None
+        """True/False once enabled or disabled (here or by ``state.changelog.enabled``); None until then."""
+        return self._changelog_state_backend
 
     def set_default_savepoint_directory(self, directory: str) -> 'StreamExecutionEnvironment':
-        self._savepoint_directory = directory
+        """Recorded as Flink's ``Path`` prints it (``file:///x/`` -> ``file:/x``)."""
+        from pyflink_compat.datastream.state_backend import _flink_path
+        self._savepoint_directory = _flink_path(directory)
         return self
 
     def get_default_savepoint_directory(self):
