@@ -12,6 +12,8 @@ stands for a 2.x backend plus a checkpoint storage, which Flink 1.x's
 from enum import Enum
 from typing import List, Optional
 
+from pyflink_compat.util.exceptions import illegal_argument
+
 __all__ = ['StateBackend', 'HashMapStateBackend', 'EmbeddedRocksDBStateBackend',
            'CustomStateBackend', 'PredefinedOptions',
            'MemoryStateBackend', 'FsStateBackend', 'RocksDBStateBackend']   # Flink 1.x's, as apache-flink 1.20
@@ -62,7 +64,9 @@ class EmbeddedRocksDBStateBackend(StateBackend):
         self._transfer_threads = _DEFAULT_TRANSFER_THREADS
 
     def set_db_storage_paths(self, *paths: str):
-        self._db_storage_paths = [p for p in paths if p is not None]
+        """Local directories, kept as Java does: ``file:`` URIs and plain paths as absolute local paths
+        (``file:///x/`` -> ``/x``); a relative path or another file system is refused. Recorded only."""
+        self._db_storage_paths = [_local_db_path(p) for p in paths if p is not None]
 
     def get_db_storage_paths(self) -> List[str]:
         return list(self._db_storage_paths)
@@ -125,6 +129,23 @@ def _flink_path(uri: str) -> str:
     if len(path) > 1 and path.endswith("/"):
         path = path[:-1]
     return prefix + path
+
+
+def _local_db_path(path: str) -> str:
+    """A RocksDB storage directory as Java's ``setDbStoragePaths`` keeps it."""
+    import posixpath
+    from urllib.parse import urlsplit
+    normalised = _flink_path(path)
+    parts = urlsplit(normalised)
+    if parts.scheme and len(parts.scheme) > 1:
+        if parts.scheme != "file":
+            raise illegal_argument("Path %s has a non-local scheme" % path, "setDbStoragePaths")
+        local = parts.path
+    else:
+        local = normalised
+    if not local.startswith("/"):
+        raise illegal_argument("Relative paths are not supported", "setDbStoragePaths")
+    return posixpath.normpath(local)
 
 
 def _check_ternary(value, parameter: str):

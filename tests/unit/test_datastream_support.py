@@ -785,7 +785,7 @@ def test_state_backend_and_checkpoint_storage_holders():
     with pytest.raises(TypeError):
         EmbeddedRocksDBStateBackend('yes')
     assert JobManagerCheckpointStorage().get_max_state_size() == 5 * 1024 * 1024
-    assert FileSystemCheckpointStorage('file:///tmp/chk').get_checkpoint_path() == 'file:///tmp/chk'
+    assert FileSystemCheckpointStorage('file:///tmp/chk').get_checkpoint_path() == 'file:/tmp/chk'   # Flink's Path
     _raises(ValueError, "checkpoint_path must not be None", FileSystemCheckpointStorage)
 
 

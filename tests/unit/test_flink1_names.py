@@ -103,10 +103,11 @@ def test_checkpoint_storage_sets_the_2x_configuration(env):
     assert one_warning(config.get_checkpoint_storage, "get_checkpoint_storage") is None
     one_warning(lambda: config.set_checkpoint_storage_dir("file:///tmp/ckpt"), "execution.checkpointing.dir")
     storage = quietly(config.get_checkpoint_storage)
-    assert isinstance(storage, FileSystemCheckpointStorage) and storage.get_checkpoint_path() == "file:///tmp/ckpt"
+    # As Flink's Path prints it (PyFlink's test_checkpoint_storage: "file://var/checkpoints/" -> "file://var/checkpoints").
+    assert isinstance(storage, FileSystemCheckpointStorage) and storage.get_checkpoint_path() == "file:/tmp/ckpt"
     settings = env._configuration.to_dict()
     assert (settings["execution.checkpointing.storage"], settings["execution.checkpointing.dir"]) == (
-        "filesystem", "file:///tmp/ckpt")
+        "filesystem", "file:/tmp/ckpt")
     one_warning(lambda: config.set_checkpoint_storage(JobManagerCheckpointStorage()), "set_checkpoint_storage")
     assert env._configuration.to_dict()["execution.checkpointing.storage"] == "jobmanager"
     with pytest.raises(TypeError):
@@ -263,3 +264,17 @@ def test_a_flink_1_job_setup_builds(env, tmp_path):
     # The runtime's checkpoint directory is the FsStateBackend's
     from pyflink_compat.runtime import checkpoints
     assert checkpoints._local_path(settings["execution.checkpointing.dir"]) == str(tmp_path)
+
+
+def test_row_formats_import_from_pyflink_common_serialization_as_in_flink_1_15():
+    import importlib
+    old = importlib.import_module("pyflink_compat.common.serialization")
+    for name, fmt in (("JsonRowSerializationSchema", "json"), ("JsonRowDeserializationSchema", "json"),
+                      ("CsvRowSerializationSchema", "csv"), ("CsvRowDeserializationSchema", "csv"),
+                      ("AvroRowSerializationSchema", "avro"), ("AvroRowDeserializationSchema", "avro")):
+        with pytest.warns(DeprecationWarning, match="pyflink.datastream.formats.%s" % fmt) as caught:
+            got = getattr(old, name)
+        assert len(caught) == 1
+        assert got is getattr(importlib.import_module("pyflink_compat.datastream.formats." + fmt), name)
+    with pytest.raises(AttributeError, match="'pyflink.common.serialization' has no attribute 'Nope'"):
+        old.Nope
