@@ -172,3 +172,23 @@ class RowFieldExtractorSchema(SerializationSchema):
         if isinstance(field, (bytes, bytearray)):
             return bytes(field)
         return str(field).encode("utf-8")
+
+
+# PyFlink 1.15 and earlier kept the row formats in this module; jobs of that time still import them from here.
+_FORMATS_OF_FLINK_1_15 = {
+    "JsonRowSerializationSchema": "json", "JsonRowDeserializationSchema": "json",
+    "CsvRowSerializationSchema": "csv", "CsvRowDeserializationSchema": "csv",
+    "AvroRowSerializationSchema": "avro", "AvroRowDeserializationSchema": "avro",
+}
+
+
+def __getattr__(name):
+    fmt = _FORMATS_OF_FLINK_1_15.get(name)
+    if fmt is None:
+        raise AttributeError("module %r has no attribute %r"
+                             % (__name__.replace("pyflink_compat", "pyflink", 1), name))
+    import importlib
+    from pyflink_compat.util.deprecation import removed_in_2
+    removed_in_2("pyflink.common.serialization." + name,
+                 "import it from pyflink.datastream.formats.%s" % fmt, since="1.16", stacklevel=3)
+    return getattr(importlib.import_module("pyflink_compat.datastream.formats." + fmt), name)
