@@ -130,6 +130,8 @@ class JobRun:
         self._thread = None
         self._checkpoints = None
         self._started_at = None
+        # execute_async: nobody waits on the job, so its failure is logged when it happens (execute() raises it)
+        self.log_failure = False
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -212,6 +214,9 @@ class JobRun:
             outcomes = {JobStatus.FINISHED: checkpoints.FINISHED, JobStatus.CANCELED: checkpoints.CANCELED}
             self._checkpoints.finish(outcomes.get(self.status, checkpoints.FAILED))
             if self.error is not None:
+                if self.log_failure and self.status == JobStatus.FAILED:
+                    log.error("Job '%s' (%s) failed: %s", self.job_name, self.job_id,
+                              str(self.error).splitlines()[0] if str(self.error) else type(self.error).__name__)
                 self.result_future.set_exception(self.error)
             else:
                 runtime_ms = int((time.monotonic() - self._started_at) * 1000)
@@ -287,7 +292,9 @@ def execute(env, sinks, job_name):
 
 
 def execute_async(env, sinks, job_name):
-    return SparkJobClient(JobRun(env, sinks, job_name).start())
+    run = JobRun(env, sinks, job_name)
+    run.log_failure = True
+    return SparkJobClient(run.start())
 
 
 class CollectedResults:

@@ -158,6 +158,17 @@ def test_a_failing_user_function_fails_the_job_with_its_error(spark):
         env.execute("boom")
 
 
+def test_a_job_started_with_execute_async_logs_its_failure_and_its_client_raises_it(spark, caplog):
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.from_collection([1, 0]).map(lambda x: 1 // x).print()
+    with caplog.at_level("ERROR", logger="pyflink_compat"):
+        client = env.execute_async("async boom")
+        with pytest.raises(Exception, match="ZeroDivisionError"):
+            client.get_job_execution_result().result()
+    failures = [r.getMessage() for r in caplog.records if r.levelname == "ERROR" and "async boom" in r.getMessage()]
+    assert len(failures) == 1 and "failed" in failures[0] and "ZeroDivisionError" in failures[0], failures
+
+
 def test_execute_without_sinks_fails_as_flink_does(spark):
     env = StreamExecutionEnvironment.get_execution_environment()
     env.from_collection([1])
