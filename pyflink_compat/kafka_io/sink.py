@@ -20,7 +20,7 @@ from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMess
 from pyflink_compat.kafka_io import batch_send
 from pyflink_compat.kafka_io import properties as kprops
 from pyflink_compat.kafka_io.clients import discard_client, per_worker_client
-from pyflink_compat.kafka_io.source import SPEC_OPTION, decode_object
+from pyflink_compat.kafka_io.source import SPEC_OPTION, decode_object, reader_index
 # the KafkaSource enumerator's rule, also the legacy consumer's (tests and callers use it from here too)
 from pyflink_compat.kafka_io.source import java_string_hash, split_owner as assigned_subtask  # noqa: F401
 
@@ -140,7 +140,7 @@ def _send_and_check(producer, spec, element_type, batches) -> Tuple[int, bool]:
             return None
         if topic not in fixed_partitions:
             fixed_partitions[topic] = fixed_partition(producer.partitions_for(topic),
-                                                      subtask_index(spec.subtask_parallelism))
+                                                      reader_index(spec.subtask_parallelism))
         return fixed_partitions[topic]
 
     sent = 0
@@ -233,14 +233,6 @@ def _describe(error) -> str:
     text = str(error)
     name = type(error).__name__
     return text if text.startswith(name) else "%s: %s" % (name, text)
-
-
-def subtask_index(parallelism) -> int:
-    """This task's parallel instance number, for the fixed partitioner: the reader of the Kafka split the
-    task reads (a chained source and sink share the instance), else the Spark partition id modulo the sink's
-    parallelism (see source.reader_index)."""
-    from pyflink_compat.kafka_io import source as ksource
-    return ksource.reader_index(parallelism)
 
 
 def fixed_partition(partitions, subtask: int) -> int:

@@ -215,8 +215,9 @@ class JobRun:
             self._checkpoints.finish(outcomes.get(self.status, checkpoints.FAILED))
             if self.error is not None:
                 if self.log_failure and self.status == JobStatus.FAILED:
+                    text = str(self.error)
                     log.error("Job '%s' (%s) failed: %s", self.job_name, self.job_id,
-                              str(self.error).splitlines()[0] if str(self.error) else type(self.error).__name__)
+                              text.splitlines()[0] if text else type(self.error).__name__)
                 self.result_future.set_exception(self.error)
             else:
                 runtime_ms = int((time.monotonic() - self._started_at) * 1000)
