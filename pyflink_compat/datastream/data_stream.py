@@ -1,6 +1,6 @@
 """DataStream and DataStreamSink (mirror of ``pyflink.datastream.data_stream``).
 
-Methods only record nodes of the job graph (``runtime.graph``); nothing runs
+Methods only record nodes of the job graph (``plan.graph``); nothing runs
 until ``execute()``. What is not provided yet raises UnsupportedFeatureError
 naming the method and the porting-guide section.
 """
@@ -23,7 +23,7 @@ from pyflink_compat.datastream.state import (AggregatingStateDescriptor, ListSta
 from pyflink_compat.datastream.window import (CountSlidingWindowAssigner, CountTumblingWindowAssigner, Trigger,
                                               WindowAssigner, WindowOperationDescriptor)
 from pyflink_compat.datastream.output_tag import OutputTag
-from pyflink_compat.runtime import graph
+from pyflink_compat.plan import graph
 from pyflink_compat.util.exceptions import unsupported
 
 __all__ = ['CloseableIterator', 'DataStream', 'KeyedStream', 'ConnectedStreams', 'WindowedStream',

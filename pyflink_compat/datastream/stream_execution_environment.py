@@ -17,7 +17,8 @@ from pyflink_compat.datastream.checkpointing_mode import CheckpointingMode
 from pyflink_compat.datastream.data_stream import DataStream
 from pyflink_compat.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_compat.datastream.functions import SourceFunction
-from pyflink_compat.runtime import graph, launch
+from pyflink_compat.plan import graph
+from pyflink_compat.runtime import launch
 from pyflink_compat.util.deprecation import removed_in_2
 from pyflink_compat.util.exceptions import illegal_argument, unsupported
 
@@ -523,8 +524,8 @@ class StreamExecutionEnvironment(object):
         return sinks
 
     def get_execution_plan(self) -> str:
-        from pyflink_compat.runtime import plan
-        return plan.execution_plan(self._sinks, self._parallelism)
+        from pyflink_compat.plan import flink_json
+        return flink_json.execution_plan(self._sinks, self._parallelism)
 
     def execute(self, job_name: str = None):
         """Run the job until every bounded source is read (forever for unbounded ones)."""

@@ -9,7 +9,7 @@ import time
 from itertools import compress
 from typing import List, Optional
 
-from pyflink_compat.runtime import graph
+from pyflink_compat.plan import graph
 from pyflink_compat.runtime.event_time import LONG_MIN
 
 

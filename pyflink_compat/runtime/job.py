@@ -17,7 +17,8 @@ from py4j.protocol import Py4JJavaError
 
 from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
-from pyflink_compat.runtime import (checkpoints, graph, idle_planners, launch, session, translate, warm_up,
+from pyflink_compat.plan import graph
+from pyflink_compat.runtime import (checkpoints, idle_planners, launch, session, translate, warm_up,
                                     worker_python)
 
 log = logging.getLogger("pyflink_compat")

@@ -26,7 +26,8 @@ from typing import List, Optional
 import attrs
 import pyarrow as pa
 
-from pyflink_compat.runtime import codec, exchange, gc_pause, graph
+from pyflink_compat.plan import graph
+from pyflink_compat.runtime import codec, exchange, gc_pause
 from pyflink_compat.runtime.event_time import LONG_MIN, WatermarkTracker
 
 CHUNK_ROWS = 20_000            # records turned into Python objects at a time by a keyed subtask

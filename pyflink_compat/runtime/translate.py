@@ -21,7 +21,8 @@ from pyflink_compat.kafka_io import spec as kspec
 from pyflink_compat.kafka_io import source as ksource
 from pyflink_compat.kafka_io.cluster import Cluster, check_reachable
 from pyflink_compat.common.typeinfo import Types
-from pyflink_compat.runtime import codec, collection_source, graph, printing
+from pyflink_compat.plan import graph
+from pyflink_compat.runtime import codec, collection_source, printing
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, illegal_state
 
 log = logging.getLogger("pyflink_compat")

@@ -7,7 +7,7 @@ import pytest
 from pyflink_compat.datastream import StreamExecutionEnvironment
 from pyflink_compat.datastream.checkpoint_config import ExternalizedCheckpointRetention
 from pyflink_compat.runtime import checkpoints
-from pyflink_compat.runtime.graph import Node
+from pyflink_compat.plan.graph import Node
 from pyflink_compat.util.exceptions import JavaStyleError
 
 

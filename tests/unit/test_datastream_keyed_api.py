@@ -8,7 +8,7 @@ from pyflink_compat.datastream.functions import KeyedProcessFunction, ProcessWin
 from pyflink_compat.datastream.output_tag import OutputTag
 from pyflink_compat.datastream.window import (CountTrigger, EventTimeTrigger, TumblingEventTimeWindows,
                                               CountTumblingWindowAssigner, CountSlidingWindowAssigner)
-from pyflink_compat.runtime import graph
+from pyflink_compat.plan import graph
 
 
 @pytest.fixture

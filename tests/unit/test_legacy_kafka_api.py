@@ -15,7 +15,7 @@ from pyflink_compat.datastream.connectors.kafka import (FlinkKafkaConsumer, Flin
 from pyflink_compat.datastream.functions import SinkFunction, SourceFunction
 from pyflink_compat.kafka_io import spec as kspec
 from pyflink_compat.kafka_io.sink import assigned_subtask, fixed_partition, java_string_hash
-from pyflink_compat.runtime import graph
+from pyflink_compat.plan import graph
 from pyflink_compat.util.exceptions import UnsupportedFeatureError
 
 PROPS = {"bootstrap.servers": "b:9092"}

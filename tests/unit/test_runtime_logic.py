@@ -158,7 +158,7 @@ def test_rows_are_read_by_name_whatever_their_field_order():
 
 def _run_fused(steps, element_type, rows, timestamps):
     """Run map/filter nodes over one Arrow batch the way a read task does (no Spark needed)."""
-    from pyflink_compat.runtime import graph
+    from pyflink_compat.plan import graph
     from pyflink_compat.runtime.translate import fused_functions
     from pyflink_compat.datastream.functions import FilterFunction, MapFunction
 
@@ -186,7 +186,7 @@ def _run_fused(steps, element_type, rows, timestamps):
 
 
 def test_filters_keep_elements_and_timestamps():
-    from pyflink_compat.runtime import graph
+    from pyflink_compat.plan import graph
     rows = [Row(name="n%d" % i, age=i, score=i / 2) for i in range(10)]
     kept, ts = _run_fused([(graph.FILTER, lambda r: r.age % 2), (graph.FILTER, lambda r: r.age > 4)],
                           PERSON, rows, list(range(100, 110)))
@@ -194,7 +194,7 @@ def test_filters_keep_elements_and_timestamps():
 
 
 def test_a_filter_that_changes_rows_passes_the_changed_rows_on():
-    from pyflink_compat.runtime import graph
+    from pyflink_compat.plan import graph
 
     def shout(row):
         row["name"] = row.name.upper()
@@ -205,7 +205,7 @@ def test_a_filter_that_changes_rows_passes_the_changed_rows_on():
 
 
 def test_a_filter_after_a_map_sees_and_keeps_mapped_rows():
-    from pyflink_compat.runtime import graph
+    from pyflink_compat.plan import graph
     rows = [Row(name="a", age=1, score=0.5), Row(name="b", age=2, score=1.0)]
     kept, _ = _run_fused([(graph.MAP, lambda r: Row(name=r.name * 2, age=r.age + 1, score=r.score)),
                           (graph.FILTER, lambda r: r.age == 3)], PERSON, rows, [1, 2])

@@ -2,7 +2,7 @@
 import json
 from typing import List
 
-from pyflink_compat.runtime import graph
+from pyflink_compat.plan import graph
 
 _PACT = {graph.KAFKA_SOURCE: "Data Source", graph.COLLECTION_SOURCE: "Data Source",
          graph.KAFKA_SINK: "Data Sink", graph.PRINT_SINK: "Data Sink", graph.COLLECT_SINK: "Data Sink"}
