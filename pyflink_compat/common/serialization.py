@@ -155,7 +155,8 @@ del _factory
 
 
 class RowFieldExtractorSchema(SerializationSchema):
-    """Serializes one field of a Row (since PyFlink 2.3): bytes as they are, anything else as UTF-8 str."""
+    """Serializes one field of a Row (since PyFlink 2.3), as Java's ``RowFieldExtractorSchema`` does: the field
+    must already be bytes; a null row or a null field gives empty bytes (not a null Kafka value)."""
 
     def __init__(self, field_index: int):
         if field_index < 0:
@@ -164,14 +165,39 @@ class RowFieldExtractorSchema(SerializationSchema):
         super().__init__()
 
     def serialize(self, value) -> bytes:
+        from pyflink_compat.util.exceptions import JavaStyleError
         if value is None:
-            return None
+            return b""
+        if self._field_index >= len(value):
+            raise JavaStyleError("java.lang.IllegalArgumentException", "Cannot access field %d in Row with arity %d"
+                                 % (self._field_index, len(value)), "serialize")
         field = value[self._field_index]
         if field is None:
-            return None
+            return b""
         if isinstance(field, (bytes, bytearray)):
             return bytes(field)
-        return str(field).encode("utf-8")
+        raise JavaStyleError("java.lang.IllegalArgumentException", "Field at index %d must be of type byte[], but "
+                             "was %s" % (self._field_index, _java_class_name(field)), "serialize")
+
+
+def _java_class_name(value) -> str:
+    """The Java class PyFlink hands a Python value to the JVM as (an int as Integer when it fits, else Long)."""
+    import datetime
+    import decimal
+    from pyflink_compat.common.types import Row
+    if isinstance(value, bool):
+        return "java.lang.Boolean"
+    if isinstance(value, int):
+        return "java.lang.Integer" if -2 ** 31 <= value < 2 ** 31 else "java.lang.Long"
+    for python_type, java_class in ((str, "java.lang.String"), (float, "java.lang.Double"),
+                                    (decimal.Decimal, "java.math.BigDecimal"),
+                                    (datetime.datetime, "java.sql.Timestamp"),
+                                    (datetime.date, "java.sql.Date"), (datetime.time, "java.sql.Time"),
+                                    (Row, "org.apache.flink.types.Row"), (dict, "java.util.HashMap"),
+                                    (list, "[Ljava.lang.Object;"), (tuple, "org.apache.flink.api.java.tuple.Tuple")):
+        if isinstance(value, python_type):
+            return java_class
+    return type(value).__name__
 
 
 # PyFlink 1.15 and earlier kept the row formats in this module; jobs of that time still import them from here.
