@@ -162,7 +162,7 @@ def test_json_layout():
     array = codec.from_python([Row(a=1, b="x", c=None, d=float("nan")), None,
                                Row(a=None, b='"\\\x01', c=-0.0, d=1e7)], row_type)
     assert json_schema(row_type)._serialize_arrow(array).to_pylist() == [
-        b'{"a":1,"b":"x","c":null,"d":"NaN"}', None, b'{"a":null,"b":"\\"\\\\\\u0001","c":-0.0,"d":1.0E7}']
+        b'{"a":1,"b":"x","c":null,"d":"NaN"}', b'{}', b'{"a":null,"b":"\\"\\\\\\u0001","c":-0.0,"d":1.0E7}']
 
 
 def test_json_random_bit_patterns():

@@ -278,7 +278,11 @@ def json_serialize(array, type_info):
     if len(array) == 0:
         return pa.array([], pa.binary())
     text = json_text(array, type_info)
-    return None if text is None else pc.cast(text, pa.binary())
+    if text is None:
+        return None
+    if text.null_count:
+        text = pc.fill_null(text, "{}")       # a null row: Flink writes an empty object node
+    return pc.cast(text, pa.binary())
 
 
 # -- CSV ------------------------------------------------------------------------------------------

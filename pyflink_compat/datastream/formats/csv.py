@@ -32,9 +32,11 @@ import re
 import struct
 
 from pyflink_compat.common.serialization import DeserializationSchema, SerializationSchema
+from pyflink_compat.common.serialization import _java_class_name as java_class_name
 from pyflink_compat.common.typeinfo import (BasicArrayTypeInfo, ListTypeInfo, MapTypeInfo, ObjectArrayTypeInfo,
                                             PrimitiveArrayTypeInfo, RowTypeInfo, TypeInformation, Types)
-from pyflink_compat.common.types import Row
+from pyflink_compat.common.types import Row, _java_str
+from pyflink_compat.datastream.formats._casts import check_scalar
 from pyflink_compat.util.exceptions import (JavaStyleError, UnsupportedFeatureError, illegal_argument,
                                             null_pointer, unsupported)
 
@@ -710,7 +712,11 @@ class CsvRowSerializationSchema(SerializationSchema):
         return q + text.replace(q, q + q) + q
 
     def _scalar_text(self, value, t):
-        """(text, is_textual) of one non-null value."""
+        """(text, is_textual) of one non-null value; a value of another Java class than the type's fails as
+        Flink's cast does (``_casts``)."""
+        cast_error = check_scalar(value, t, java_class_name)
+        if cast_error is not None:
+            raise TypeError("java.lang.ClassCastException: " + cast_error)
         if _same(t, Types.STRING()):
             return str(value), True
         if _same(t, Types.BOOLEAN()):
@@ -764,9 +770,9 @@ class CsvRowSerializationSchema(SerializationSchema):
             values = _row_values(value, self._type_info)
             parts = [self._field_text(v, t) for v, t in zip(values, self._type_info.get_field_types())]
         except Exception as e:
-            raise _FormatError("java.lang.RuntimeException",
-                                 "Could not serialize row '%s'. Make sure that the schema matches the input. (%s)"
-                                 % (value, e), "serialize") from None
+            # Java's message names the row as Row.toString() prints it (+I[a, 1]); the cause in brackets
+            raise _FormatError("java.lang.RuntimeException", "Could not serialize row '%s'. (%s)"
+                               % (_java_str(value), e), "serialize") from None
         return (self._field_delimiter.join(parts) + self._line_delimiter).encode("utf-8")
 
     def _serialize_arrow(self, array):

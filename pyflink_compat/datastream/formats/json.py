@@ -21,9 +21,12 @@ import math
 import re
 
 from pyflink_compat.common.serialization import DeserializationSchema, SerializationSchema
-from pyflink_compat.common.typeinfo import (BasicArrayTypeInfo, ListTypeInfo, MapTypeInfo,
+from pyflink_compat.common.serialization import _java_class_name as java_class_name
+from pyflink_compat.common.typeinfo import (BasicArrayTypeInfo, BasicTypeInfo, ListTypeInfo, MapTypeInfo,
                                              ObjectArrayTypeInfo, PrimitiveArrayTypeInfo, RowTypeInfo,
                                              TypeInformation, Types)
+from pyflink_compat.common.types import _java_str
+from pyflink_compat.datastream.formats._casts import check_scalar
 from pyflink_compat.util.exceptions import illegal_argument
 
 __all__ = ['JsonRowDeserializationSchema', 'JsonRowSerializationSchema']
@@ -635,7 +638,21 @@ def _has_null_field(rows) -> bool:
 # -- serialization ----------------------------------------------------------------------------------
 
 def _writer(type_info):
-    """function(value) -> JSON text, for a non-null value of ``type_info``."""
+    """function(value) -> JSON text, for a non-null value of ``type_info``; a value of another Java class than
+    the type's fails as Flink's cast does (``_casts``)."""
+    write = _unchecked_writer(type_info)
+    if not isinstance(type_info, BasicTypeInfo):
+        return write
+
+    def checked(v):
+        cast_error = check_scalar(v, type_info, java_class_name)
+        if cast_error is not None:
+            raise _JavaError("java.lang.ClassCastException", cast_error)
+        return write(v)
+    return checked
+
+
+def _unchecked_writer(type_info):
     if _same(type_info, Types.STRING()) or _same(type_info, Types.CHAR()):
         return lambda v: _quote(str(v))
     if _same(type_info, Types.BOOLEAN()):
@@ -735,12 +752,12 @@ class JsonRowSerializationSchema(SerializationSchema):
 
     def serialize(self, value) -> bytes:
         if value is None:
-            return None
+            return b"{}"                       # Flink writes an empty object node for a null row
         try:
             return self._write(value).encode("utf-8")
         except _JavaError as e:
             raise _JavaError("java.lang.RuntimeException", "Could not serialize row '%s'. Make sure that the "
-                             "schema matches the input. (%s)" % (value, e)) from None
+                             "schema matches the input. (%s)" % (_java_str(value), e)) from None
 
     def _serialize_arrow(self, array):
         """The whole column at once (``_vectorised.json_serialize``); None for types not vectorised."""
