@@ -7,7 +7,7 @@ naming the method and the porting-guide section.
 from enum import Enum
 from typing import Callable, Union
 
-from pyflink_compat.common.typeinfo import Types, TypeInformation
+from pyflink_compat.common.typeinfo import PickledBytesTypeInfo, Types, TypeInformation
 from pyflink_compat.common.watermark_strategy import WatermarkStrategy
 from pyflink_compat.common.typeinfo import RowTypeInfo
 from pyflink_compat.datastream import _keyed_functions as keyed
@@ -24,7 +24,14 @@ from pyflink_compat.datastream.window import (CountSlidingWindowAssigner, CountT
                                               WindowAssigner, WindowOperationDescriptor)
 from pyflink_compat.datastream.output_tag import OutputTag
 from pyflink_compat.plan import graph
-from pyflink_compat.util.exceptions import unsupported
+from pyflink_compat.util.exceptions import illegal_argument, unsupported
+
+_UPPER_BOUND_MAX_PARALLELISM = 1 << 15
+
+
+def _slot_sharing_group_name(group) -> str:
+    """``slot_sharing_group`` takes a name or a SlotSharingGroup."""
+    return group if isinstance(group, str) else group.get_name()
 
 __all__ = ['CloseableIterator', 'DataStream', 'KeyedStream', 'ConnectedStreams', 'WindowedStream',
            'DataStreamSink', 'BroadcastStream', 'BroadcastConnectedStream']
@@ -83,6 +90,7 @@ class DataStream(object):
         return self
 
     def set_uid_hash(self, uid_hash: str) -> 'DataStream':
+        self._node.uid_hash = uid_hash
         return self
 
     def set_parallelism(self, parallelism: int) -> 'DataStream':
@@ -90,6 +98,13 @@ class DataStream(object):
         return self
 
     def set_max_parallelism(self, max_parallelism: int) -> 'DataStream':
+        """The number of key groups of a keyed operator: which subtask each key goes to depends on it."""
+        if max_parallelism <= 0:
+            raise illegal_argument("The maximum parallelism must be greater than 0.", "setMaxParallelism")
+        if max_parallelism > _UPPER_BOUND_MAX_PARALLELISM:
+            raise illegal_argument("Maximum parallelism must be between 1 and %d. Found: %d"
+                                   % (_UPPER_BOUND_MAX_PARALLELISM, max_parallelism), "setMaxParallelism")
+        self._node.max_parallelism = max_parallelism
         return self
 
     def get_type(self) -> TypeInformation:
@@ -106,15 +121,19 @@ class DataStream(object):
         return self
 
     def set_buffer_timeout(self, timeout_millis: int) -> 'DataStream':
+        self._node.buffer_timeout = timeout_millis
         return self
 
     def start_new_chain(self) -> 'DataStream':
+        self._node.chaining = graph.CHAIN_HEAD
         return self
 
     def disable_chaining(self) -> 'DataStream':
+        self._node.chaining = graph.CHAIN_NEVER
         return self
 
     def slot_sharing_group(self, slot_sharing_group) -> 'DataStream':
+        self._node.slot_sharing_group = _slot_sharing_group_name(slot_sharing_group)
         return self
 
     def set_description(self, description: str) -> 'DataStream':
@@ -151,17 +170,22 @@ class DataStream(object):
         return self._then(graph.FILTER, "Filter", function, self._node.output_type)
 
     # Redistribution only changes which parallel instance sees an element; Spark decides that itself.
+    def _partitioned(self, partitioner: str) -> 'DataStream':
+        node = graph.Node(kind=graph.PARTITION, name=partitioner, output_type=self._node.output_type,
+                          input=self._node, payload=partitioner)
+        return DataStream((node, self._env))
+
     def shuffle(self) -> 'DataStream':
-        return self
+        return self._partitioned("SHUFFLE")
 
     def rescale(self) -> 'DataStream':
-        return self
+        return self._partitioned("RESCALE")
 
     def rebalance(self) -> 'DataStream':
-        return self
+        return self._partitioned("REBALANCE")
 
     def forward(self) -> 'DataStream':
-        return self
+        return self._partitioned("FORWARD")
 
     def process(self, func: ProcessFunction, output_type: TypeInformation = None) -> 'DataStream':
         """Applies ``func`` to every element; it yields any number of outputs, and ``(output_tag, value)``
@@ -174,6 +198,8 @@ class DataStream(object):
         node = graph.Node(kind=graph.ASSIGN_TIMESTAMPS, name="Timestamps/Watermarks",
                           output_type=self._node.output_type, input=self._node,
                           payload=watermark_strategy._timestamp_assigner, watermark_strategy=watermark_strategy)
+        if node.payload is not None:       # PyFlink's three operators: extract, generate, remove the timestamp
+            node.reserved_ids = (graph.new_id(), graph.new_id())
         return DataStream((node, self._env))
 
     def get_side_output(self, output_tag: OutputTag) -> 'DataStream':
@@ -226,7 +252,11 @@ class DataStream(object):
         return self._sink(graph.KAFKA_SINK, "Sink: Unnamed", sink_func._to_sink_spec())
 
     def print(self, sink_identifier: str = None) -> 'DataStreamSink':
-        return self._sink(graph.PRINT_SINK, "Print to Std. Out", sink_identifier)
+        # PyFlink prints Python objects through a str() map it adds before the sink (one more plan node).
+        conversion = (graph.new_id(),) if isinstance(self._node.output_type, PickledBytesTypeInfo) else ()
+        sink = self._sink(graph.PRINT_SINK, "Print to Std. Out", sink_identifier)
+        sink._node.reserved_ids = conversion
+        return sink
 
     def execute_and_collect(self, job_execution_name: str = None, limit: int = None):
         from pyflink_compat.runtime import job
@@ -250,6 +280,7 @@ class DataStreamSink(object):
         return self
 
     def set_uid_hash(self, uid_hash: str) -> 'DataStreamSink':
+        self._node.uid_hash = uid_hash
         return self
 
     def set_parallelism(self, parallelism: int) -> 'DataStreamSink':
@@ -261,9 +292,11 @@ class DataStreamSink(object):
         return self
 
     def disable_chaining(self) -> 'DataStreamSink':
+        self._node.chaining = graph.CHAIN_NEVER
         return self
 
     def slot_sharing_group(self, slot_sharing_group) -> 'DataStreamSink':
+        self._node.slot_sharing_group = _slot_sharing_group_name(slot_sharing_group)
         return self
 
 

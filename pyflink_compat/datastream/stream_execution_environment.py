@@ -525,7 +525,9 @@ class StreamExecutionEnvironment(object):
 
     def get_execution_plan(self) -> str:
         from pyflink_compat.plan import flink_json
-        return flink_json.execution_plan(self._sinks, self._parallelism)
+        return flink_json.execution_plan(
+            self._sinks, self._parallelism,
+            python_chaining=self._configuration.get_boolean("python.operator-chaining.enabled", True))
 
     def execute(self, job_name: str = None):
         """Run the job until every bounded source is read (forever for unbounded ones)."""

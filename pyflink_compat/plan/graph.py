@@ -23,6 +23,11 @@ WINDOW = "window"                      # a window operation on a keyed (or all) 
 KAFKA_SINK = "kafka_sink"
 PRINT_SINK = "print_sink"
 COLLECT_SINK = "collect_sink"
+PARTITION = "partition"                # shuffle/rebalance/rescale/forward (payload: one of PARTITIONERS)
+
+PARTITIONERS = ("SHUFFLE", "REBALANCE", "RESCALE", "FORWARD")
+# Operator chaining as the job asked for it (start_new_chain / disable_chaining)
+CHAIN_DEFAULT, CHAIN_HEAD, CHAIN_NEVER = "default", "head", "never"
 
 SOURCE_KINDS = (KAFKA_SOURCE, COLLECTION_SOURCE)
 FUNCTION_KINDS = (MAP, FLAT_MAP, FILTER, PROCESS, ASSIGN_TIMESTAMPS, SIDE_OUTPUT)   # per element, no state
@@ -44,15 +49,34 @@ class Node:
     description: Optional[str] = None
     watermark_strategy: Any = None       # sources: the strategy given to from_source
     side_output_tags: dict = attrs.Factory(dict)   # tag id -> OutputTag asked for with get_side_output
+    max_parallelism: Optional[int] = None   # set_max_parallelism: keyed operators' key groups
+    chaining: str = CHAIN_DEFAULT
+    # Deployment hints Flink uses and Spark has no counterpart for: kept so the plan shows them.
+    uid_hash: Optional[str] = None
+    buffer_timeout: Optional[int] = None
+    slot_sharing_group: Optional[str] = None
+    # Ids of the operators PyFlink adds for this one (print's str() conversion map): allocated when the job
+    # creates it, as Flink's transformation ids are, so the plan lists nodes in Flink's order.
+    reserved_ids: tuple = ()
     id: int = attrs.field(factory=lambda: next(_ids))
 
     def chain(self) -> List["Node"]:
-        """This node and its inputs, source first."""
+        """The nodes the runtime runs for this node: it and its inputs, source first, without PARTITION nodes
+        (Spark places records itself; a partitioner only decides which subtask handles an element)."""
+        return [node for node in self.lineage() if node.kind != PARTITION]
+
+    def lineage(self) -> List["Node"]:
+        """This node and all its inputs, source first."""
         nodes, node = [], self
         while node is not None:
             nodes.append(node)
             node = node.input
         return list(reversed(nodes))
+
+
+def new_id() -> int:
+    """A node id, from the counter every Node takes its own from."""
+    return next(_ids)
 
 
 @attrs.frozen

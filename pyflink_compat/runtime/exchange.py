@@ -77,9 +77,10 @@ class SubtaskAssigner:
     """Which keyed subtask a key goes to: the one PyFlink runs it on (Flink's key groups of the key's Java
     hash code, runtime/keyed/key_groups.py), remembered per distinct key."""
 
-    def __init__(self, parallelism: int, key_type=None):
+    def __init__(self, parallelism: int, key_type=None, max_parallelism: int = None):
         from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
         self.parallelism = parallelism
+        self.max_parallelism = max_parallelism
         self.key_type = None if key_type is None or isinstance(key_type, PickledBytesTypeInfo) else key_type
         self.known = {}
 
@@ -90,7 +91,7 @@ class SubtaskAssigner:
         subtask = self.known.get(identity)
         if subtask is None:
             try:
-                subtask = subtask_for_key(key, self.parallelism, key_type=self.key_type)
+                subtask = subtask_for_key(key, self.parallelism, self.max_parallelism, key_type=self.key_type)
             except NotImplementedError:             # a key type without Flink's hash here: any stable choice
                 subtask = subtask_of(key_bytes(key), self.parallelism)
             if len(self.known) < 1_000_000:

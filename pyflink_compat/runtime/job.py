@@ -17,7 +17,7 @@ from py4j.protocol import Py4JJavaError
 
 from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
-from pyflink_compat.plan import graph
+from pyflink_compat.plan import flink_json, graph
 from pyflink_compat.runtime import (checkpoints, idle_planners, launch, session, translate, warm_up,
                                     worker_python)
 
@@ -118,6 +118,7 @@ class JobRun:
     def __init__(self, env, sinks: List[graph.Node], job_name: str, deliver: Callable = None):
         if not sinks:
             raise RuntimeError("No operators defined in streaming topology. Cannot execute.")
+        flink_json.stream_graph(sinks, env.get_parallelism(), python_chaining=False)   # Flink's graph checks
         self.env = env
         self.sinks = sinks
         self.job_name = job_name

@@ -93,6 +93,9 @@ class KeyedStagePlan:
     # each is an input with no records that holds the watermark back, idleness or not (seen on Flink 2.3
     # with the source's strategy and with assign_timestamps_and_watermarks: no event-time window fires).
     readers_without_partitions: tuple = ()
+    # The operator's number of key groups (set_max_parallelism on it or on the environment); None: Flink's
+    # default for the parallelism. Which subtask a key goes to depends on it.
+    max_parallelism: Optional[int] = None
 
 
 # -- read-task side ---------------------------------------------------------------------------------
@@ -177,9 +180,10 @@ _ASSIGNERS = {}
 
 def _assigner(plan: KeyedStagePlan):
     """The worker's SubtaskAssigner for this plan (its key cache lives as long as the Python worker)."""
-    key = (plan.job_name, plan.parallelism, repr(plan.key_selection.key_type))
+    key = (plan.job_name, plan.parallelism, plan.max_parallelism, repr(plan.key_selection.key_type))
     if key not in _ASSIGNERS:
-        _ASSIGNERS[key] = exchange.SubtaskAssigner(plan.parallelism, plan.key_selection.key_type)
+        _ASSIGNERS[key] = exchange.SubtaskAssigner(plan.parallelism, plan.key_selection.key_type,
+                                                   plan.max_parallelism)
     return _ASSIGNERS[key]
 
 
@@ -195,6 +199,7 @@ def make_operator(plan: KeyedStagePlan, subtask: int, collector):
     from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator
     node = plan.operator_node
     settings = dict(output=collector, subtask_index=subtask, parallelism=plan.parallelism,
+                    max_parallelism=plan.max_parallelism,
                     has_side_output=bool(node.side_output_tags) or node.kind == graph.WINDOW)
     if node.kind == graph.WINDOW:
         from pyflink_compat.runtime.keyed.window_operator import WindowOperator

@@ -442,6 +442,14 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoints,
 ROCKSDB_PROVIDER = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
 
 
+def _max_parallelism(operator: graph.Node, env) -> Optional[int]:
+    """The keyed operator's key groups: its own setting, else the environment's, else None (the default)."""
+    if operator.max_parallelism:
+        return operator.max_parallelism
+    configured = env.get_max_parallelism()
+    return configured if configured > 0 else None
+
+
 def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_name: str, checkpoints,
                      deliver: Callable = None) -> PlannedQuery:
     """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes
@@ -492,7 +500,8 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
             watermark_spec=strategy._j_watermark_strategy, assigner_in_chain=bool(assigners), job_name=job_name,
             sink_spec=sink_spec if plan is None else None, next_stage=plan,
             plan_id="%s-%d" % (uuid.uuid4().hex, number),
-            readers_without_partitions=silent_readers if number == 0 else ())
+            readers_without_partitions=silent_readers if number == 0 else (),
+            max_parallelism=_max_parallelism(operator, env))
     operators = [chain[i + 1] for i in key_indexes]
     transform = keyed_stage.exchange_transform(plan)
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)

@@ -91,6 +91,9 @@ CASES = [
     Case(name="python-types", job="python_types.py", args=[], prints=Prints(count=50)),
     # TUPLE streams: Java's Tuple toString() in print(), tuples in functions and from execute_and_collect()
     Case(name="tuples", job="tuples.py", args=[], prints=Prints(count=18)),
+    # key groups from the environment's and an operator's max parallelism decide each key's subtask (print
+    # prefixes, RuntimeContext); rebalance/shuffle/rescale on the way
+    Case(name="max-parallelism", job="max_parallelism.py", args=[], prints=Prints(count=32, parallelism=2)),
     # CSV row schemas: what Flink's CSV writer produces is read, transformed and written back byte for byte
     Case(name="csv-default", job="csv_roundtrip.py", args=["{bootstrap}", "{in}", "{out}", "default"],
          inputs={"in": Input(records={0: [
