@@ -1,12 +1,14 @@
 """``JobClient``, ``JobStatus`` and ``CompletableFuture``.
 
 Mirrors ``pyflink.common.job_client``, ``job_status`` and ``completable_future``.
-``JobClient`` here only fixes the PyFlink method names; the runtime subclasses it.
+``JobClient`` wraps the runtime's running job as PyFlink's wraps the Java client.
 ``CompletableFuture`` is backed by a ``concurrent.futures.Future`` instead of a
 Java ``CompletableFuture``.
 """
 import concurrent.futures
 from enum import Enum
+
+from pyflink_compat.util.exceptions import unsupported
 
 __all__ = ['JobClient']  # as PyFlink; JobStatus, CompletableFuture: see job_status.py, completable_future.py
 
@@ -96,35 +98,37 @@ class CompletableFuture(object):
 
 
 class JobClient(object):
-    """A client scoped to one submitted job; the runtime provides the implementation."""
+    """A client scoped to one submitted job. ``j_job_client`` is the runtime's running job (PyFlink's is the
+    Java client): its ``job_id``, ``status``, ``cancel()`` and ``result_future``."""
 
     def __init__(self, j_job_client):
         self._j_job_client = j_job_client
 
     def get_job_id(self):
         """The job's ``JobID``."""
-        raise NotImplementedError
+        return self._j_job_client.job_id
 
     def get_job_status(self) -> CompletableFuture:
         """A future of the job's ``JobStatus``."""
-        raise NotImplementedError
+        future = concurrent.futures.Future()
+        future.set_result(self._j_job_client.status)
+        return CompletableFuture(future)
 
     def cancel(self) -> CompletableFuture:
         """Cancels the job; the future completes once it is cancelled."""
-        raise NotImplementedError
+        self._j_job_client.cancel()
+        future = concurrent.futures.Future()
+        self._j_job_client.result_future.add_done_callback(lambda _: future.set_result(None))
+        return CompletableFuture(future)
 
-    def stop_with_savepoint(self, advance_to_end_of_event_time: bool,
-                            savepoint_directory: str = None) -> CompletableFuture:
-        """Stops the job with a savepoint; a future of the savepoint path."""
-        raise NotImplementedError
-
-    def trigger_savepoint(self, savepoint_directory: str = None) -> CompletableFuture:
-        """Triggers a savepoint; a future of the savepoint path."""
-        raise NotImplementedError
+    stop_with_savepoint = unsupported("JobClient.stop_with_savepoint", "checkpoints",
+                                      "resume from a checkpoint directory with -s instead")
+    trigger_savepoint = unsupported("JobClient.trigger_savepoint", "checkpoints",
+                                    "resume from a checkpoint directory with -s instead")
 
     def get_job_execution_result(self) -> CompletableFuture:
         """A future of the job's ``JobExecutionResult``."""
-        raise NotImplementedError
+        return CompletableFuture(self._j_job_client.result_future)
 
     def get_accumulators(self) -> CompletableFuture:
         """A future of the job's accumulators: always ``{}``, as a Python DataStream job registers none."""

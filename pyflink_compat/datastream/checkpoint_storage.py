@@ -49,6 +49,7 @@ class JobManagerCheckpointStorage(CheckpointStorage):
         self._checkpoint_path = _checked_path(checkpoint_path) if checkpoint_path is not None else None
         self._max_state_size = (self.DEFAULT_MAX_STATE_SIZE if max_state_size is None
                                 else max_state_size)
+        self._savepoint_path = None        # PyFlink's constructors take none (Java's can)
 
     def get_checkpoint_path(self) -> Optional[str]:
         return self._checkpoint_path
@@ -57,7 +58,7 @@ class JobManagerCheckpointStorage(CheckpointStorage):
         return self._max_state_size
 
     def get_savepoint_path(self) -> Optional[str]:
-        return None
+        return self._savepoint_path
 
     def __str__(self):
         return "JobManagerCheckpointStorage (checkpoints to JobManager) ( maxStateSize: %d)" % (
@@ -86,12 +87,13 @@ class FileSystemCheckpointStorage(CheckpointStorage):
         # -1: the configuration's value (state.storage.fs.memory-threshold / write-buffer-size defaults).
         self._file_state_size_threshold = _DEFAULT_FILE_STATE_THRESHOLD if threshold == -1 else threshold
         self._write_buffer_size = _DEFAULT_WRITE_BUFFER_SIZE if write_buffer_size == -1 else write_buffer_size
+        self._savepoint_path = None        # PyFlink's constructors take none (Java's can)
 
     def get_checkpoint_path(self) -> str:
         return self._checkpoint_path
 
     def get_savepoint_path(self) -> Optional[str]:
-        return None
+        return self._savepoint_path
 
     def get_min_file_size_threshold(self) -> int:
         return self._file_state_size_threshold

@@ -24,7 +24,7 @@ from pyflink_compat.datastream.window import (CountSlidingWindowAssigner, CountT
                                               WindowAssigner, WindowOperationDescriptor)
 from pyflink_compat.datastream.output_tag import OutputTag
 from pyflink_compat.plan import graph
-from pyflink_compat.util.exceptions import illegal_argument, unsupported
+from pyflink_compat.util.exceptions import illegal_argument, no_effect, unsupported
 
 _UPPER_BOUND_MAX_PARALLELISM = 1 << 15
 
@@ -89,6 +89,7 @@ class DataStream(object):
         self._node.uid = uid
         return self
 
+    @no_effect("recorded in the plan; checkpoints are kept per sink, see porting guide: checkpoints")
     def set_uid_hash(self, uid_hash: str) -> 'DataStream':
         self._node.uid_hash = uid_hash
         return self
@@ -120,6 +121,7 @@ class DataStream(object):
         self._node.parallelism = 1
         return self
 
+    @no_effect("recorded in the plan; Spark sends a micro-batch's records when the batch is done")
     def set_buffer_timeout(self, timeout_millis: int) -> 'DataStream':
         self._node.buffer_timeout = timeout_millis
         return self
@@ -132,6 +134,7 @@ class DataStream(object):
         self._node.chaining = graph.CHAIN_NEVER
         return self
 
+    @no_effect("Spark has no task slots: it schedules tasks itself")
     def slot_sharing_group(self, slot_sharing_group) -> 'DataStream':
         self._node.slot_sharing_group = _slot_sharing_group_name(slot_sharing_group)
         return self
@@ -279,6 +282,7 @@ class DataStreamSink(object):
         self._node.uid = uid
         return self
 
+    @no_effect("recorded in the plan; checkpoints are kept per sink, see porting guide: checkpoints")
     def set_uid_hash(self, uid_hash: str) -> 'DataStreamSink':
         self._node.uid_hash = uid_hash
         return self
@@ -295,6 +299,7 @@ class DataStreamSink(object):
         self._node.chaining = graph.CHAIN_NEVER
         return self
 
+    @no_effect("Spark has no task slots: it schedules tasks itself")
     def slot_sharing_group(self, slot_sharing_group) -> 'DataStreamSink':
         self._node.slot_sharing_group = _slot_sharing_group_name(slot_sharing_group)
         return self

@@ -6,7 +6,7 @@ Flink's (``IllegalArgumentException`` texts, raised as JavaStyleError).
 """
 from typing import Dict, Optional
 
-from pyflink_compat.util.exceptions import illegal_argument
+from pyflink_compat.util.exceptions import illegal_argument, no_effect
 
 __all__ = ['MemorySize', 'SlotSharingGroup']
 
@@ -43,6 +43,7 @@ class MemorySize(object):
     def get_tebi_bytes(self) -> int:
         return self._bytes >> 40
 
+    @no_effect("there is no Java object: returns itself")
     def get_java_memory_size(self):
         """There is no Java object in pyflink-compat: returns this MemorySize itself."""
         return self
@@ -112,6 +113,7 @@ class SlotSharingGroup(object):
     def get_external_resources(self) -> dict:
         return dict(self._external_resources)
 
+    @no_effect("there is no Java object: returns itself")
     def get_java_slot_sharing_group(self):
         """There is no Java object in pyflink-compat: returns this group itself."""
         return self

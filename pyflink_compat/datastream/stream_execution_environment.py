@@ -20,7 +20,7 @@ from pyflink_compat.datastream.functions import SourceFunction
 from pyflink_compat.plan import graph
 from pyflink_compat.runtime import launch
 from pyflink_compat.util.deprecation import removed_in_2
-from pyflink_compat.util.exceptions import illegal_argument, unsupported
+from pyflink_compat.util.exceptions import illegal_argument, no_effect, unsupported
 
 log = logging.getLogger("pyflink_compat")
 
@@ -290,6 +290,7 @@ class StreamExecutionEnvironment(object):
     def is_chaining_of_operators_with_different_max_parallelism_enabled(self) -> bool:
         return True
 
+    @no_effect("Spark has no task slots: it schedules tasks itself")
     def register_slot_sharing_group(self, slot_sharing_group) -> 'StreamExecutionEnvironment':
         return self
 

@@ -263,33 +263,6 @@ class JobRun:
         return self.result_future.done()
 
 
-class SparkJobClient(JobClient):
-    """The JobClient ``execute_async()`` returns."""
-
-    def __init__(self, run: JobRun):
-        self._run = run
-
-    def get_job_id(self) -> JobID:
-        return self._run.job_id
-
-    def get_job_status(self) -> CompletableFuture:
-        future = concurrent.futures.Future()
-        future.set_result(self._run.status)
-        return CompletableFuture(future)
-
-    def cancel(self) -> CompletableFuture:
-        self._run.cancel()
-        future = concurrent.futures.Future()
-
-        def finished(_):
-            future.set_result(None)
-        self._run.result_future.add_done_callback(finished)
-        return CompletableFuture(future)
-
-    def get_job_execution_result(self) -> CompletableFuture:
-        return CompletableFuture(self._run.result_future)
-
-
 def execute(env, sinks, job_name):
     return JobRun(env, sinks, job_name).start().wait()
 
@@ -297,7 +270,7 @@ def execute(env, sinks, job_name):
 def execute_async(env, sinks, job_name):
     run = JobRun(env, sinks, job_name)
     run.log_failure = True
-    return SparkJobClient(run.start())
+    return JobClient(run.start())
 
 
 class CollectedResults:

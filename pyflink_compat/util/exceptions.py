@@ -81,6 +81,16 @@ def unsupported(qualified_name: str, section: str = "unsupported-apis", reason: 
     return method
 
 
+def no_effect(reason: str):
+    """Marks a mirrored method that is accepted and does nothing a job could observe on Spark, for ``reason``
+    (the API parity report lists these apart from the implemented ones)."""
+
+    def mark(function):
+        function._pyflink_compat_no_effect = reason
+        return function
+    return mark
+
+
 def unsupported_class(qualified_name: str, section: str = "unsupported-apis", reason: str = ""):
     """A class that exists (so imports work) but raises UnsupportedFeatureError when constructed."""
 

@@ -12,7 +12,9 @@ name (``Class``, ``Class.method``, ``Class.Nested.method``, ``Enum.MEMBER``):
 - ``value``: the repr of an enum member's value and of a constant (``None``, bool, number, str, bytes);
 - per package, under ``package_attributes``: its other public classes and functions (not in ``__all__``);
 - ``unsupported: true`` for pyflink-compat names made by ``unsupported(...)`` / ``unsupported_class(...)``
-  (they carry ``_pyflink_compat_unsupported``).
+  (they carry ``_pyflink_compat_unsupported``); ``no_effect: true`` for those marked ``no_effect(...)``;
+- ``body`` for functions whose source does nothing: ``raises`` (one ``raise`` statement) or ``noop`` (``pass``,
+  ``...``, ``return``, ``return None``, ``return self``), docstrings aside. A stub counts as what it is.
 
 Public names of a module: its ``__all__`` when it defines one, else the names its own source binds at top
 level (``def``, ``class``, assignments; not imports), without a leading ``_``. Public members of a class: every
@@ -27,6 +29,7 @@ import inspect
 import json
 import re
 import sys
+import textwrap
 import traceback
 
 MODULES = [
@@ -133,6 +136,7 @@ MODULES = [
 ]
 
 MARK = "_pyflink_compat_unsupported"
+NO_EFFECT_MARK = "_pyflink_compat_no_effect"
 MAX_DEPTH = 4
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -177,6 +181,47 @@ def _unsupported(obj) -> bool:
     if inspect.isclass(obj):
         return bool(obj.__dict__.get(MARK, False))
     return bool(getattr(obj, MARK, False))
+
+
+def _body(function):
+    """``raises`` / ``noop`` when ``function``'s own statements (docstring aside) are one ``raise``, or do nothing;
+    else None (also when its source cannot be read)."""
+    function = inspect.unwrap(function)
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    if not tree.body or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    statements = [s for s in tree.body[0].body
+                  if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]   # docstring, ...
+    if not statements:
+        return "noop"
+    if len(statements) > 1:
+        return None
+    only = statements[0]
+    if isinstance(only, ast.Raise):
+        return "raises"
+    if isinstance(only, ast.Pass):
+        return "noop"
+    if isinstance(only, ast.Return) and (
+            only.value is None or isinstance(only.value, ast.Constant) and only.value.value is None
+            or isinstance(only.value, ast.Name) and only.value.id == "self"):
+        return "noop"
+    return None
+
+
+def _describe_callable(entry, target):
+    """Marks and body of a walked callable, added to its entry."""
+    if _unsupported(target):
+        entry["unsupported"] = True
+    if getattr(target, NO_EFFECT_MARK, False):
+        entry["no_effect"] = True
+    if inspect.isfunction(target):
+        body = _body(target)
+        if body:
+            entry["body"] = body
+    return entry
 
 
 def _module_names(module):
@@ -270,8 +315,8 @@ def _walk_class(cls, qualname, out, depth, path):
         else:
             entry = _attribute(raw)
             target = None
-        if target is not None and _unsupported(target):
-            entry["unsupported"] = True
+        if target is not None:
+            _describe_callable(entry, target)
         out[member] = entry
 
 
@@ -286,10 +331,7 @@ def walk_module(name):
         if inspect.isclass(obj):
             _walk_class(obj, public, out, 0, frozenset())
         elif inspect.isfunction(obj) or inspect.isbuiltin(obj):
-            entry = {"kind": "function", "params": _params(obj)}
-            if _unsupported(obj):
-                entry["unsupported"] = True
-            out[public] = entry
+            out[public] = _describe_callable({"kind": "function", "params": _params(obj)}, obj)
         elif inspect.ismodule(obj):
             out[public] = {"kind": "module"}
         else:

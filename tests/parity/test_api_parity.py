@@ -30,7 +30,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WALKER = os.path.join(HERE, "api_walker.py")
 WALK_TIMEOUT_S = 300               # per walk; building the oracle has its own deadlines (oracle_env)
 
-IMPLEMENTED, UNSUPPORTED, MISSING, EXTRA = "implemented", "unsupported", "missing", "extra"
+IMPLEMENTED, NO_EFFECT, UNSUPPORTED, MISSING, EXTRA = "implemented", "no effect", "unsupported", "missing", "extra"
+STUB = "stub"
 
 
 def _our_package_root():
@@ -55,10 +56,12 @@ def run_walker(python, alias):
 
 
 def _marked(name, entry, ours):
-    """We mark it unsupported: the name itself, or a class whose constructor raises the error."""
+    """Unsupported here: marked so, or a class whose constructor is marked or only raises."""
     if entry.get("unsupported"):
         return True
-    return entry["kind"] in ("class", "enum") and ours.get(name + ".__init__", {}).get("unsupported", False)
+    constructor = ours.get(name + ".__init__", {})
+    return entry["kind"] in ("class", "enum") and (constructor.get("unsupported", False)
+                                                   or constructor.get("body") == "raises")
 
 
 def _unsupported_owner(name, ours):
@@ -92,7 +95,7 @@ def compare(oracle, ours):
     for module in sorted(oracle["modules"]):
         theirs = oracle["modules"][module]
         mine = ours["modules"].get(module)
-        table = {IMPLEMENTED: [], UNSUPPORTED: [], MISSING: [], EXTRA: []}
+        table = {IMPLEMENTED: [], NO_EFFECT: [], UNSUPPORTED: [], MISSING: [], EXTRA: [], STUB: []}
         coverage[module] = table
         if mine is not None:
             table[EXTRA] = sorted(set(mine) - set(theirs))
@@ -110,10 +113,16 @@ def compare(oracle, ours):
             if actual is None:
                 table[MISSING].append(name)
                 continue
-            if _marked(name, actual, mine) or _unsupported_owner(name, mine):
-                table[UNSUPPORTED].append(name)
+            stub = actual.get("body") if actual.get("body") != expected.get("body") else None
+            if _marked(name, actual, mine) or _unsupported_owner(name, mine) or stub == "raises":
+                table[UNSUPPORTED].append(name)       # a body that only raises, where PyFlink's does not
                 continue
-            table[IMPLEMENTED].append(name)
+            if actual.get("no_effect"):
+                table[NO_EFFECT].append(name)
+            elif stub == "noop":                      # does nothing where PyFlink does something, unmarked
+                table[STUB].append(name)
+            else:
+                table[IMPLEMENTED].append(name)
             if actual["kind"] != expected["kind"]:
                 mismatches.append("%s.%s: kind %s in apache-flink, %s in pyflink-compat"
                                   % (module, name, expected["kind"], actual["kind"]))
@@ -131,18 +140,22 @@ def render(coverage, mismatches, oracle, ours):
     lines = ["API parity: pyflink-compat (Python %s) against apache-flink 2.3.0 (Python %s)"
              % (ours.get("python"), oracle.get("python")), ""]
     width = max(len(m) for m in coverage)
-    row = "%-*s  %11s  %11s  %7s  %5s   %s"
-    header = row % (width, "module", IMPLEMENTED, UNSUPPORTED, MISSING, "total", "(only in pyflink-compat)")
+    row = "%-*s  %11s  %9s  %11s  %4s  %7s  %5s   %s"
+    header = row % (width, "module", IMPLEMENTED, NO_EFFECT, UNSUPPORTED, STUB, MISSING, "total",
+                    "(only in pyflink-compat)")
     lines += [header, "-" * len(header)]
-    totals = [0, 0, 0, 0]
+    columns = (IMPLEMENTED, NO_EFFECT, UNSUPPORTED, STUB, MISSING)
+    totals = [0] * (len(columns) + 1)
     for module, table in coverage.items():
-        counts = [len(table[IMPLEMENTED]), len(table[UNSUPPORTED]), len(table[MISSING])]
+        counts = [len(table[c]) for c in columns]
         totals = [a + b for a, b in zip(totals, counts + [len(table[EXTRA])])]
         lines.append(row % ((width, module) + tuple(counts) + (sum(counts), len(table[EXTRA]) or "")))
     lines.append("-" * len(header))
-    lines.append(row % ((width, "all modules") + tuple(totals[:3]) + (sum(totals[:3]), totals[3])))
-    lines += ["", "implemented: present with PyFlink's kind and signature; unsupported: present, raises "
-              "UnsupportedFeatureError; missing: absent (fails the test)."]
+    lines.append(row % ((width, "all modules") + tuple(totals[:-1]) + (sum(totals[:-1]), totals[-1])))
+    lines += ["", "implemented: present with PyFlink's kind and signature; no effect: accepted, does nothing a job "
+              "can observe on Spark (marked no_effect, with the reason); unsupported: present, raises "
+              "UnsupportedFeatureError (or only raises where PyFlink does not); stub: does nothing where PyFlink "
+              "does something, unmarked (fails the test); missing: absent (fails the test)."]
     missing = [(m, t[MISSING]) for m, t in coverage.items() if t[MISSING]]
     if missing:
         lines += ["", "Missing from pyflink-compat:"]
@@ -151,6 +164,13 @@ def render(coverage, mismatches, oracle, ours):
     if mismatches:
         lines += ["", "Kind / signature mismatches (%d):" % len(mismatches)]
         lines += ["  " + m for m in mismatches]
+    for title, column in (("Stubs: no effect, not marked (fix or mark no_effect)", STUB),
+                          ("Accepted with no effect on Spark", NO_EFFECT)):
+        listed = [(m, t[column]) for m, t in coverage.items() if t[column]]
+        if listed:
+            lines += ["", title + ":"]
+            for module, names in listed:
+                lines.append("  %s (%d): %s" % (module, len(names), ", ".join(names)))
     unsupported = [(m, t[UNSUPPORTED]) for m, t in coverage.items() if t[UNSUPPORTED]]
     if unsupported:
         lines += ["", "Present, raising UnsupportedFeatureError:"]
@@ -196,9 +216,10 @@ def test_api_parity(tmp_path_factory, request):
     print("\n" + report)
     print("API parity report written to %s" % path)
     missing = sum(len(t[MISSING]) for t in coverage.values())
-    assert not missing and not mismatches, (
-        "%d names of apache-flink 2.3.0 missing from pyflink-compat, %d kind/signature mismatches; "
-        "full report: %s\n%s" % (missing, len(mismatches), path, report))
+    stubs = sum(len(t[STUB]) for t in coverage.values())
+    assert not missing and not mismatches and not stubs, (
+        "%d names of apache-flink 2.3.0 missing from pyflink-compat, %d kind/signature mismatches, %d unmarked "
+        "stubs; full report: %s\n%s" % (missing, len(mismatches), stubs, path, report))
 
 
 def _dump(**modules):
@@ -224,6 +245,22 @@ def test_compare_reports_missing_names_and_signature_differences():
     assert [m.split(":")[0] for m in mismatches] == ["gone", "m.A.f", "m.E.X"]
     assert "(self, x=1) in apache-flink, (self, x=2) in pyflink-compat" in mismatches[1]
     assert "A.g" in render(coverage, mismatches, oracle, ours)
+
+
+def test_compare_counts_stubs_as_what_they_are():
+    method = {"kind": "method", "params": [["self", "POSITIONAL_OR_KEYWORD"]]}
+    oracle = _dump(m={"A": {"kind": "class"}, "A.raises": method, "A.noop": method, "A.hint": method,
+                      "A.hook": dict(method, body="noop"), "B": {"kind": "class"}, "B.f": method})
+    ours = _dump(m={"A": {"kind": "class"}, "A.raises": dict(method, body="raises"),
+                    "A.noop": dict(method, body="noop"), "A.hint": dict(method, body="noop", no_effect=True),
+                    "A.hook": dict(method, body="noop"), "B": {"kind": "class"},
+                    "B.__init__": {"kind": "method", "params": [], "body": "raises"}, "B.f": method})
+    coverage, mismatches = compare(oracle, ours)
+    assert coverage["m"][IMPLEMENTED] == ["A", "A.hook"]        # PyFlink's hook does nothing either
+    assert coverage["m"][UNSUPPORTED] == ["A.raises", "B", "B.f"]   # B's constructor only raises
+    assert coverage["m"][NO_EFFECT] == ["A.hint"]
+    assert coverage["m"][STUB] == ["A.noop"]
+    assert "Stubs: no effect, not marked" in render(coverage, mismatches, oracle, ours)
 
 
 if __name__ == "__main__":                 # quick look: python tests/parity/test_api_parity.py
