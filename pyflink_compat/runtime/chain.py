@@ -89,23 +89,31 @@ class ProcessStep(Step):
         self.side_tag = side_tag
 
     def apply(self, elements, timestamps):
+        wanted = self.side_tag
+        return self.apply_tagged(elements, timestamps, () if wanted is None else (wanted,))[wanted]
+
+    def apply_tagged(self, elements, timestamps, wanted_tags) -> dict:
+        """One call per element: the main outputs under None, each side output of ``wanted_tags`` under its
+        tag id, as (elements, timestamps)."""
         from pyflink_compat.datastream.output_tag import OutputTag
         process = self.function.process_element
         context = _NonKeyedContext()
-        tags, wanted = self.side_output_tags, self.side_tag
-        out_elements, out_timestamps = [], []
+        tags = self.side_output_tags
+        results = {tag: ([], []) for tag in wanted_tags}
+        main_elements, main_timestamps = results[None] = ([], [])
         for element, timestamp in zip(elements, timestamps):
             context._timestamp = LONG_MIN if timestamp is None else timestamp
             for out in _outputs(process(element, context)):
                 if type(out) is tuple and len(out) == 2 and isinstance(out[0], OutputTag) \
                         and out[0].tag_id in tags:
-                    if wanted is not None and out[0].tag_id == wanted:
-                        out_elements.append(out[1])
-                        out_timestamps.append(timestamp)
-                elif wanted is None:
-                    out_elements.append(out)
-                    out_timestamps.append(timestamp)
-        return out_elements, out_timestamps
+                    bucket = results.get(out[0].tag_id)
+                    if bucket is not None:
+                        bucket[0].append(out[1])
+                        bucket[1].append(timestamp)
+                else:
+                    main_elements.append(out)
+                    main_timestamps.append(timestamp)
+        return results
 
 
 def _outputs(result):

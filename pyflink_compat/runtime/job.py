@@ -150,9 +150,8 @@ class JobRun:
             try:
                 worker = worker_python.resolve(configuration)
                 spark = session.get_session(configuration, worker)
-                planned = [translate.plan_query(spark, self.env, sink, self.job_name, self._checkpoints,
-                                                self.deliver)
-                           for sink in self.sinks]
+                planned = translate.plan_queries(spark, self.env, self.sinks, self.job_name, self._checkpoints,
+                                                 self.deliver)
             except BaseException:
                 self._checkpoints.discard()          # nothing ran: nothing to keep
                 raise

@@ -437,6 +437,96 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoints,
                         source_name=source.name)
 
 
+# -- several sinks of one source --------------------------------------------------------------------
+
+def sink_groups(sinks: List[graph.Node]) -> List[List[graph.Node]]:
+    """The sinks grouped by the dataflow they belong to: two sinks whose chains share a node (their source at
+    least) are in one group. Groups and their sinks keep the order the job created the sinks in."""
+    group_of = {}
+    groups: List[List[graph.Node]] = []
+    for sink in sinks:
+        shared = {group_of[node.id] for node in sink.chain()[:-1] if node.id in group_of}
+        if shared:
+            target = min(shared)
+            for other in sorted(shared - {target}):
+                groups[target].extend(groups[other])
+                for member in groups[other]:
+                    for node in member.chain()[:-1]:
+                        group_of[node.id] = target
+                groups[other] = []
+        else:
+            target = len(groups)
+            groups.append([])
+        groups[target].append(sink)
+        for node in sink.chain()[:-1]:
+            group_of[node.id] = target
+    return [sorted(group, key=sinks.index) for group in groups if group]
+
+
+def _one_pass(group: List[graph.Node], configuration: dict) -> bool:
+    """Whether the group's sinks can be fed by one read of the source: no keyed stage (each keyed stage is
+    its own query still), print sinks and Kafka sinks written from the read task."""
+    direct = str(configuration.get(DIRECT_KAFKA_SINK_KEY, "true")).lower() == "true"
+    return len(group) > 1 and all(
+        (sink.kind == graph.PRINT_SINK or sink.kind == graph.KAFKA_SINK and direct)
+        and not any(node.kind == graph.KEY_BY for node in sink.chain()) for sink in group)
+
+
+def plan_queries(spark, env, sinks: List[graph.Node], job_name: str, checkpoints,
+                 deliver: Callable = None) -> List[PlannedQuery]:
+    """The job's queries: one per group of sinks that one pass over their source can feed, else one per
+    sink."""
+    configuration = env._configuration.to_dict()
+    planned = []
+    for group in sink_groups(sinks):
+        if _one_pass(group, configuration):
+            planned.append(plan_shared_query(spark, env, group, job_name, checkpoints))
+            continue
+        if len(group) > 1:
+            log.info("Sinks %s read their source once each (a keyed stage or a Spark-side writer is on the way)",
+                     ", ".join(sink.name for sink in group))
+        planned.extend(plan_query(spark, env, sink, job_name, checkpoints, deliver) for sink in group)
+    return planned
+
+
+def plan_shared_query(spark, env, sinks: List[graph.Node], job_name: str, checkpoints) -> PlannedQuery:
+    """One query for several sinks of one source (runtime/fan_out.py): the source is read once, each function
+    runs once per element, offsets are committed once. Its checkpoint location is its first sink's."""
+    from pyflink_compat.runtime import fan_out
+    chains = [sink.chain() for sink in sinks]
+    for chain in chains:
+        _check_chain(chain, env._runtime_mode)
+    source = chains[0][0]
+    configuration = env._configuration.to_dict()
+    outlets = []
+    for index, (sink, chain) in enumerate(zip(sinks, chains)):
+        parallelism = sink.parallelism or env.get_parallelism()
+        element_type = chain[-2].output_type
+        spec = None
+        if sink.kind == graph.KAFKA_SINK:
+            spec = _prepared_kafka_sink(sink, sink.payload, job_name, checkpoints, parallelism,
+                                        lambda: _source_tasks(source, parallelism))
+        outlets.append(fan_out.Outlet(index=index, kind=sink.kind, nodes=tuple(chain[1:-1]),
+                                      element_type=element_type, parallelism=parallelism, spec=spec,
+                                      identifier=sink.payload if sink.kind == graph.PRINT_SINK else None))
+    transform = fan_out.shared_pass(source.output_type, outlets)
+    first = sinks[0]
+    if source.kind == graph.KAFKA_SOURCE:
+        df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, first, transform,
+                                               schema_ddl=fan_out.SCHEMA_DDL)
+    else:
+        df, done, already_done = _collection_source(spark, source, transform, schema_ddl=fan_out.SCHEMA_DDL)
+    name, writer = _stream_writer(df, first, job_name, checkpoints, configuration)
+    if any(sink.kind == graph.PRINT_SINK for sink in sinks):
+        import sys
+        start = writer.foreachBatch(fan_out.print_lines_writer(lambda: sys.stdout)).start
+    else:
+        start = writer.format("noop").start
+    log.info("Sinks %s are fed by one pass over %s", ", ".join(sink.name for sink in sinks), source.name)
+    return PlannedQuery(name=name, sink=first, start=start, done_offsets=done, already_done=already_done,
+                        offset_committer=_offset_committer(source, checkpoints), source_name=source.name)
+
+
 # -- keyed stages -----------------------------------------------------------------------------------
 
 ROCKSDB_PROVIDER = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"

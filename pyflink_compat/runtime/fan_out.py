@@ -1,0 +1,183 @@
+"""One pass over a source's records for every sink it feeds.
+
+In Flink a job is one dataflow: a source feeding ``print()`` and ``sink_to(...)`` is read once, and every
+function before the split runs once per element. Here the read task does the same for the sinks of one source
+(without a keyed stage): it runs each node of the tree of functions once per element, hands each sink its
+elements, sends the Kafka sinks' records itself and returns the print sinks' lines to the driver.
+
+Where a stream has several consumers, each consumer gets its own copy of the elements, as PyFlink's operators
+do (each receives them serialized): a function changing an element in place does not change it for the other
+branch.
+"""
+import pickle
+from typing import Dict, List, Optional
+
+import attrs
+import pyarrow as pa
+
+from pyflink_compat.plan import graph
+from pyflink_compat.runtime import codec, printing
+
+SINK_COLUMN, LINE_COLUMN = "sink", "line"
+#: The rows the read task returns: a print sink's index and one printed line.
+SCHEMA_DDL = "%s int, %s string" % (SINK_COLUMN, LINE_COLUMN)
+
+_SOURCE = 0          # tree key of the source's own elements (node ids start at 1)
+
+
+@attrs.frozen
+class Outlet:
+    """One sink of the pass, with the per-element nodes between the source and it."""
+    index: int
+    kind: str                              # graph.KAFKA_SINK or graph.PRINT_SINK
+    nodes: tuple
+    element_type: object                   # the type of the elements the sink receives
+    parallelism: int
+    spec: object = None                    # Kafka sink: its prepared spec
+    identifier: Optional[str] = None       # print sink: its sink_identifier
+
+
+def _converts(type_info) -> bool:
+    from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
+    return type_info is not None and not isinstance(type_info, PickledBytesTypeInfo)
+
+
+def _as_declared(elements: list, type_info) -> list:
+    """The elements as the next operator sees them: converted to the declared type at the operator boundary
+    (fresh objects), or as they are for a pickled stream."""
+    if _converts(type_info):
+        return codec.to_python(codec.from_python(elements, type_info), type_info)
+    return elements
+
+
+def _copy(elements: list, type_info) -> list:
+    if _converts(type_info):
+        return codec.to_python(codec.from_python(elements, type_info), type_info)
+    return pickle.loads(pickle.dumps(elements, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+@attrs.define
+class _TreeNode:
+    node: Optional[graph.Node]             # None: the source
+    output_type: object
+    consumers: List["_TreeNode"] = attrs.Factory(list)
+    step: object = None
+
+
+def _tree(input_type, outlets: List[Outlet]):
+    """The nodes of all outlets as one tree rooted at the source, each outlet's last tree node, and the tree
+    nodes in the order they were made."""
+    from pyflink_compat.runtime.chain import build_steps
+    root = _TreeNode(None, input_type)
+    by_id: Dict[int, _TreeNode] = {_SOURCE: root}
+    ends, made = [], []
+    for outlet in outlets:
+        parent = root
+        for position, node in enumerate(outlet.nodes):
+            current = by_id.get(node.id)
+            if current is None:
+                current = _TreeNode(node, node.output_type)
+                if node.kind != graph.SIDE_OUTPUT:
+                    current.step = build_steps([node])[0]
+                by_id[node.id] = current
+                made.append(current)
+                parent.consumers.append(current)
+            parent = current
+        ends.append(parent)
+    # A PROCESS node keeps every side output one of its consumers asks for, in one call per element.
+    for tree_node in made:
+        if tree_node.node.kind == graph.PROCESS:
+            tree_node.step.side_tag = None
+    return root, ends, made
+
+
+def _evaluate(root: _TreeNode, elements: list, timestamps: list) -> Dict[int, tuple]:
+    """(elements, timestamps) leaving every tree node for one batch of source elements."""
+    outputs = {}
+
+    def visit(tree_node, elements, timestamps, side_outputs):
+        key = _SOURCE if tree_node.node is None else tree_node.node.id
+        outputs[key] = (elements, timestamps)
+        consumers = tree_node.consumers
+        # copies first: a consumer may change elements in place before the next one runs
+        inputs = [elements] + [_copy(elements, tree_node.output_type) for _ in consumers[1:]]
+        for consumer, consumer_elements in zip(consumers, inputs):
+            kind = consumer.node.kind
+            if kind == graph.SIDE_OUTPUT:
+                tagged = side_outputs.get(consumer.node.payload.tag_id, ([], []))
+                out, out_ts = _copy(tagged[0], consumer.output_type), tagged[1]
+                visit(consumer, _as_declared(out, consumer.output_type), out_ts, {})
+            elif kind == graph.PROCESS:
+                wanted = {c.node.payload.tag_id for c in consumer.consumers if c.node.kind == graph.SIDE_OUTPUT}
+                results = consumer.step.apply_tagged(consumer_elements, timestamps, wanted)
+                main, main_ts = results[None]
+                visit(consumer, _as_declared(main, consumer.output_type), main_ts, results)
+            else:
+                out, out_ts = consumer.step.apply(consumer_elements, timestamps)
+                visit(consumer, _as_declared(out, consumer.output_type), out_ts, {})
+
+    visit(root, elements, timestamps, {})
+    return outputs
+
+
+def shared_pass(input_type, outlets: List[Outlet]):
+    """The read task's function: Arrow batches of the source's (element, event_ts) in, Arrow batches of
+    (sink, line) out for the print sinks; the Kafka sinks' records are sent before the task ends, and the task
+    fails if any send fails (so does the micro-batch: nothing is marked done)."""
+    def run(batches):
+        from pyflink_compat.datastream.functions import SimpleRuntimeContext
+        from pyflink_compat.kafka_io import sink as ksink
+        from pyflink_compat.kafka_io import source as ksource
+        from pyflink_compat.runtime import gc_pause
+        root, ends, made = _tree(input_type, outlets)
+        steps = [(tree_node.step, tree_node.node) for tree_node in made if tree_node.step is not None]
+        for step, node in steps:
+            if hasattr(step.function, "open"):
+                parallelism = node.parallelism or outlets[0].parallelism
+                step.function.open(SimpleRuntimeContext(node.name, ksource.reader_index(parallelism), parallelism,
+                                                        {}))
+        pending = {outlet.index: [] for outlet in outlets if outlet.kind == graph.KAFKA_SINK}
+        try:
+            for batch in batches:
+                with gc_pause.paused():
+                    elements = codec.to_python(codec.column(batch, codec.ELEMENT), input_type)
+                    timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+                    outputs = _evaluate(root, elements, timestamps)
+                    sinks, lines = [], []
+                    for outlet, end in zip(outlets, ends):
+                        out, out_ts = outputs[_SOURCE if end.node is None else end.node.id]
+                        if not out:
+                            continue
+                        if outlet.kind == graph.KAFKA_SINK:
+                            pending[outlet.index].append(codec.make_batch(
+                                codec.from_python(out, outlet.element_type), pa.array(out_ts, pa.int64())))
+                        else:
+                            prefix = printing.line_prefix(outlet.identifier,
+                                                          ksource.reader_index(outlet.parallelism),
+                                                          outlet.parallelism)
+                            lines.extend(prefix + printing.element_string(e, outlet.element_type) for e in out)
+                            sinks.extend([outlet.index] * len(out))
+                if lines:
+                    yield pa.RecordBatch.from_arrays([pa.array(sinks, pa.int32()), pa.array(lines, pa.string())],
+                                                     [SINK_COLUMN, LINE_COLUMN])
+            for outlet in outlets:
+                if outlet.kind == graph.KAFKA_SINK:
+                    ksink.send_batches(outlet.spec, outlet.element_type, pending.pop(outlet.index))
+        finally:
+            for step, _ in steps:
+                if hasattr(step.function, "close"):
+                    step.function.close()
+
+    return run
+
+
+def print_lines_writer(out):
+    """The driver's foreachBatch function: the print sinks' lines of a micro-batch, written at once."""
+    def write(batch_df, batch_id):
+        table = batch_df.toArrow()
+        if table.num_rows:
+            stream = out()
+            stream.write("".join(line + "\n" for line in table.column(LINE_COLUMN).to_pylist()))
+            stream.flush()
+
+    return write

@@ -1,0 +1,102 @@
+"""Several sinks of one source run as one pass (runtime/fan_out.py): the source is read once, every function
+before the split is called once per element (non-deterministic functions agree between sinks), and the group's
+offsets are committed once."""
+import logging
+import uuid
+
+import pytest
+
+from kafka_helpers import consume, create_topic, produce, unique_topic
+from pyflink_compat.common import SimpleStringSchema, Types, WatermarkStrategy
+from pyflink_compat.datastream import OutputTag, ProcessFunction, StreamExecutionEnvironment
+from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
+from pyflink_compat.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
+                                                        KafkaSink, KafkaSource)
+
+pytestmark = pytest.mark.integration
+
+
+def _source(bootstrap, topic, group=None):
+    builder = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic)
+               .set_value_only_deserializer(SimpleStringSchema())
+               .set_starting_offsets(KafkaOffsetsInitializer.earliest())
+               .set_bounded(KafkaOffsetsInitializer.latest()))
+    if group:       # without checkpointing, Kafka's auto-commit commits after each micro-batch
+        builder = builder.set_group_id(group).set_property("enable.auto.commit", "true")
+    return builder.build()
+
+
+def _sink(bootstrap, topic):
+    return (KafkaSink.builder().set_bootstrap_servers(bootstrap)
+            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(topic)
+                                   .set_value_serialization_schema(SimpleStringSchema()).build())
+            .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
+
+
+def _tagging():
+    """A function whose result differs at every call (defined in a function: workers cannot import this
+    module, so it travels by value)."""
+    def tagged(value):
+        return "%s@%s" % (value, uuid.uuid4().hex)
+    return tagged
+
+
+def test_print_and_two_kafka_sinks_see_one_call_per_element(spark, bootstrap, capsys, caplog):
+    source_topic = create_topic(bootstrap, unique_topic("one-pass-in"), partitions=3)
+    all_topic = create_topic(bootstrap, unique_topic("one-pass-all"))
+    long_topic = create_topic(bootstrap, unique_topic("one-pass-long"))
+    words = ["w%03d%s" % (i, "x" * (i % 4)) for i in range(90)]
+    for partition in range(3):
+        produce(bootstrap, source_topic, words[partition::3], partition=partition)
+    group = unique_topic("one-pass-group")
+
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    tagged = env.from_source(_source(bootstrap, source_topic, group), WatermarkStrategy.no_watermarks(), "words") \
+        .map(_tagging(), output_type=Types.STRING())
+    tagged.print("all")
+    tagged.sink_to(_sink(bootstrap, all_topic))
+    tagged.filter(lambda s: s.split("@")[0].endswith("xxx")).sink_to(_sink(bootstrap, long_topic))
+    with caplog.at_level(logging.INFO, logger="pyflink_compat"):
+        env.execute("one pass")
+
+    printed = sorted(line[len("all> "):] for line in capsys.readouterr().out.splitlines() if line.startswith("all> "))
+    written = sorted(r.value.decode() for r in consume(bootstrap, all_topic, 90))
+    assert len(printed) == 90 and printed == written           # the same call's value in both sinks
+    assert sorted(p.split("@")[0] for p in printed) == sorted(words)
+    long_written = sorted(r.value.decode() for r in consume(bootstrap, long_topic, 22))
+    assert long_written == [p for p in printed if p.split("@")[0].endswith("xxx")]
+    assert any("running 1 Spark query" in r.getMessage() for r in caplog.records)
+    from kafka import KafkaAdminClient, TopicPartition
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    try:
+        answer = admin.list_group_offsets({group: [TopicPartition(source_topic, p) for p in range(3)]})
+    finally:
+        admin.close()
+    assert {tp.partition: meta.offset for tp, meta in answer[group].items()} == {0: 30, 1: 30, 2: 30}
+
+
+def test_main_and_side_output_come_from_one_call(spark, bootstrap, capsys):
+    odd, tagged = OutputTag("odd", Types.STRING()), _tagging()
+
+    class Split(ProcessFunction):
+        def process_element(self, value, ctx):
+            value = tagged(value)
+            if int(value[1:4]) % 2:
+                yield odd, value
+            yield value
+
+    source_topic = create_topic(bootstrap, unique_topic("one-pass-side-in"))
+    side_topic = create_topic(bootstrap, unique_topic("one-pass-side-out"))
+    produce(bootstrap, source_topic, ["w%03d" % i for i in range(20)])
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    processed = env.from_source(_source(bootstrap, source_topic), WatermarkStrategy.no_watermarks(), "words") \
+        .process(Split(), output_type=Types.STRING())
+    processed.print("main")
+    processed.get_side_output(odd).sink_to(_sink(bootstrap, side_topic))
+    env.execute("side and main")
+    main = sorted(line[len("main> "):] for line in capsys.readouterr().out.splitlines())
+    side = sorted(r.value.decode() for r in consume(bootstrap, side_topic, 10))
+    assert len(main) == 20 and len(side) == 10
+    assert side == [m for m in main if int(m[1:4]) % 2]

@@ -1,0 +1,93 @@
+"""One pass for several sinks of a source (runtime/fan_out.py, translate.sink_groups): the tree of functions
+each element goes through once, and which sinks share a pass."""
+from pyflink_compat.common.typeinfo import Types
+from pyflink_compat.datastream import OutputTag, ProcessFunction, StreamExecutionEnvironment
+from pyflink_compat.plan import graph
+from pyflink_compat.runtime import fan_out, translate
+
+
+def _outlets(sinks):
+    outlets = []
+    for index, sink in enumerate(sinks):
+        chain = sink.chain()
+        outlets.append(fan_out.Outlet(index=index, kind=sink.kind, nodes=tuple(chain[1:-1]),
+                                      element_type=chain[-2].output_type, parallelism=1))
+    return outlets
+
+
+def _run(sinks, elements):
+    outlets = _outlets(sinks)
+    root, ends, _ = fan_out._tree(sinks[0].chain()[0].output_type, outlets)
+    outputs = fan_out._evaluate(root, list(elements), [None] * len(elements))
+    return [outputs[0 if end.node is None else end.node.id][0] for end in ends]
+
+
+class Counting:
+    calls = 0
+
+
+def test_functions_before_the_split_run_once_per_element():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    Counting.calls = 0
+
+    def shout(s):
+        Counting.calls += 1
+        return s.upper()
+
+    upper = env.from_collection(["a", "bb"], Types.STRING()).map(shout, Types.STRING())
+    first = upper.print()._node
+    second = upper.filter(lambda s: len(s) > 1).map(lambda s: s + "!", Types.STRING()).print()._node
+    assert _run([first, second], ["a", "bb"]) == [["A", "BB"], ["BB!"]]
+    assert Counting.calls == 2
+
+
+def test_each_branch_gets_its_own_elements():
+    env = StreamExecutionEnvironment.get_execution_environment()
+
+    def append(values):
+        values.append("x")              # changes its input in place
+        return values
+
+    lists = env.from_collection([["a"]]).map(lambda v: v)
+    changed = lists.map(append).print()._node
+    kept = lists.map(lambda v: list(v)).print()._node
+    assert _run([changed, kept], [["a"]]) == [[["a", "x"]], [["a"]]]
+
+
+class Split(ProcessFunction):
+    calls = 0
+
+    def process_element(self, value, ctx):
+        Split.calls += 1
+        if value % 2:
+            yield ODD, value
+        else:
+            yield value
+
+
+ODD = OutputTag("odd", Types.INT())
+
+
+def test_a_process_function_feeds_its_main_and_side_outputs_from_one_call():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    Split.calls = 0
+    processed = env.from_collection([1, 2, 3, 4], Types.INT()).process(Split(), Types.INT())
+    main = processed.map(lambda v: v * 10, Types.INT()).print()._node
+    side = processed.get_side_output(ODD).print()._node
+    assert _run([main, side], [1, 2, 3, 4]) == [[20, 40], [1, 3]]
+    assert Split.calls == 4
+
+
+def test_sinks_are_grouped_by_the_dataflow_they_belong_to():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    one = env.from_collection([1], Types.INT())
+    two = env.from_collection([2], Types.INT())
+    a = one.print()._node
+    b = two.print()._node
+    c = one.map(lambda v: v).print()._node
+    assert translate.sink_groups([a, b, c]) == [[a, c], [b]]
+    keyed = one.key_by(lambda v: v).reduce(lambda x, y: x).print()._node
+    assert not translate._one_pass([a, keyed], {})       # a keyed stage still has its own query
+    assert translate._one_pass([a, c], {})
+    assert translate._one_pass([a, c], {translate.DIRECT_KAFKA_SINK_KEY: "false"})    # print needs no writer
+    assert [n.kind for n in keyed.chain()][-3:] == [graph.KEY_BY, graph.KEYED_PROCESS, graph.PRINT_SINK]
