@@ -19,6 +19,7 @@ import pyarrow as pa
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import ReadMaxRows
 
+from pyflink_compat import options as compat_options
 from pyflink_compat.kafka_io import offsets as koffsets
 from pyflink_compat.kafka_io import spec as kspec
 from pyflink_compat.kafka_io.clients import per_worker_client
@@ -35,7 +36,6 @@ SPEC_OPTION = "kafka_spec_secret"
 # Optional: a pickled function over Arrow batches of (element, event_ts), applied to what read() decoded.
 # It may carry a Kafka sink's spec (direct writes), so its key too is one Spark redacts.
 TRANSFORM_OPTION = "transform_secret"
-DEFAULT_MAX_RECORDS_PER_BATCH = 500_000
 ARROW_BATCH_ROWS = 20_000
 # Minimum pause between two end-offset lookups when a poll found nothing new.
 IDLE_LOOKUP_INTERVAL_S = 0.05
@@ -108,7 +108,7 @@ class KafkaStreamReader(DataSourceStreamReader):
         self.start_offsets = json.loads(options["start_offsets"])
         stop = options.get("stop_offsets") or ""
         self.stop_offsets = koffsets.from_json(json.loads(stop)) if stop else None
-        self.max_records = int(options.get("max_records_per_batch", DEFAULT_MAX_RECORDS_PER_BATCH))
+        self.max_records = int(options.get("max_records_per_batch", compat_options.DEFAULT_MAX_RECORDS_PER_BATCH))
         self.element_type_text = options["element_type"]
         self.transform_text = options.get(TRANSFORM_OPTION)
         # A keyed stage downstream needs to hear from every partition in every micro-batch (Flink's

@@ -19,9 +19,10 @@ import signal
 import threading
 from typing import Optional
 
+from pyflink_compat import options
+
 log = logging.getLogger("pyflink_compat")
 
-ENABLED_KEY = "pyflink-compat.planner-workers.release"
 
 #: Worker modules Spark uses only while a query is being planned (not per micro-batch).
 PLANNING_MODULES = frozenset({
@@ -41,7 +42,7 @@ def planning():
 
 
 def enabled(configuration: dict) -> bool:
-    return str(configuration.get(ENABLED_KEY, "true")).strip().lower() != "false"
+    return options.RELEASE_PLANNER_WORKERS.get(configuration)
 
 
 def _children_by_parent():

@@ -19,10 +19,11 @@ import time
 import zlib
 from typing import Callable, Optional, Tuple
 
+from pyflink_compat import options
+
 log = logging.getLogger("pyflink_compat")
 
-CONFIG_KEY = "pyflink-compat.jvm.class-archive"
-ENV_VAR = "PYFLINK_COMPAT_JVM_CLASS_ARCHIVE"
+ENV_VAR = options.JVM_CLASS_ARCHIVE_ENV
 # The JVM says nothing about classes it cannot archive (signed jars, ...) or an archive it cannot use.
 QUIET = "-Xlog:cds=off -Xlog:cds+dynamic=off"
 # A recording left by a process that died before finishing it is retried after this long.
@@ -42,8 +43,7 @@ def cache_dir() -> str:
 
 
 def enabled(configuration: dict) -> bool:
-    value = configuration.get(CONFIG_KEY, os.environ.get(ENV_VAR, "true"))
-    return str(value).strip().lower() not in ("false", "0", "no", "off")
+    return options.jvm_class_archive(configuration)
 
 
 def _java_binary() -> Optional[str]:

@@ -15,6 +15,7 @@ from typing import Tuple
 
 import attrs
 
+from pyflink_compat import options
 from pyflink_compat.runtime import jvm_archive, numpy_converters, worker_python
 
 log = logging.getLogger("pyflink_compat")
@@ -204,7 +205,6 @@ def _with_class_archive(launch: LaunchSettings, configuration: dict, may_record:
 
 
 #: Configuration key: start the driver JVM while ``pyflink-compat run`` still runs the job file (default on).
-EARLY_START_KEY = "pyflink-compat.jvm.early-start"
 # The JVM starts in 1-5 s; a much longer start means something is wrong, and the session's own start says what.
 EARLY_START_TIMEOUT_S = 120.0
 
@@ -297,7 +297,7 @@ def start_jvm_early(configuration: dict):
     Called by ``pyflink-compat run`` before the job file runs; ``-D pyflink-compat.jvm.early-start=false``
     turns it off.
     """
-    if str(configuration.get(EARLY_START_KEY, "true")).lower() != "false":
+    if options.JVM_EARLY_START.get(configuration):
         _early_jvm.start(configuration)
 
 

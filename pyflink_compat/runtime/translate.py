@@ -21,22 +21,13 @@ from pyflink_compat.kafka_io import spec as kspec
 from pyflink_compat.kafka_io import source as ksource
 from pyflink_compat.kafka_io.cluster import Cluster, check_reachable
 from pyflink_compat.common.typeinfo import Types
+from pyflink_compat import options
 from pyflink_compat.plan import graph
 from pyflink_compat.runtime import codec, collection_source, printing
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, illegal_state
 
 log = logging.getLogger("pyflink_compat")
 
-MAX_RECORDS_PER_BATCH_KEY = "pyflink-compat.source.max-records-per-batch"
-# A keyed stage holds a whole micro-batch at once in several places (the read task's payloads, Spark's
-# grouping, the keyed subtask): smaller batches bound its memory. Measured on the windows benchmark (1M
-# events): 500k per batch peaked at 2.4 GiB summed RSS in 20 s, 100k at 2.0 GiB in 23 s, 50k at 2.0 GiB in 31 s.
-KEYED_MAX_RECORDS_PER_BATCH = 100_000
-DIRECT_KAFKA_SINK_KEY = "pyflink-compat.sink.direct"
-TRIGGER_INTERVAL_KEY = "pyflink-compat.trigger.interval"
-# How often a quiet source runs a micro-batch for processing-time timers, windows and idleness.
-TICK_INTERVAL_KEY = "pyflink-compat.processing-time.tick-interval-ms"
-DEFAULT_TICK_INTERVAL_MS = 500
 
 
 @attrs.define
@@ -94,10 +85,10 @@ def _check_chain(chain: List[graph.Node], runtime_mode):
 # -- sources ------------------------------------------------------------------------------------
 
 def _transform_options(transform, output_type, schema_ddl: str = None) -> dict:
-    options = {"schema": schema_ddl or codec.spark_ddl(output_type)}
+    reader_options = {"schema": schema_ddl or codec.spark_ddl(output_type)}
     if transform is not None:
-        options[ksource.TRANSFORM_OPTION] = ksource.encode_object(transform)
-    return options
+        reader_options[ksource.TRANSFORM_OPTION] = ksource.encode_object(transform)
+    return reader_options
 
 
 def _check_consumer_properties(spec):
@@ -113,15 +104,6 @@ def _check_consumer_properties(spec):
         raise JavaStyleError("org.apache.kafka.common.config.ConfigException",
                              "Invalid value %s for configuration auto.offset.reset: String must be one of: "
                              "latest, earliest, none" % reset, "execute")
-
-
-def max_records_per_batch(configuration: dict, keyed: bool) -> int:
-    """The most records a Kafka source reads per micro-batch: the user's setting, else a default that is
-    smaller for a query with a keyed stage."""
-    configured = configuration.get(MAX_RECORDS_PER_BATCH_KEY)
-    if configured is not None:
-        return int(configured)
-    return KEYED_MAX_RECORDS_PER_BATCH if keyed else ksource.DEFAULT_MAX_RECORDS_PER_BATCH
 
 
 def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sink: graph.Node, transform=None,
@@ -140,16 +122,16 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sin
     checkpoints.remember_stop_offsets(sink, koffsets.to_json(stop) if stop is not None else None)
     log.info("Kafka source %s: %d partition(s), start offsets %s, stop offsets %s",
              node.name, len(partitions), start, stop)
-    options = {
+    reader_options = {
         ksource.SPEC_OPTION: ksource.encode_object(spec),
         "start_offsets": json.dumps(koffsets.to_json(start)),
         "stop_offsets": json.dumps(koffsets.to_json(stop)) if stop is not None else "",
         "element_type": ksource.encode_object(node.output_type),
-        "max_records_per_batch": str(max_records_per_batch(configuration, keyed)),
+        "max_records_per_batch": str(options.max_records_per_batch(configuration, keyed)),
         **_transform_options(transform, output_type or node.output_type, schema_ddl),
         **(extra_options or {}),
     }
-    df = spark.readStream.format(ksource.FORMAT_NAME).options(**options).load()
+    df = spark.readStream.format(ksource.FORMAT_NAME).options(**reader_options).load()
     # The job finishes when every partition reaches its stopping offset: always when bounded,
     # and for set_unbounded() only without partition discovery (as Flink's enumerator does).
     finishes = stop is not None and (spec.bounded or spec.partition_discovery_interval_ms <= 0)
@@ -165,13 +147,13 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sin
 
 def _collection_source(spark, node: graph.Node, transform=None, output_type=None, schema_ddl: str = None):
     elements = node.payload.elements
-    options = {
+    reader_options = {
         "elements": ksource.encode_object(elements),
         "element_type": ksource.encode_object(node.output_type),
         "size": str(len(elements)),
         **_transform_options(transform, output_type or node.output_type, schema_ddl),
     }
-    df = spark.readStream.format(collection_source.FORMAT_NAME).options(**options).load()
+    df = spark.readStream.format(collection_source.FORMAT_NAME).options(**reader_options).load()
     return df, collection_source.final_offset(len(elements)), len(elements) == 0
 
 
@@ -359,7 +341,7 @@ def _stream_writer(df, sink: graph.Node, job_name: str, checkpoints, configurati
     job's checkpoint directory (runtime/checkpoints.py), the configured trigger."""
     name = "%s: %s (%s)" % (job_name, sink.name, uuid.uuid4().hex[:8])
     writer = df.writeStream.queryName(name).option("checkpointLocation", checkpoints.sink_location(sink))
-    interval = configuration.get(TRIGGER_INTERVAL_KEY)
+    interval = options.TRIGGER_INTERVAL.get(configuration)
     if interval:
         writer = writer.trigger(processingTime=interval)
     return name, writer
@@ -394,8 +376,7 @@ def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoints,
         sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism,
                                          lambda: _source_tasks(source, parallelism))
     # Kafka sinks write from the read task itself unless configured otherwise.
-    direct = (sink.kind == graph.KAFKA_SINK
-              and str(configuration.get(DIRECT_KAFKA_SINK_KEY, "true")).lower() == "true")
+    direct = sink.kind == graph.KAFKA_SINK and options.DIRECT_KAFKA_SINK.get(configuration)
     stream_type, schema_ddl = element_type, None
     if direct:
         transform = direct_kafka_writes(transform, sink_spec, element_type)
@@ -466,7 +447,7 @@ def sink_groups(sinks: List[graph.Node]) -> List[List[graph.Node]]:
 def _one_pass(group: List[graph.Node], configuration: dict) -> bool:
     """Whether the group's sinks can be fed by one read of the source: no keyed stage (each keyed stage is
     its own query still), print sinks and Kafka sinks written from the read task."""
-    direct = str(configuration.get(DIRECT_KAFKA_SINK_KEY, "true")).lower() == "true"
+    direct = options.DIRECT_KAFKA_SINK.get(configuration)
     return len(group) > 1 and all(
         (sink.kind == graph.PRINT_SINK or sink.kind == graph.KAFKA_SINK and direct)
         and not any(node.kind == graph.KEY_BY for node in sink.chain()) for sink in group)
@@ -596,11 +577,11 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
     transform = keyed_stage.exchange_transform(plan)
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     if source.kind == graph.KAFKA_SOURCE:
-        options = {"plan_all_partitions": "true"}
+        extra = {"plan_all_partitions": "true"}
         if any(_needs_processing_time_ticks(operator, strategy) for operator in operators):
-            options["tick_interval_ms"] = str(configuration.get(TICK_INTERVAL_KEY, DEFAULT_TICK_INTERVAL_MS))
+            extra["tick_interval_ms"] = str(options.TICK_INTERVAL_MS.get(configuration))
         df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
-                                               schema_ddl=schema, extra_options=options, keyed=True)
+                                               schema_ddl=schema, extra_options=extra, keyed=True)
     else:
         df, done, already_done = _collection_source(spark, source, transform, schema_ddl=schema)
 

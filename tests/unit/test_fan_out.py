@@ -89,5 +89,5 @@ def test_sinks_are_grouped_by_the_dataflow_they_belong_to():
     keyed = one.key_by(lambda v: v).reduce(lambda x, y: x).print()._node
     assert not translate._one_pass([a, keyed], {})       # a keyed stage still has its own query
     assert translate._one_pass([a, c], {})
-    assert translate._one_pass([a, c], {translate.DIRECT_KAFKA_SINK_KEY: "false"})    # print needs no writer
+    assert translate._one_pass([a, c], {"pyflink-compat.sink.direct": "false"})    # print needs no writer
     assert [n.kind for n in keyed.chain()][-3:] == [graph.KEY_BY, graph.KEYED_PROCESS, graph.PRINT_SINK]

@@ -1,4 +1,5 @@
 """Which processes count as Spark's idle planning workers (runtime/idle_planners.py)."""
+from pyflink_compat import options
 from pyflink_compat.runtime import idle_planners
 
 PY = "/venv/bin/python"
@@ -38,5 +39,5 @@ def test_processes_gone_while_looking_are_skipped():
 
 def test_can_be_switched_off():
     assert idle_planners.enabled({})
-    assert not idle_planners.enabled({idle_planners.ENABLED_KEY: "false"})
-    assert idle_planners.enabled({idle_planners.ENABLED_KEY: "true"})
+    assert not idle_planners.enabled({options.RELEASE_PLANNER_WORKERS.key: "false"})
+    assert idle_planners.enabled({options.RELEASE_PLANNER_WORKERS.key: "true"})

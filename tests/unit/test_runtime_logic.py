@@ -286,13 +286,12 @@ def test_tuples_print_as_java_tuples():
 
 
 def test_keyed_queries_read_smaller_micro_batches_unless_the_user_sets_the_size():
-    from pyflink_compat.kafka_io.source import DEFAULT_MAX_RECORDS_PER_BATCH
-    from pyflink_compat.runtime.translate import (KEYED_MAX_RECORDS_PER_BATCH, MAX_RECORDS_PER_BATCH_KEY,
-                                                  max_records_per_batch)
+    from pyflink_compat.options import (DEFAULT_MAX_RECORDS_PER_BATCH, KEYED_MAX_RECORDS_PER_BATCH,
+                                        MAX_RECORDS_PER_BATCH, max_records_per_batch)
     assert max_records_per_batch({}, keyed=False) == DEFAULT_MAX_RECORDS_PER_BATCH == 500_000
     assert max_records_per_batch({}, keyed=True) == KEYED_MAX_RECORDS_PER_BATCH == 100_000
-    assert max_records_per_batch({MAX_RECORDS_PER_BATCH_KEY: "7000"}, keyed=True) == 7000
-    assert max_records_per_batch({MAX_RECORDS_PER_BATCH_KEY: "7000"}, keyed=False) == 7000
+    assert max_records_per_batch({MAX_RECORDS_PER_BATCH.key: "7000"}, keyed=True) == 7000
+    assert max_records_per_batch({MAX_RECORDS_PER_BATCH.key: "7000"}, keyed=False) == 7000
 
 
 def test_an_exchange_payload_carries_a_forwarded_watermark_and_idleness():
