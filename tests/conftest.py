@@ -33,7 +33,9 @@ def bootstrap():
 
 @pytest.fixture(scope="session")
 def spark():
-    from pyflink_compat.runtime import session
-    spark = session.get_session({})
+    from pyflink_compat.runtime import session, worker_python
+    # With the workers' path a job without Python dependencies uses, so the session's warm-up read starts
+    # the same pool of Python workers the tests' jobs use (otherwise which env it gets is a race).
+    spark = session.get_session({}, worker_python.resolve({}))
     yield spark
     session.stop_session()

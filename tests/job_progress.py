@@ -9,7 +9,7 @@ import time
 def wait_for_completed_batches(client, count: int = 1, timeout_s: float = 90.0):
     """Block until every query of the job started by ``execute_async`` (``client``) has completed ``count``
     micro-batches; fail the test after ``timeout_s``."""
-    queries = [query for _, query in client._run._queries]
+    queries = [query for _, query in client._j_job_client._queries]       # the running JobRun
     deadline = time.monotonic() + timeout_s
     while True:
         completed = [len(query.recentProgress) for query in queries]
