@@ -200,7 +200,8 @@ class DataStream(object):
         latter Long.MIN_VALUE when the element has none), and watermarks generated from them."""
         node = graph.Node(kind=graph.ASSIGN_TIMESTAMPS, name="Timestamps/Watermarks",
                           output_type=self._node.output_type, input=self._node,
-                          payload=watermark_strategy._timestamp_assigner, watermark_strategy=watermark_strategy)
+                          payload=watermark_strategy._timestamp_assigner,
+                          watermark_spec=watermark_strategy._j_watermark_strategy)
         if node.payload is not None:       # PyFlink's three operators: extract, generate, remove the timestamp
             node.reserved_ids = (graph.new_id(), graph.new_id())
         return DataStream((node, self._env))
@@ -265,7 +266,8 @@ class DataStream(object):
         from pyflink_compat.runtime import job
         node = graph.Node(kind=graph.COLLECT_SINK, name="Collect", output_type=self._node.output_type,
                           input=self._node, payload=None)
-        return job.execute_and_collect(self._env, node, job_execution_name, limit)
+        return job.execute_and_collect(self._env._job_plan(self._env._take_sinks() + [node]), node,
+                                       job_execution_name, limit)
 
 
 class DataStreamSink(object):

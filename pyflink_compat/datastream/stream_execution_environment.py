@@ -18,6 +18,7 @@ from pyflink_compat.datastream.data_stream import DataStream
 from pyflink_compat.datastream.execution_mode import RuntimeExecutionMode
 from pyflink_compat.datastream.functions import SourceFunction
 from pyflink_compat.plan import graph
+from pyflink_compat.plan.job import JobPlan
 from pyflink_compat.runtime import launch
 from pyflink_compat.util.deprecation import removed_in_2
 from pyflink_compat.util.exceptions import illegal_argument, no_effect, unsupported
@@ -40,6 +41,11 @@ _DURATION_UNITS = {
     "h": 3600000, "hour": 3600000, "hours": 3600000,
     "d": 86400000, "day": 86400000, "days": 86400000,
 }
+
+
+def _spec_of(strategy):
+    """The plan's form of a WatermarkStrategy (None stays None)."""
+    return None if strategy is None else strategy._j_watermark_strategy
 
 
 def _duration_millis(key: str, value) -> int:
@@ -485,7 +491,7 @@ class StreamExecutionEnvironment(object):
         produced = type_info or source_func.get_produced_type()
         node = graph.Node(kind=graph.KAFKA_SOURCE, name="Source: %s" % source_name, output_type=produced,
                           payload=source_func._to_source_spec(),
-                          watermark_strategy=source_func._settings.watermark_strategy)
+                          watermark_spec=_spec_of(source_func._settings.watermark_strategy))
         return DataStream((node, self))
 
     # -- sources ------------------------------------------------------------------------------
@@ -499,7 +505,7 @@ class StreamExecutionEnvironment(object):
         # PyFlink passes only the Java strategy here: a Python timestamp assigner is ignored and
         # event time is the Kafka record timestamp.
         node = graph.Node(kind=graph.KAFKA_SOURCE, name="Source: %s" % source_name, output_type=produced,
-                          payload=source._spec, watermark_strategy=watermark_strategy)
+                          payload=source._spec, watermark_spec=_spec_of(watermark_strategy))
         return DataStream((node, self))
 
     def from_collection(self, collection: List[Any], type_info: TypeInformation = None) -> DataStream:
@@ -524,6 +530,15 @@ class StreamExecutionEnvironment(object):
         sinks, self._sinks = self._sinks, []
         return sinks
 
+    def _job_plan(self, sinks) -> JobPlan:
+        """The job as the runtime gets it: the sinks and this environment's settings, as plain values."""
+        checkpoint_config = self.get_checkpoint_config()
+        return JobPlan(sinks=tuple(sinks), configuration=self._configuration.to_dict(),
+                       parallelism=self.get_parallelism(), max_parallelism=self.get_max_parallelism(),
+                       runtime_mode=self._runtime_mode,
+                       checkpointing=checkpoint_config.is_checkpointing_enabled(),
+                       checkpoint_retention=checkpoint_config.get_externalized_checkpoint_retention().name)
+
     def get_execution_plan(self) -> str:
         from pyflink_compat.plan import flink_json
         return flink_json.execution_plan(
@@ -533,11 +548,11 @@ class StreamExecutionEnvironment(object):
     def execute(self, job_name: str = None):
         """Run the job until every bounded source is read (forever for unbounded ones)."""
         from pyflink_compat.runtime import job
-        return job.execute(self, self._take_sinks(), job_name or DEFAULT_JOB_NAME)
+        return job.execute(self._job_plan(self._take_sinks()), job_name or DEFAULT_JOB_NAME)
 
     def execute_async(self, job_name: str = 'Flink Streaming Job'):
         from pyflink_compat.runtime import job
-        return job.execute_async(self, self._take_sinks(), job_name)
+        return job.execute_async(self._job_plan(self._take_sinks()), job_name)
 
     def close(self):
         self._sinks = []

@@ -47,7 +47,7 @@ class Node:
     parallelism: Optional[int] = None    # None: the environment's
     uid: Optional[str] = None
     description: Optional[str] = None
-    watermark_strategy: Any = None       # sources: the strategy given to from_source
+    watermark_spec: Any = None           # sources, ASSIGN_TIMESTAMPS: the WatermarkSpec of the strategy given
     side_output_tags: dict = attrs.Factory(dict)   # tag id -> OutputTag asked for with get_side_output
     max_parallelism: Optional[int] = None   # set_max_parallelism: keyed operators' key groups
     chaining: str = CHAIN_DEFAULT

@@ -56,10 +56,10 @@ def _duration_ms(text) -> Optional[int]:
     return number * factors[unit] if unit in factors else None
 
 
-def checkpointing_enabled(env, configuration: dict) -> bool:
-    if env.get_checkpoint_config().is_checkpointing_enabled():
+def checkpointing_enabled(job) -> bool:
+    if job.checkpointing:
         return True
-    interval = configuration.get(CHECKPOINT_INTERVAL_KEY)
+    interval = job.configuration.get(CHECKPOINT_INTERVAL_KEY)
     return interval is not None and (_duration_ms(interval) or 0) > 0
 
 
@@ -80,11 +80,11 @@ def default_checkpoint_directory(job_name: str) -> str:
     return os.path.join(jvm_archive.cache_dir(), "checkpoints", safe_name)
 
 
-def _retention(env, configuration: dict) -> str:
-    text = configuration.get(RETENTION_KEY)
+def _retention(job) -> str:
+    text = job.configuration.get(RETENTION_KEY)
     if text:
         return str(text).strip().upper()
-    return env.get_checkpoint_config().get_externalized_checkpoint_retention().name
+    return job.checkpoint_retention
 
 
 @attrs.define
@@ -161,10 +161,12 @@ def last_committed_offsets(location: str) -> Optional[List[dict]]:
     return None
 
 
-def plan(env, configuration: dict, job_name: str, job_id: str, sinks) -> JobCheckpoints:
-    """This run's checkpoint directory, restored from ``execution.savepoint.path`` when that is set."""
-    durable = checkpointing_enabled(env, configuration)
-    retention = _retention(env, configuration)
+def plan(job, job_name: str, job_id: str) -> JobCheckpoints:
+    """This run's checkpoint directory for ``job`` (a plan.job.JobPlan), restored from
+    ``execution.savepoint.path`` when that is set."""
+    configuration, sinks = job.configuration, job.sinks
+    durable = checkpointing_enabled(job)
+    retention = _retention(job)
     if durable:
         root = next((configuration[k] for k in CHECKPOINT_DIR_KEYS if configuration.get(k)), None)
         if root is None:

@@ -18,6 +18,7 @@ from py4j.protocol import Py4JJavaError
 from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
 from pyflink_compat.plan import flink_json, graph
+from pyflink_compat.plan.job import JobPlan
 from pyflink_compat.runtime import (checkpoints, idle_planners, launch, session, translate, warm_up,
                                     worker_python)
 
@@ -115,12 +116,12 @@ def _ran_tasks(query, progress) -> bool:
 class JobRun:
     """One execution of an environment's sinks."""
 
-    def __init__(self, env, sinks: List[graph.Node], job_name: str, deliver: Callable = None):
-        if not sinks:
+    def __init__(self, job: JobPlan, job_name: str, deliver: Callable = None):
+        if not job.sinks:
             raise RuntimeError("No operators defined in streaming topology. Cannot execute.")
-        flink_json.stream_graph(sinks, env.get_parallelism(), python_chaining=False)   # Flink's graph checks
-        self.env = env
-        self.sinks = sinks
+        flink_json.stream_graph(job.sinks, job.parallelism, python_chaining=False)   # Flink's graph checks
+        self.job = job
+        self.sinks = list(job.sinks)
         self.job_name = job_name
         self.deliver = deliver
         self.job_id = JobID.generate()
@@ -140,8 +141,8 @@ class JobRun:
     def start(self) -> "JobRun":
         """Plan and start every query; planning errors (broker, topic, config) raise here."""
         self._started_at = time.monotonic()
-        configuration = self.env._configuration.to_dict()
-        self._checkpoints = checkpoints.plan(self.env, configuration, self.job_name, str(self.job_id), self.sinks)
+        configuration = self.job.configuration
+        self._checkpoints = checkpoints.plan(self.job, self.job_name, str(self.job_id))
         restart = str(configuration.get("restart-strategy.type") or "").strip().lower()
         if restart and restart not in ("none", "off", "disable"):
             log.warning("Restart strategy '%s' is recorded, not applied: a failure ends the job (resume it from "
@@ -150,8 +151,7 @@ class JobRun:
             try:
                 worker = worker_python.resolve(configuration)
                 spark = session.get_session(configuration, worker)
-                planned = translate.plan_queries(spark, self.env, self.sinks, self.job_name, self._checkpoints,
-                                                 self.deliver)
+                planned = translate.plan_queries(spark, self.job, self.job_name, self._checkpoints, self.deliver)
             except BaseException:
                 self._checkpoints.discard()          # nothing ran: nothing to keep
                 raise
@@ -177,7 +177,7 @@ class JobRun:
         try:
             pending = list(self._queries)
             started = set()                   # queries that have run Spark jobs (their first batch is planned)
-            release_planners = idle_planners.enabled(self.env._configuration.to_dict())
+            release_planners = idle_planners.enabled(self.job.configuration)
             while pending and not self._cancel_requested.is_set():
                 if release_planners and len(started) == len(self._queries):
                     release_planners = idle_planners.release(warm_up.finished) is None   # None: try again
@@ -262,12 +262,12 @@ class JobRun:
         return self.result_future.done()
 
 
-def execute(env, sinks, job_name):
-    return JobRun(env, sinks, job_name).start().wait()
+def execute(job: JobPlan, job_name: str):
+    return JobRun(job, job_name).start().wait()
 
 
-def execute_async(env, sinks, job_name):
-    run = JobRun(env, sinks, job_name)
+def execute_async(job: JobPlan, job_name: str):
+    run = JobRun(job, job_name)
     run.log_failure = True
     return JobClient(run.start())
 
@@ -301,11 +301,11 @@ class CollectedResults:
             self.run.result_future.exception()
 
 
-def execute_and_collect(env, collect_node: graph.Node, job_name: Optional[str], limit: Optional[int]):
+def execute_and_collect(job: JobPlan, collect_node: graph.Node, job_name: Optional[str], limit: Optional[int]):
+    """Run ``job`` (its sinks end with ``collect_node``) and return its collected elements."""
     from pyflink_compat.datastream.data_stream import CloseableIterator
     results = CollectedResults()
-    sinks = env._take_sinks() + [collect_node]
-    results.run = JobRun(env, sinks, job_name or "DataStream Collect", results.deliver).start()
+    results.run = JobRun(job, job_name or "DataStream Collect", results.deliver).start()
     if limit is None:
         return CloseableIterator(results, collect_node.output_type)
     collected = []

@@ -23,6 +23,7 @@ from pyflink_compat.kafka_io.cluster import Cluster, check_reachable
 from pyflink_compat.common.typeinfo import Types
 from pyflink_compat import options
 from pyflink_compat.plan import graph
+from pyflink_compat.plan.job import JobPlan
 from pyflink_compat.runtime import codec, collection_source, printing
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, illegal_state
 
@@ -357,15 +358,15 @@ def _collect_batch_writer(element_type, deliver):
     return write
 
 
-def plan_query(spark, env, sink: graph.Node, job_name: str, checkpoints,
+def plan_query(spark, job: JobPlan, sink: graph.Node, job_name: str, checkpoints,
                deliver: Callable = None) -> PlannedQuery:
     chain = sink.chain()
-    _check_chain(chain, env._runtime_mode)
+    _check_chain(chain, job.runtime_mode)
     if any(node.kind == graph.KEY_BY for node in chain):
-        return plan_keyed_query(spark, env, sink, chain, job_name, checkpoints, deliver)
+        return plan_keyed_query(spark, job, sink, chain, job_name, checkpoints, deliver)
     source, functions = chain[0], chain[1:-1]
-    configuration = env._configuration.to_dict()
-    parallelism = sink.parallelism or env.get_parallelism()
+    configuration = job.configuration
+    parallelism = sink.parallelism or job.parallelism
 
     element_type, transform = source.output_type, None
     if functions:
@@ -453,35 +454,34 @@ def _one_pass(group: List[graph.Node], configuration: dict) -> bool:
         and not any(node.kind == graph.KEY_BY for node in sink.chain()) for sink in group)
 
 
-def plan_queries(spark, env, sinks: List[graph.Node], job_name: str, checkpoints,
-                 deliver: Callable = None) -> List[PlannedQuery]:
+def plan_queries(spark, job: JobPlan, job_name: str, checkpoints, deliver: Callable = None) -> List[PlannedQuery]:
     """The job's queries: one per group of sinks that one pass over their source can feed, else one per
     sink."""
-    configuration = env._configuration.to_dict()
+    configuration = job.configuration
     planned = []
-    for group in sink_groups(sinks):
+    for group in sink_groups(list(job.sinks)):
         if _one_pass(group, configuration):
-            planned.append(plan_shared_query(spark, env, group, job_name, checkpoints))
+            planned.append(plan_shared_query(spark, job, group, job_name, checkpoints))
             continue
         if len(group) > 1:
             log.info("Sinks %s read their source once each (a keyed stage or a Spark-side writer is on the way)",
                      ", ".join(sink.name for sink in group))
-        planned.extend(plan_query(spark, env, sink, job_name, checkpoints, deliver) for sink in group)
+        planned.extend(plan_query(spark, job, sink, job_name, checkpoints, deliver) for sink in group)
     return planned
 
 
-def plan_shared_query(spark, env, sinks: List[graph.Node], job_name: str, checkpoints) -> PlannedQuery:
+def plan_shared_query(spark, job: JobPlan, sinks: List[graph.Node], job_name: str, checkpoints) -> PlannedQuery:
     """One query for several sinks of one source (runtime/fan_out.py): the source is read once, each function
     runs once per element, offsets are committed once. Its checkpoint location is its first sink's."""
     from pyflink_compat.runtime import fan_out
     chains = [sink.chain() for sink in sinks]
     for chain in chains:
-        _check_chain(chain, env._runtime_mode)
+        _check_chain(chain, job.runtime_mode)
     source = chains[0][0]
-    configuration = env._configuration.to_dict()
+    configuration = job.configuration
     outlets = []
     for index, (sink, chain) in enumerate(zip(sinks, chains)):
-        parallelism = sink.parallelism or env.get_parallelism()
+        parallelism = sink.parallelism or job.parallelism
         element_type = chain[-2].output_type
         spec = None
         if sink.kind == graph.KAFKA_SINK:
@@ -513,15 +513,15 @@ def plan_shared_query(spark, env, sinks: List[graph.Node], job_name: str, checkp
 ROCKSDB_PROVIDER = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
 
 
-def _max_parallelism(operator: graph.Node, env) -> Optional[int]:
+def _max_parallelism(operator: graph.Node, job: JobPlan) -> Optional[int]:
     """The keyed operator's key groups: its own setting, else the environment's, else None (the default)."""
     if operator.max_parallelism:
         return operator.max_parallelism
-    configured = env.get_max_parallelism()
+    configured = job.max_parallelism
     return configured if configured > 0 else None
 
 
-def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_name: str, checkpoints,
+def plan_keyed_query(spark, job: JobPlan, sink: graph.Node, chain: List[graph.Node], job_name: str, checkpoints,
                      deliver: Callable = None) -> PlannedQuery:
     """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes
     [-> key_by -> keyed operation ...] -> sink, as read tasks that hand records to keyed subtasks, and one
@@ -530,13 +530,11 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
     source = chain[0]
     key_indexes = [i for i, node in enumerate(chain) if node.kind == graph.KEY_BY]
     pre_nodes = chain[1:key_indexes[0]]
-    configuration = env._configuration.to_dict()
-    parallelism = env.get_parallelism()
+    configuration = job.configuration
+    parallelism = job.parallelism
     assigners = [node for node in pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
-    strategy = (assigners[-1] if assigners else source).watermark_strategy
-    from pyflink_compat.common.watermark_strategy import WatermarkStrategy
-    if strategy is None:
-        strategy = WatermarkStrategy.no_watermarks()
+    from pyflink_compat.common.watermark_strategy import NO_WATERMARKS, WatermarkSpec
+    watermark_spec = (assigners[-1] if assigners else source).watermark_spec or WatermarkSpec(NO_WATERMARKS)
     sink_spec = sink.payload if sink.kind == graph.KAFKA_SINK else None
     if sink_spec is not None:
         sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism, lambda: parallelism)
@@ -568,17 +566,17 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
             operator_node=operator, side_tag=side_tag, post_nodes=tuple(rest),
             input_type=source.output_type if number == 0 else chain[key_index - 1].output_type,
             keyed_type=key_node.output_type, output_type=stage_output_type, parallelism=parallelism, routes=routes,
-            watermark_spec=strategy._j_watermark_strategy, assigner_in_chain=bool(assigners), job_name=job_name,
+            watermark_spec=watermark_spec, assigner_in_chain=bool(assigners), job_name=job_name,
             sink_spec=sink_spec if plan is None else None, next_stage=plan,
             plan_id="%s-%d" % (uuid.uuid4().hex, number),
             readers_without_partitions=silent_readers if number == 0 else (),
-            max_parallelism=_max_parallelism(operator, env))
+            max_parallelism=_max_parallelism(operator, job))
     operators = [chain[i + 1] for i in key_indexes]
     transform = keyed_stage.exchange_transform(plan)
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     if source.kind == graph.KAFKA_SOURCE:
         extra = {"plan_all_partitions": "true"}
-        if any(_needs_processing_time_ticks(operator, strategy) for operator in operators):
+        if any(_needs_processing_time_ticks(operator, watermark_spec) for operator in operators):
             extra["tick_interval_ms"] = str(options.TICK_INTERVAL_MS.get(configuration))
         df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
                                                schema_ddl=schema, extra_options=extra, keyed=True)
@@ -610,12 +608,12 @@ def plan_keyed_query(spark, env, sink: graph.Node, chain: List[graph.Node], job_
                         source_name=source.name)
 
 
-def _needs_processing_time_ticks(operator: graph.Node, strategy) -> bool:
+def _needs_processing_time_ticks(operator: graph.Node, watermark_spec) -> bool:
     """Whether the keyed operation must run while no records come: processing-time windows or triggers,
     a KeyedProcessFunction (it may set processing-time timers), or idleness (measured in processing time)."""
     if operator.kind == graph.KEYED_PROCESS:
         return True
-    if strategy is not None and getattr(strategy._j_watermark_strategy, "idle_timeout_ms", None):
+    if watermark_spec is not None and watermark_spec.idle_timeout_ms:
         return True
     if operator.kind == graph.WINDOW:
         from pyflink_compat.datastream.window import ContinuousProcessingTimeTrigger, ProcessingTimeTrigger

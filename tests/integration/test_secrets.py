@@ -1,6 +1,7 @@
 """Secrets in Kafka properties never show up in logs, errors, plan dumps or Spark's query plans."""
 import logging
 
+import attrs
 import pytest
 
 from kafka_helpers import consume, create_topic, produce, unique_topic, values
@@ -37,7 +38,7 @@ def test_secret_properties_stay_out_of_logs_plans_and_errors(spark, bootstrap, c
     texts = [env.get_execution_plan(), repr(source), repr(sink), repr(source._spec), repr(sink._spec)]
 
     # Spark's own plan of the source: the option carrying the spec is redacted by Spark.
-    scratch = checkpoints.plan(env, {}, "secrets", "plan-only", env._sinks)
+    scratch = checkpoints.plan(attrs.evolve(env._job_plan(env._sinks), configuration={}), "secrets", "plan-only")
     try:
         df, _, _ = translate._kafka_source(spark, env._sinks[0].chain()[0], {}, scratch, env._sinks[0])
         texts.append(df._jdf.queryExecution().toString())

@@ -2,6 +2,7 @@
 import json
 import os
 
+import attrs
 import pytest
 
 from pyflink_compat.datastream import StreamExecutionEnvironment
@@ -15,6 +16,19 @@ def sink(node_id, uid=None):
     node = Node(kind="kafka_sink", name="Sink", payload=None, output_type=None)
     node.id, node.uid = node_id, uid
     return node
+
+
+def job(environment, configuration, sinks=()):
+    """The environment's job plan with ``configuration`` as its settings."""
+    return attrs.evolve(environment._job_plan(sinks), configuration=dict(configuration))
+
+
+def checkpoint_plan(environment, configuration, job_name, job_id, sinks):
+    return checkpoints.plan(job(environment, configuration, sinks), job_name, job_id)
+
+
+def checkpointing_enabled(environment, configuration):
+    return checkpoints.checkpointing_enabled(job(environment, configuration))
 
 
 def env(interval=None, retention=None):
@@ -33,9 +47,9 @@ def test_flink_durations(text, ms):
 
 
 def test_checkpointing_is_enabled_by_the_api_or_the_interval_setting():
-    assert not checkpoints.checkpointing_enabled(env(), {})
-    assert checkpoints.checkpointing_enabled(env(1000), {})
-    assert checkpoints.checkpointing_enabled(env(), {"execution.checkpointing.interval": "5 s"})
+    assert not checkpointing_enabled(env(), {})
+    assert checkpointing_enabled(env(1000), {})
+    assert checkpointing_enabled(env(), {"execution.checkpointing.interval": "5 s"})
 
 
 def test_sink_directories_use_the_uid_when_there_is_one():
@@ -44,19 +58,19 @@ def test_sink_directories_use_the_uid_when_there_is_one():
 
 
 def test_a_checkpointed_job_gets_a_directory_per_job_id_under_the_configured_one(tmp_path):
-    plan = checkpoints.plan(env(1000), {"execution.checkpointing.dir": "file://%s" % tmp_path}, "my job", "abc", [])
+    plan = checkpoint_plan(env(1000), {"execution.checkpointing.dir": "file://%s" % tmp_path}, "my job", "abc", [])
     assert plan.durable and plan.directory == os.path.join(str(tmp_path), "abc")
     assert json.load(open(os.path.join(plan.directory, "job.json")))["job_name"] == "my job"
 
 
 def test_the_default_directory_is_per_job_name(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    plan = checkpoints.plan(env(1000), {}, "orders: enrich", "j1", [])
+    plan = checkpoint_plan(env(1000), {}, "orders: enrich", "j1", [])
     assert plan.directory == os.path.join(str(tmp_path), "pyflink-compat", "checkpoints", "orders_enrich", "j1")
 
 
 def test_without_checkpointing_the_directory_is_temporary_and_always_deleted(tmp_path):
-    plan = checkpoints.plan(env(), {"execution.checkpointing.dir": str(tmp_path)}, "job", "j1", [])
+    plan = checkpoint_plan(env(), {"execution.checkpointing.dir": str(tmp_path)}, "job", "j1", [])
     assert not plan.directory.startswith(str(tmp_path))
     plan.finish(checkpoints.FAILED)
     assert not os.path.exists(plan.directory)
@@ -71,7 +85,7 @@ def test_without_checkpointing_the_directory_is_temporary_and_always_deleted(tmp
     (ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION, checkpoints.FINISHED, True),
 ])
 def test_what_is_kept_when_the_job_ends(tmp_path, retention, outcome, kept):
-    plan = checkpoints.plan(env(1000, retention), {"execution.checkpointing.dir": str(tmp_path)}, "job", "j1", [])
+    plan = checkpoint_plan(env(1000, retention), {"execution.checkpointing.dir": str(tmp_path)}, "job", "j1", [])
     plan.finish(outcome)
     assert os.path.isdir(plan.directory) == kept
 
@@ -95,7 +109,7 @@ def test_the_last_committed_offsets_are_those_of_the_last_batch_with_a_commit(tm
 
 
 def _finished_job(root, sinks, stop_offsets=None):
-    plan = checkpoints.plan(env(1000, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION),
+    plan = checkpoint_plan(env(1000, ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION),
                             {"execution.checkpointing.dir": str(root)}, "job", "old", sinks)
     for node in sinks:
         _spark_checkpoint(plan.sink_location(node), committed=1, planned=1)
@@ -106,7 +120,7 @@ def _finished_job(root, sinks, stop_offsets=None):
 
 def test_a_restore_copies_the_sinks_state_and_keeps_the_original_as_it_was(tmp_path):
     old = _finished_job(tmp_path, [sink(3)], {"t": {"0": 50}})
-    plan = checkpoints.plan(env(1000), {"execution.checkpointing.dir": str(tmp_path), "execution.savepoint.path": old},
+    plan = checkpoint_plan(env(1000), {"execution.checkpointing.dir": str(tmp_path), "execution.savepoint.path": old},
                             "job", "new", [sink(3)])
     assert plan.restored_from == old
     assert checkpoints.last_committed_offsets(plan.sink_location(sink(3))) == [{"t": {"0": 10}}]
@@ -118,15 +132,15 @@ def test_a_restore_refuses_state_the_new_job_cannot_take_unless_allowed(tmp_path
     old = _finished_job(tmp_path, [sink(3), sink(4)])
     settings = {"execution.checkpointing.dir": str(tmp_path), "execution.savepoint.path": old}
     with pytest.raises(JavaStyleError, match="Cannot map checkpoint/savepoint state for operator sink-4"):
-        checkpoints.plan(env(1000), settings, "job", "new", [sink(3)])
+        checkpoint_plan(env(1000), settings, "job", "new", [sink(3)])
     assert not os.path.exists(os.path.join(str(tmp_path), "new"))
     settings["execution.savepoint.ignore-unclaimed-state"] = "true"
-    plan = checkpoints.plan(env(1000), settings, "job", "new", [sink(3)])
+    plan = checkpoint_plan(env(1000), settings, "job", "new", [sink(3)])
     assert sorted(os.listdir(plan.directory)) == ["job.json", "sink-3"]
 
 
 def test_a_restore_from_a_directory_that_is_no_job_checkpoint_fails(tmp_path):
     with pytest.raises(JavaStyleError, match="Cannot find meta data file 'job.json'"):
-        checkpoints.plan(env(1000), {"execution.savepoint.path": str(tmp_path)}, "job", "new", [])
+        checkpoint_plan(env(1000), {"execution.savepoint.path": str(tmp_path)}, "job", "new", [])
     with pytest.raises(JavaStyleError, match="Cannot find checkpoint or savepoint file/directory"):
-        checkpoints.plan(env(1000), {"execution.savepoint.path": str(tmp_path / "gone")}, "job", "new", [])
+        checkpoint_plan(env(1000), {"execution.savepoint.path": str(tmp_path / "gone")}, "job", "new", [])

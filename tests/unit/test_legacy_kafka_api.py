@@ -188,7 +188,7 @@ def test_other_consumer_methods():
     assert c.assign_timestamps_and_watermarks(strategy) is c
     env = StreamExecutionEnvironment.get_execution_environment()
     node = env.add_source(c)._node
-    assert node.watermark_strategy is strategy
+    assert node.watermark_spec is strategy._j_watermark_strategy
     with pytest.raises(TypeError):
         c.set_commit_offsets_on_checkpoints("yes")
 
