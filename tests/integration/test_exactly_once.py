@@ -90,6 +90,26 @@ def test_every_record_is_committed_once_in_order_per_partition(spark, bootstrap,
             assert mine == sorted(mine)
 
 
+def test_two_exactly_once_sinks_of_one_source_each_commit_every_record_once(spark, bootstrap, tmp_path):
+    # One pass feeds both sinks (runtime/fan_out.py): each task commits one transaction per sink.
+    topic_in = create_topic(bootstrap, unique_topic("eo2-in"), partitions=2)
+    upper_out = create_topic(bootstrap, unique_topic("eo2-upper"))
+    even_out = create_topic(bootstrap, unique_topic("eo2-even"))
+    for partition in (0, 1):
+        produce(bootstrap, topic_in, ["p%d-%04d" % (partition, i) for i in range(200)], partition=partition)
+    env = environment(tmp_path, batch_records=100)
+    upper = env.from_source(kafka_source(bootstrap, topic_in), WatermarkStrategy.no_watermarks(), "Kafka Source") \
+        .map(lambda v: v.upper(), output_type=Types.STRING())
+    upper.sink_to(exactly_once_sink(bootstrap, upper_out, unique_topic("eo2-a"))).uid("upper-out")
+    upper.filter(lambda v: int(v[-4:]) % 2 == 0) \
+        .sink_to(exactly_once_sink(bootstrap, even_out, unique_topic("eo2-b"))).uid("even-out")
+    env.execute("two exactly-once sinks")
+    expected = sorted("P%d-%04d" % (p, i) for p in (0, 1) for i in range(200))
+    assert sorted(values(committed_values(bootstrap, upper_out, 400))) == expected
+    assert sorted(values(committed_values(bootstrap, even_out, 200))) == [v for v in expected
+                                                                            if int(v[-4:]) % 2 == 0]
+
+
 def _drop_last_spark_commit(job_directory):
     """What a crash after the Kafka commit and before Spark's batch commit leaves: the batch's offsets are
     logged, its commit is not; a restore runs that batch again."""
