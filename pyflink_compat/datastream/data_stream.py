@@ -225,7 +225,20 @@ class DataStream(object):
     def window_all(self, window_assigner: WindowAssigner) -> 'AllWindowedStream':
         """Windows over the whole (non-keyed) stream."""
         return AllWindowedStream(self, window_assigner)
-    union = unsupported("DataStream.union", "multi-input-streams")
+
+    def union(self, *streams: 'DataStream') -> 'DataStream':
+        """The elements of this stream and of ``streams``, merged (a stream given twice is merged twice)."""
+        inputs = [self._node]
+        for stream in streams:
+            other = stream._node
+            if other.output_type != self._node.output_type:
+                raise illegal_argument("Cannot union streams of different types: %s and %s"
+                                       % (self._node.output_type, other.output_type), "union")
+            inputs.append(other)
+        node = graph.Node(kind=graph.UNION, name="Union", output_type=self._node.output_type,
+                          union_inputs=tuple(inputs))
+        return DataStream((node, self._env))
+
     connect = unsupported("DataStream.connect", "multi-input-streams")
     project = unsupported("DataStream.project", "unsupported-apis")
     broadcast = unsupported("DataStream.broadcast", "multi-input-streams")

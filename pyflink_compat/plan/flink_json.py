@@ -72,25 +72,30 @@ class _Builder:
         self.vertices.append(vertex)
         return vertex
 
-    def upstream(self, node: graph.Node):
-        """The vertex feeding ``node`` and the partitioner asked for on the way (None: Flink chooses)."""
-        partitioner, current = None, node.input
+    def upstreams(self, node: graph.Node):
+        """The vertices feeding ``node`` (several through a union), each with the partitioner asked for on the
+        way (None: Flink chooses)."""
+        return self._feeding(node.input, None)
+
+    def _feeding(self, current: graph.Node, partitioner):
         while current.kind == graph.PARTITION:
-            if current.kind == graph.PARTITION and partitioner is None:
-                partitioner = current.payload       # the one nearest the consumer wins, as in Flink
+            partitioner = partitioner or current.payload       # the one nearest the consumer wins, as in Flink
             current = current.input
+        if current.kind == graph.UNION:                        # not an operator: its inputs feed the consumer
+            return [pair for stream in current.union_inputs for pair in self._feeding(stream, partitioner)]
         vertex = self.vertex_of(current)
-        if current.kind == graph.KEY_BY:
-            partitioner = "HASH"
-        return vertex, partitioner
+        return [(vertex, "HASH" if current.kind == graph.KEY_BY else partitioner)]
+
+    def upstream(self, node: graph.Node):
+        return self.upstreams(node)[0]
 
     def connect(self, vertex: _Vertex, node: graph.Node):
-        upstream, partitioner = self.upstream(node)
-        if partitioner is None:
-            partitioner = "FORWARD" if upstream.parallelism == vertex.parallelism else "REBALANCE"
-        elif partitioner == "FORWARD" and upstream.parallelism != vertex.parallelism:
-            raise _forward_error(upstream, vertex)
-        vertex.inputs.append((upstream, partitioner))
+        for upstream, partitioner in self.upstreams(node):
+            if partitioner is None:
+                partitioner = "FORWARD" if upstream.parallelism == vertex.parallelism else "REBALANCE"
+            elif partitioner == "FORWARD" and upstream.parallelism != vertex.parallelism:
+                raise _forward_error(upstream, vertex)
+            vertex.inputs.append((upstream, partitioner))
 
     def vertex_of(self, node: graph.Node) -> _Vertex:
         if node.id in self.last:

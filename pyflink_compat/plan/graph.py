@@ -24,6 +24,7 @@ KAFKA_SINK = "kafka_sink"
 PRINT_SINK = "print_sink"
 COLLECT_SINK = "collect_sink"
 PARTITION = "partition"                # shuffle/rebalance/rescale/forward (payload: one of PARTITIONERS)
+UNION = "union"                        # DataStream.union: several inputs (``union_inputs``), no input
 
 PARTITIONERS = ("SHUFFLE", "REBALANCE", "RESCALE", "FORWARD")
 # Operator chaining as the job asked for it (start_new_chain / disable_chaining)
@@ -58,20 +59,40 @@ class Node:
     # Ids of the operators PyFlink adds for this one (print's str() conversion map): allocated when the job
     # creates it, as Flink's transformation ids are, so the plan lists nodes in Flink's order.
     reserved_ids: tuple = ()
+    union_inputs: tuple = ()             # UNION: the streams merged, in the order given
     id: int = attrs.field(factory=lambda: next(_ids))
 
     def chain(self) -> List["Node"]:
         """The nodes the runtime runs for this node: it and its inputs, source first, without PARTITION nodes
-        (Spark places records itself; a partitioner only decides which subtask handles an element)."""
-        return [node for node in self.lineage() if node.kind != PARTITION]
+        (Spark places records itself; a partitioner only decides which subtask handles an element). For a
+        node with a union on its way, see ``routes``."""
+        routes = self.routes()
+        if len(routes) != 1:
+            raise ValueError("%s has %d routes from its sources (a union on the way)" % (self.name, len(routes)))
+        return routes[0]
+
+    def routes(self) -> List[List["Node"]]:
+        """Every path from a source to this node, as ``chain`` gives it, one per input of each union on the
+        way (the union itself left out: each element reaches the node through one of them)."""
+        if self.kind == UNION:
+            return [route for stream in self.union_inputs for route in stream.routes()]
+        before = [[]] if self.input is None else self.input.routes()
+        own = [] if self.kind == PARTITION else [self]
+        return [route + own for route in before]
 
     def lineage(self) -> List["Node"]:
-        """This node and all its inputs, source first."""
-        nodes, node = [], self
-        while node is not None:
-            nodes.append(node)
-            node = node.input
-        return list(reversed(nodes))
+        """This node and all its inputs (through unions, each node once), sources first."""
+        seen, ordered = set(), []
+
+        def visit(node):
+            if node is None or node.id in seen:
+                return
+            seen.add(node.id)
+            for upstream in (node.union_inputs if node.kind == UNION else (node.input,)):
+                visit(upstream)
+            ordered.append(node)
+        visit(self)
+        return ordered
 
 
 def new_id() -> int:

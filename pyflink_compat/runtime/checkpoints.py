@@ -96,22 +96,26 @@ class JobCheckpoints:
     restored_from: Optional[str] = None
     record: Dict = attrs.Factory(dict)   # job.json: {"job_name", "sinks": {name: {"stop_offsets": ...}}}
 
-    def sink_location(self, sink) -> str:
-        return os.path.join(self.directory, sink_directory_name(sink))
+    # A sink's query has its location; a sink behind a union has one query, hence one location, per route
+    # from a source (``branch``: the route's index in ``Node.routes()``).
 
-    def restored_stop_offsets(self, sink) -> Optional[dict]:
+    def sink_location(self, sink, branch: int = 0) -> str:
+        return os.path.join(self.directory, sink_directory_name(sink, branch))
+
+    def restored_stop_offsets(self, sink, branch: int = 0) -> Optional[dict]:
         """The stopping offsets the restored run resolved for this sink's source (Flink keeps them in its
         splits, so a restored bounded job stops where the original would have)."""
-        entry = self.record.get("sinks", {}).get(sink_directory_name(sink))
+        entry = self.record.get("sinks", {}).get(sink_directory_name(sink, branch))
         return entry.get("stop_offsets") if entry and self.restored_from else None
 
-    def remember_stop_offsets(self, sink, stop_offsets: Optional[dict]):
-        self.record.setdefault("sinks", {}).setdefault(sink_directory_name(sink), {})["stop_offsets"] = stop_offsets
+    def remember_stop_offsets(self, sink, stop_offsets: Optional[dict], branch: int = 0):
+        self.record.setdefault("sinks", {}).setdefault(sink_directory_name(sink, branch), {})["stop_offsets"] = \
+            stop_offsets
         self._write_record()
 
-    def last_committed_source_offsets(self, sink) -> Optional[List[dict]]:
+    def last_committed_source_offsets(self, sink, branch: int = 0) -> Optional[List[dict]]:
         """The source end offsets of the sink's last committed micro-batch (None: nothing committed)."""
-        return last_committed_offsets(self.sink_location(sink))
+        return last_committed_offsets(self.sink_location(sink, branch))
 
     def _write_record(self):
         os.makedirs(self.directory, exist_ok=True)
@@ -137,10 +141,9 @@ class JobCheckpoints:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def sink_directory_name(sink) -> str:
-    if sink.uid:
-        return "sink-" + re.sub(r"[^A-Za-z0-9._-]+", "_", sink.uid)
-    return "sink-%d" % sink.id
+def sink_directory_name(sink, branch: int = 0) -> str:
+    name = "sink-" + re.sub(r"[^A-Za-z0-9._-]+", "_", sink.uid) if sink.uid else "sink-%d" % sink.id
+    return name + ("-route-%d" % branch if branch else "")
 
 
 def last_committed_offsets(location: str) -> Optional[List[dict]]:
@@ -220,7 +223,7 @@ def _restore(checkpoints: JobCheckpoints, savepoint: str, sinks, ignore_unclaime
                              % (JOB_FILE, savepoint), "execute")
     with open(record_path) as f:
         saved = json.load(f)
-    wanted = {sink_directory_name(sink) for sink in sinks}
+    wanted = {sink_directory_name(sink, branch) for sink in sinks for branch in range(len(sink.routes()))}
     stored = {name for name in os.listdir(source)
               if name.startswith("sink-") and os.path.isdir(os.path.join(source, name))}
     unclaimed = sorted(stored - wanted)

@@ -108,10 +108,11 @@ def _check_consumer_properties(spec):
 
 
 def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sink: graph.Node, transform=None,
-                  output_type=None, schema_ddl: str = None, extra_options: dict = None, keyed: bool = False):
+                  output_type=None, schema_ddl: str = None, extra_options: dict = None, keyed: bool = False,
+                  branch: int = 0):
     spec = node.payload
     _check_consumer_properties(spec)
-    restored_stop = checkpoints.restored_stop_offsets(sink)
+    restored_stop = checkpoints.restored_stop_offsets(sink, branch)
     with Cluster(spec.properties) as cluster:
         partitions = koffsets.subscribed_partitions(cluster, spec.subscription)
         start = koffsets.resolve(cluster, spec.starting_offsets, partitions, spec.group_id)
@@ -120,7 +121,7 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sin
             stop = koffsets.resolve(cluster, spec.stopping_offsets, partitions, spec.group_id, starting=False)
             # A restored job stops where the original run would have (Flink keeps that in its splits).
             stop.update({tp: off for tp, off in koffsets.from_json(restored_stop).items() if tp in stop})
-    checkpoints.remember_stop_offsets(sink, koffsets.to_json(stop) if stop is not None else None)
+    checkpoints.remember_stop_offsets(sink, koffsets.to_json(stop) if stop is not None else None, branch)
     log.info("Kafka source %s: %d partition(s), start offsets %s, stop offsets %s",
              node.name, len(partitions), start, stop)
     reader_options = {
@@ -141,7 +142,7 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sin
         done = koffsets.to_json({tp: max(stop[tp], start[tp]) for tp in partitions})
     already_done = finishes and all(start[tp] >= stop[tp] for tp in partitions)
     if finishes and not already_done:                    # a restored run may have nothing left to read
-        committed = checkpoints.last_committed_source_offsets(sink)
+        committed = checkpoints.last_committed_source_offsets(sink, branch)
         already_done = bool(committed) and committed[0] is not None and offsets_reached(committed[0], done)
     return df, done, already_done
 
@@ -265,7 +266,7 @@ def readers_without_partitions(source: graph.Node, parallelism: int) -> tuple:
 
 
 def _prepared_kafka_sink(sink: graph.Node, spec, job_name: str, checkpoints, parallelism: int,
-                         writing_tasks: Callable[[], int]):
+                         writing_tasks: Callable[[], int], branch: int = 0):
     """The sink's spec as its tasks use it; for EXACTLY_ONCE, open transactions of earlier runs ended
     (``writing_tasks()``: how many tasks write, hence how many transactional ids there are)."""
     check_reachable(spec.bootstrap_servers)
@@ -283,6 +284,9 @@ def _prepared_kafka_sink(sink: graph.Node, spec, job_name: str, checkpoints, par
         # Flink names the legacy producer's transactions after the task; ours after the job and sink.
         prefix = "%s-%s" % (job_name, sink.uid or sink.name)
         spec = attrs.evolve(spec, transactional_id_prefix=prefix)
+    if branch and spec.transactional_id_prefix:
+        # each route's query writes with its own transactional ids (their tasks are numbered alike)
+        spec = attrs.evolve(spec, transactional_id_prefix="%s-route-%d" % (spec.transactional_id_prefix, branch))
     from pyflink_compat.kafka_io import transactions
     transactions.abort_lingering(spec, writing_tasks())
     return spec
@@ -337,11 +341,11 @@ def _print_lines(out, identifier, elements, subtasks, element_type, parallelism:
         out.flush()
 
 
-def _stream_writer(df, sink: graph.Node, job_name: str, checkpoints, configuration: dict):
+def _stream_writer(df, sink: graph.Node, job_name: str, checkpoints, configuration: dict, branch: int = 0):
     """(query name, DataStreamWriter) for the query ending at ``sink``: its own checkpoint location in the
     job's checkpoint directory (runtime/checkpoints.py), the configured trigger."""
     name = "%s: %s (%s)" % (job_name, sink.name, uuid.uuid4().hex[:8])
-    writer = df.writeStream.queryName(name).option("checkpointLocation", checkpoints.sink_location(sink))
+    writer = df.writeStream.queryName(name).option("checkpointLocation", checkpoints.sink_location(sink, branch))
     interval = options.TRIGGER_INTERVAL.get(configuration)
     if interval:
         writer = writer.trigger(processingTime=interval)
@@ -358,12 +362,12 @@ def _collect_batch_writer(element_type, deliver):
     return write
 
 
-def plan_query(spark, job: JobPlan, sink: graph.Node, job_name: str, checkpoints,
+def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
                deliver: Callable = None) -> PlannedQuery:
-    chain = sink.chain()
+    sink, chain, branch = route.sink, list(route.chain), route.branch
     _check_chain(chain, job.runtime_mode)
     if any(node.kind == graph.KEY_BY for node in chain):
-        return plan_keyed_query(spark, job, sink, chain, job_name, checkpoints, deliver)
+        return plan_keyed_query(spark, job, sink, chain, job_name, checkpoints, deliver, branch)
     source, functions = chain[0], chain[1:-1]
     configuration = job.configuration
     parallelism = sink.parallelism or job.parallelism
@@ -375,7 +379,7 @@ def plan_query(spark, job: JobPlan, sink: graph.Node, job_name: str, checkpoints
     sink_spec = sink.payload
     if sink.kind == graph.KAFKA_SINK:
         sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism,
-                                         lambda: _source_tasks(source, parallelism))
+                                         lambda: _source_tasks(source, parallelism), branch)
     # Kafka sinks write from the read task itself unless configured otherwise.
     direct = sink.kind == graph.KAFKA_SINK and options.DIRECT_KAFKA_SINK.get(configuration)
     stream_type, schema_ddl = element_type, None
@@ -387,11 +391,11 @@ def plan_query(spark, job: JobPlan, sink: graph.Node, job_name: str, checkpoints
         schema_ddl = codec.spark_ddl(element_type, [pa.field(SUBTASK_COLUMN, pa.int32())])
     if source.kind == graph.KAFKA_SOURCE:
         df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
-                                               stream_type, schema_ddl)
+                                               stream_type, schema_ddl, branch=branch)
     else:
         df, done, already_done = _collection_source(spark, source, transform, stream_type, schema_ddl)
 
-    name, writer = _stream_writer(df, sink, job_name, checkpoints, configuration)
+    name, writer = _stream_writer(df, sink, job_name, checkpoints, configuration, branch)
 
     if sink.kind == graph.KAFKA_SINK:
         spec = sink_spec
@@ -421,90 +425,101 @@ def plan_query(spark, job: JobPlan, sink: graph.Node, job_name: str, checkpoints
 
 # -- several sinks of one source --------------------------------------------------------------------
 
-def sink_groups(sinks: List[graph.Node]) -> List[List[graph.Node]]:
-    """The sinks grouped by the dataflow they belong to: two sinks whose chains share a node (their source at
-    least) are in one group. Groups and their sinks keep the order the job created the sinks in."""
-    group_of = {}
-    groups: List[List[graph.Node]] = []
+@attrs.frozen
+class Route:
+    """One path from a source to a sink (graph.Node.routes): what one query, or one outlet of a shared pass,
+    runs. A sink behind a union has one route per source on the way."""
+    sink: graph.Node
+    chain: tuple                          # source first, sink last, without union and partition nodes
+    branch: int                           # the route's index among its sink's routes
+
+
+def job_routes(sinks) -> List[Route]:
+    """The routes of every sink. A keyed operation after a union (state shared by elements from several
+    sources) is refused: each route runs apart."""
+    routes = []
     for sink in sinks:
-        shared = {group_of[node.id] for node in sink.chain()[:-1] if node.id in group_of}
-        if shared:
-            target = min(shared)
-            for other in sorted(shared - {target}):
-                groups[target].extend(groups[other])
-                for member in groups[other]:
-                    for node in member.chain()[:-1]:
-                        group_of[node.id] = target
-                groups[other] = []
-        else:
-            target = len(groups)
-            groups.append([])
-        groups[target].append(sink)
-        for node in sink.chain()[:-1]:
-            group_of[node.id] = target
-    return [sorted(group, key=sinks.index) for group in groups if group]
+        chains = sink.routes()
+        if len(chains) > 1:
+            keyed = [node for node in chains[0] if node.kind in graph.KEYED_KINDS]
+            shared = [node for node in keyed if all(node in chain for chain in chains[1:])]
+            if shared:
+                raise UnsupportedFeatureError(
+                    "%s after DataStream.union" % shared[0].name, "multi-input-streams",
+                    "a union can be followed by per-element operations and sinks; key_by before the union")
+        routes.extend(Route(sink, tuple(chain), branch) for branch, chain in enumerate(chains))
+    return routes
 
 
-def _one_pass(group: List[graph.Node], configuration: dict) -> bool:
+def route_groups(routes: List[Route]) -> List[List[Route]]:
+    """The routes grouped by their source, in the order the job created the sinks: one pass over a source
+    can feed all of its group."""
+    groups = {}
+    for route in routes:
+        groups.setdefault(route.chain[0].id, []).append(route)
+    return list(groups.values())
+
+
+def _one_pass(group: List[Route], configuration: dict) -> bool:
     """Whether the group's sinks can be fed by one read of the source: no keyed stage (each keyed stage is
     its own query still), print sinks and Kafka sinks written from the read task."""
     direct = options.DIRECT_KAFKA_SINK.get(configuration)
     return len(group) > 1 and all(
-        (sink.kind == graph.PRINT_SINK or sink.kind == graph.KAFKA_SINK and direct)
-        and not any(node.kind == graph.KEY_BY for node in sink.chain()) for sink in group)
+        (route.sink.kind == graph.PRINT_SINK or route.sink.kind == graph.KAFKA_SINK and direct)
+        and not any(node.kind == graph.KEY_BY for node in route.chain) for route in group)
 
 
 def plan_queries(spark, job: JobPlan, job_name: str, checkpoints, deliver: Callable = None) -> List[PlannedQuery]:
-    """The job's queries: one per group of sinks that one pass over their source can feed, else one per
-    sink."""
+    """The job's queries: one per group of routes that one pass over their source can feed, else one per
+    route."""
     configuration = job.configuration
     planned = []
-    for group in sink_groups(list(job.sinks)):
+    for group in route_groups(job_routes(job.sinks)):
         if _one_pass(group, configuration):
             planned.append(plan_shared_query(spark, job, group, job_name, checkpoints))
             continue
         if len(group) > 1:
             log.info("Sinks %s read their source once each (a keyed stage or a Spark-side writer is on the way)",
-                     ", ".join(sink.name for sink in group))
-        planned.extend(plan_query(spark, job, sink, job_name, checkpoints, deliver) for sink in group)
+                     ", ".join(route.sink.name for route in group))
+        planned.extend(plan_query(spark, job, route, job_name, checkpoints, deliver) for route in group)
     return planned
 
 
-def plan_shared_query(spark, job: JobPlan, sinks: List[graph.Node], job_name: str, checkpoints) -> PlannedQuery:
+def plan_shared_query(spark, job: JobPlan, routes: List[Route], job_name: str, checkpoints) -> PlannedQuery:
     """One query for several sinks of one source (runtime/fan_out.py): the source is read once, each function
     runs once per element, offsets are committed once. Its checkpoint location is its first sink's."""
     from pyflink_compat.runtime import fan_out
-    chains = [sink.chain() for sink in sinks]
+    sinks, chains = [route.sink for route in routes], [list(route.chain) for route in routes]
     for chain in chains:
         _check_chain(chain, job.runtime_mode)
     source = chains[0][0]
     configuration = job.configuration
     outlets = []
-    for index, (sink, chain) in enumerate(zip(sinks, chains)):
+    for index, (route, sink, chain) in enumerate(zip(routes, sinks, chains)):
         parallelism = sink.parallelism or job.parallelism
         element_type = chain[-2].output_type
         spec = None
         if sink.kind == graph.KAFKA_SINK:
             spec = _prepared_kafka_sink(sink, sink.payload, job_name, checkpoints, parallelism,
-                                        lambda: _source_tasks(source, parallelism))
+                                        lambda: _source_tasks(source, parallelism), route.branch)
         outlets.append(fan_out.Outlet(index=index, kind=sink.kind, nodes=tuple(chain[1:-1]),
                                       element_type=element_type, parallelism=parallelism, spec=spec,
                                       identifier=sink.payload if sink.kind == graph.PRINT_SINK else None))
     transform = fan_out.shared_pass(source.output_type, outlets)
-    first = sinks[0]
+    first = routes[0]
     if source.kind == graph.KAFKA_SOURCE:
-        df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, first, transform,
-                                               schema_ddl=fan_out.SCHEMA_DDL)
+        df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, first.sink, transform,
+                                               schema_ddl=fan_out.SCHEMA_DDL, branch=first.branch)
     else:
         df, done, already_done = _collection_source(spark, source, transform, schema_ddl=fan_out.SCHEMA_DDL)
-    name, writer = _stream_writer(df, first, job_name, checkpoints, configuration)
+    name, writer = _stream_writer(df, first.sink, job_name, checkpoints, configuration, first.branch)
     if any(sink.kind == graph.PRINT_SINK for sink in sinks):
         import sys
         start = writer.foreachBatch(fan_out.print_lines_writer(lambda: sys.stdout)).start
     else:
         start = writer.format("noop").start
     log.info("Sinks %s are fed by one pass over %s", ", ".join(sink.name for sink in sinks), source.name)
-    return PlannedQuery(name=name, sink=first, start=start, done_offsets=done, already_done=already_done,
+    return PlannedQuery(name=name, sink=first.sink, start=start, done_offsets=done, already_done=already_done,
                         offset_committer=_offset_committer(source, checkpoints), source_name=source.name)
 
 
@@ -522,7 +537,7 @@ def _max_parallelism(operator: graph.Node, job: JobPlan) -> Optional[int]:
 
 
 def plan_keyed_query(spark, job: JobPlan, sink: graph.Node, chain: List[graph.Node], job_name: str, checkpoints,
-                     deliver: Callable = None) -> PlannedQuery:
+                     deliver: Callable = None, branch: int = 0) -> PlannedQuery:
     """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes
     [-> key_by -> keyed operation ...] -> sink, as read tasks that hand records to keyed subtasks, and one
     transformWithState per keyed stage (runtime/keyed_stage.py)."""
@@ -537,7 +552,8 @@ def plan_keyed_query(spark, job: JobPlan, sink: graph.Node, chain: List[graph.No
     watermark_spec = (assigners[-1] if assigners else source).watermark_spec or WatermarkSpec(NO_WATERMARKS)
     sink_spec = sink.payload if sink.kind == graph.KAFKA_SINK else None
     if sink_spec is not None:
-        sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism, lambda: parallelism)
+        sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism, lambda: parallelism,
+                                         branch)
     routes = tuple(keyed_stage.route_values(parallelism, parallelism))
     silent_readers = readers_without_partitions(source, parallelism)
     if silent_readers:
@@ -579,7 +595,7 @@ def plan_keyed_query(spark, job: JobPlan, sink: graph.Node, chain: List[graph.No
         if any(_needs_processing_time_ticks(operator, watermark_spec) for operator in operators):
             extra["tick_interval_ms"] = str(options.TICK_INTERVAL_MS.get(configuration))
         df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
-                                               schema_ddl=schema, extra_options=extra, keyed=True)
+                                               schema_ddl=schema, extra_options=extra, keyed=True, branch=branch)
     else:
         df, done, already_done = _collection_source(spark, source, transform, schema_ddl=schema)
 
@@ -591,7 +607,7 @@ def plan_keyed_query(spark, job: JobPlan, sink: graph.Node, chain: List[graph.No
                  .transformWithState(keyed_stage.stateful_processor(plan),
                                      keyed_stage.OUTPUT_SCHEMA_DDL, "Append", "None"))
         plan = plan.next_stage
-    name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration)
+    name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration, branch)
     if sink.kind == graph.KAFKA_SINK:
         start = writer.format("noop").start
     elif sink.kind == graph.PRINT_SINK:

@@ -91,6 +91,12 @@ CASES = [
     Case(name="python-types", job="python_types.py", args=[], prints=Prints(count=50)),
     # TUPLE streams: Java's Tuple toString() in print(), tuples in functions and from execute_and_collect()
     Case(name="tuples", job="tuples.py", args=[], prints=Prints(count=18)),
+    # union of two topics of different formats mapped to one type, and of a stream with itself
+    Case(name="union", job="union.py", args=["{bootstrap}", "{csv}", "{json}", "{out}"],
+         inputs={"csv": Input(records={0: ["ann,1", "bob,2", "cy,3"]}),
+                 "json": Input(records={0: ['{"who": "dee", "n": 4}', '{"who": "eve", "n": 2}',
+                                           '{"who": "fay", "n": 6}']})},
+         outputs={"out": Output(count=6, compare="multiset")}, prints=Prints(count=6 + 4)),
     # key groups from the environment's and an operator's max parallelism decide each key's subtask (print
     # prefixes, RuntimeContext); rebalance/shuffle/rescale on the way
     Case(name="max-parallelism", job="max_parallelism.py", args=[], prints=Prints(count=32, parallelism=2)),

@@ -144,3 +144,8 @@ def test_a_restore_from_a_directory_that_is_no_job_checkpoint_fails(tmp_path):
         checkpoint_plan(env(1000), {"execution.savepoint.path": str(tmp_path)}, "job", "new", [])
     with pytest.raises(JavaStyleError, match="Cannot find checkpoint or savepoint file/directory"):
         checkpoint_plan(env(1000), {"execution.savepoint.path": str(tmp_path / "gone")}, "job", "new", [])
+
+
+def test_each_route_of_a_sink_behind_a_union_has_its_own_location():
+    assert checkpoints.sink_directory_name(sink(3)) == "sink-3"
+    assert checkpoints.sink_directory_name(sink(3), 1) == "sink-3-route-1"

@@ -1,4 +1,4 @@
-"""One pass for several sinks of a source (runtime/fan_out.py, translate.sink_groups): the tree of functions
+"""One pass for several sinks of a source (runtime/fan_out.py, translate.route_groups): the tree of functions
 each element goes through once, and which sinks share a pass."""
 from pyflink_compat.common.typeinfo import Types
 from pyflink_compat.datastream import OutputTag, ProcessFunction, StreamExecutionEnvironment
@@ -78,16 +78,46 @@ def test_a_process_function_feeds_its_main_and_side_outputs_from_one_call():
     assert Split.calls == 4
 
 
-def test_sinks_are_grouped_by_the_dataflow_they_belong_to():
+def test_routes_are_grouped_by_their_source():
     env = StreamExecutionEnvironment.get_execution_environment()
     one = env.from_collection([1], Types.INT())
     two = env.from_collection([2], Types.INT())
     a = one.print()._node
     b = two.print()._node
     c = one.map(lambda v: v).print()._node
-    assert translate.sink_groups([a, b, c]) == [[a, c], [b]]
+    groups = translate.route_groups(translate.job_routes([a, b, c]))
+    assert [[route.sink for route in group] for group in groups] == [[a, c], [b]]
     keyed = one.key_by(lambda v: v).reduce(lambda x, y: x).print()._node
-    assert not translate._one_pass([a, keyed], {})       # a keyed stage still has its own query
-    assert translate._one_pass([a, c], {})
-    assert translate._one_pass([a, c], {"pyflink-compat.sink.direct": "false"})    # print needs no writer
+    by_sink = {route.sink.id: route for route in translate.job_routes([a, c, keyed])}
+    assert not translate._one_pass([by_sink[a.id], by_sink[keyed.id]], {})    # a keyed stage: its own query
+    assert translate._one_pass([by_sink[a.id], by_sink[c.id]], {})
+    assert translate._one_pass([by_sink[a.id], by_sink[c.id]], {"pyflink-compat.sink.direct": "false"})
     assert [n.kind for n in keyed.chain()][-3:] == [graph.KEY_BY, graph.KEYED_PROCESS, graph.PRINT_SINK]
+
+
+def test_a_sink_behind_a_union_has_one_route_per_source():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    one = env.from_collection([1], Types.INT())
+    two = env.from_collection([2], Types.INT()).map(lambda v: v + 1, Types.INT())
+    merged = one.union(two, one).map(lambda v: v * 10, Types.INT()).print()._node
+    routes = translate.job_routes([merged])
+    assert [route.branch for route in routes] == [0, 1, 2]
+    assert [[n.kind for n in route.chain] for route in routes] == [
+        [graph.COLLECTION_SOURCE, graph.MAP, graph.PRINT_SINK],
+        [graph.COLLECTION_SOURCE, graph.MAP, graph.MAP, graph.PRINT_SINK],
+        [graph.COLLECTION_SOURCE, graph.MAP, graph.PRINT_SINK]]
+    # the stream given twice: one pass over its source feeds the sink twice
+    assert [len(group) for group in translate.route_groups(routes)] == [2, 1]
+
+
+def test_a_keyed_operation_after_a_union_is_refused_by_name():
+    import pytest
+    from pyflink_compat.util.exceptions import UnsupportedFeatureError
+    env = StreamExecutionEnvironment.get_execution_environment()
+    one = env.from_collection([1], Types.INT())
+    two = env.from_collection([2], Types.INT())
+    keyed_before = one.key_by(lambda v: v).reduce(lambda x, y: x + y).union(two).print()._node
+    assert len(translate.job_routes([keyed_before])) == 2
+    after = one.union(two).key_by(lambda v: v).reduce(lambda x, y: x + y).print()._node
+    with pytest.raises(UnsupportedFeatureError, match="after DataStream.union"):
+        translate.job_routes([after])

@@ -245,7 +245,7 @@ def test_transformations_reject_non_callables_with_pyflink_messages():
 
 
 @pytest.mark.parametrize("method, section", [
-    ("connect", "multi-input-streams"), ("union", "multi-input-streams"), ("add_sink", "legacy-kafka-api")])
+    ("connect", "multi-input-streams"), ("add_sink", "legacy-kafka-api")])
 def test_methods_not_provided_yet_name_themselves_and_the_guide(method, section):
     ds = StreamExecutionEnvironment.get_execution_environment().from_collection([1])
     with pytest.raises(UnsupportedFeatureError) as error:

@@ -155,6 +155,13 @@ def forward_with_new_parallelism(env):
     collection(env).map(lambda x: x).forward().map(lambda x: x).set_parallelism(3).print()
 
 
+def unions(env):
+    first, second = collection(env), collection(env).map(lambda x: x, PAIR)
+    merged = first.union(second, first).map(lambda x: x, PAIR)
+    merged.print()
+    second.union(merged.rebalance()).filter(lambda x: True).print()
+
+
 def renumbered(plan: str) -> str:
     """The plan text with ids replaced by their position in the node list."""
     order = {node["id"]: position for position, node in enumerate(json.loads(plan)["nodes"], 1)}
@@ -162,7 +169,7 @@ def renumbered(plan: str) -> str:
 
 
 for job in (partitioners, keyed_chain, side_outputs, event_time_window, chaining_settings, rolling,
-            sinks_and_windows, operator_names, late_data, forward_with_new_parallelism):
+            sinks_and_windows, operator_names, late_data, forward_with_new_parallelism, unions):
     env = environment()
     print("== %s" % job.__name__)
     try:
