@@ -5,7 +5,6 @@ offsets (Spark streaming queries never end by themselves); any query failing
 fails the job and stops the others, as a Flink job fails as a whole.
 """
 import concurrent.futures
-import json
 import logging
 import queue
 import re
@@ -57,8 +56,8 @@ def _cause_of(exception) -> str:
 def _failed_task(plan, cause: str) -> str:
     """The task to name for a failure: the source for errors only a source raises, else the query's sink."""
     from pyflink_compat.kafka_io.source import SOURCE_ERROR_NAMES
-    if plan.source_name and cause.split(":", 1)[0] in SOURCE_ERROR_NAMES:
-        return plan.source_name
+    if plan.sources and cause.split(":", 1)[0] in SOURCE_ERROR_NAMES:
+        return ", ".join(source.name for source in plan.sources)
     return plan.sink.name
 
 
@@ -91,14 +90,6 @@ def user_traceback(error: BaseException) -> Optional[str]:
     if not error_lines:
         return None
     return "\n".join(["Traceback (most recent call last):"] + frames + error_lines)
-
-
-def _source_end_offset(progress) -> Optional[dict]:
-    """The source end offset of a query's last completed micro-batch (from its progress report)."""
-    if not progress or not progress.get("sources"):
-        return None
-    end = progress["sources"][0].get("endOffset")
-    return json.loads(end) if isinstance(end, str) else end
 
 
 def _ran_tasks(query, progress) -> bool:
@@ -195,10 +186,10 @@ class JobRun:
                     progress = query.lastProgress
                     if id(query) not in started and _ran_tasks(query, progress):
                         started.add(id(query))
-                    end = _source_end_offset(progress)
-                    if end and plan.offset_committer is not None:
-                        plan.offset_committer.batch_completed(end)
-                    if end and plan.done_offsets is not None and plan.is_done(end):
+                    for source, end in plan.source_ends(progress):
+                        if end and source.offset_committer is not None:
+                            source.offset_committer.batch_completed(end)
+                    if plan.is_done(progress):
                         query.stop()
                         pending.remove((plan, query))
                 time.sleep(POLL_INTERVAL_S)
@@ -231,13 +222,13 @@ class JobRun:
                     query.stop()
             except Exception as e:       # stopping is best effort; the first error is what matters
                 log.debug("stopping a query failed: %s", e)
-            if plan.offset_committer is not None:
-                # The last completed micro-batch is committed too (Flink commits on the final checkpoint).
-                end = _source_end_offset(query.lastProgress)
-                if end:
-                    plan.offset_committer.batch_completed(end)
-                plan.offset_committer.close()
-                plan.offset_committer = None
+            for source, end in plan.source_ends(query.lastProgress):
+                if source.offset_committer is not None:
+                    # The last completed micro-batch is committed too (Flink commits on the final checkpoint).
+                    if end:
+                        source.offset_committer.batch_completed(end)
+                    source.offset_committer.close()
+                    source.offset_committer = None
 
     def cancel(self):
         self.status = JobStatus.CANCELLING

@@ -32,18 +32,41 @@ log = logging.getLogger("pyflink_compat")
 
 
 @attrs.define
+class QuerySource:
+    """One source a query reads, and how to tell that it has read everything."""
+    name: str                              # the task a source-side failure is reported in
+    done_offsets: Optional[dict]           # end offset (JSON dict) meaning "all read"; None: unbounded
+    already_done: bool = False             # a bounded source with nothing to read
+    offset_committer: Optional[object] = None   # commits a Kafka source's offsets after each micro-batch
+
+
+@attrs.define
 class PlannedQuery:
-    """A query ready to start, and how to tell that a bounded one is done."""
+    """A query ready to start, and its sources (several after a union), in the order Spark lists them in
+    its progress reports."""
     name: str
     sink: graph.Node
     start: Callable[[], object]            # () -> StreamingQuery
-    done_offsets: Optional[dict]           # source end offset (JSON dict) meaning "all read"; None: unbounded
-    already_done: bool = False             # a bounded source with nothing to read
-    offset_committer: Optional[object] = None   # commits the Kafka source's offsets after each micro-batch
-    source_name: Optional[str] = None      # the task a source-side failure is reported in
+    sources: list
 
-    def is_done(self, end_offset: dict) -> bool:
-        return self.done_offsets is not None and offsets_reached(end_offset, self.done_offsets)
+    @property
+    def already_done(self) -> bool:
+        return all(source.already_done for source in self.sources)
+
+    def source_ends(self, progress) -> list:
+        """(source, end offset of the last completed micro-batch or None) for each source."""
+        reported = (progress or {}).get("sources") or []
+        ends = []
+        for index, source in enumerate(self.sources):
+            end = reported[index].get("endOffset") if index < len(reported) else None
+            ends.append((source, json.loads(end) if isinstance(end, str) else end))
+        return ends
+
+    def is_done(self, progress) -> bool:
+        """Every source is bounded and has read up to its end."""
+        return bool(progress) and all(
+            source.done_offsets is not None and end is not None and offsets_reached(end, source.done_offsets)
+            for source, end in self.source_ends(progress))
 
 
 def offsets_reached(current: dict, target: dict) -> bool:
@@ -58,6 +81,10 @@ def _offset_committer(source: graph.Node, checkpoints):
     if source.kind != graph.KAFKA_SOURCE or not offset_commits.commits_enabled(source.payload, checkpoints.durable):
         return None
     return offset_commits.OffsetCommitter(source.payload, source.name)
+
+
+def _query_source(source: graph.Node, done, already_done: bool, checkpoints) -> QuerySource:
+    return QuerySource(source.name, done, already_done, _offset_committer(source, checkpoints))
 
 
 def _check_chain(chain: List[graph.Node], runtime_mode):
@@ -400,10 +427,8 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
     if sink.kind == graph.KAFKA_SINK:
         spec = sink_spec
         if direct:
-            return PlannedQuery(name=name, sink=sink, start=writer.format("noop").start, done_offsets=done,
-                                already_done=already_done,
-                                offset_committer=_offset_committer(source, checkpoints),
-                                source_name=source.name)
+            return PlannedQuery(name=name, sink=sink, start=writer.format("noop").start,
+                                sources=[_query_source(source, done, already_done, checkpoints)])
         writer = (writer.format(ksource.FORMAT_NAME)
                   .option(ksource.SPEC_OPTION, ksource.encode_object(spec))
                   .option("element_type", ksource.encode_object(element_type))
@@ -418,9 +443,8 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
         start = writer.start
     else:
         raise UnsupportedFeatureError(sink.name, "connectors")
-    return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done,
-                        offset_committer=_offset_committer(source, checkpoints),
-                        source_name=source.name)
+    return PlannedQuery(name=name, sink=sink, start=start,
+                        sources=[_query_source(source, done, already_done, checkpoints)])
 
 
 # -- several sinks of one source --------------------------------------------------------------------
@@ -519,8 +543,8 @@ def plan_shared_query(spark, job: JobPlan, routes: List[Route], job_name: str, c
     else:
         start = writer.format("noop").start
     log.info("Sinks %s are fed by one pass over %s", ", ".join(sink.name for sink in sinks), source.name)
-    return PlannedQuery(name=name, sink=first.sink, start=start, done_offsets=done, already_done=already_done,
-                        offset_committer=_offset_committer(source, checkpoints), source_name=source.name)
+    return PlannedQuery(name=name, sink=first.sink, start=start,
+                        sources=[_query_source(source, done, already_done, checkpoints)])
 
 
 # -- keyed stages -----------------------------------------------------------------------------------
@@ -619,9 +643,8 @@ def plan_keyed_query(spark, job: JobPlan, sink: graph.Node, chain: List[graph.No
         start = writer.start
     else:
         raise UnsupportedFeatureError(sink.name, "connectors")
-    return PlannedQuery(name=name, sink=sink, start=start, done_offsets=done, already_done=already_done,
-                        offset_committer=_offset_committer(source, checkpoints),
-                        source_name=source.name)
+    return PlannedQuery(name=name, sink=sink, start=start,
+                        sources=[_query_source(source, done, already_done, checkpoints)])
 
 
 def _needs_processing_time_ticks(operator: graph.Node, watermark_spec) -> bool:
