@@ -89,16 +89,23 @@ class KeyedStagePlan:
     sink_spec: object = None       # a Kafka sink written directly from the stage, or None (rows out)
     next_stage: Optional["KeyedStagePlan"] = None   # the stage after the next key_by: outputs go there
     plan_id: str = ""              # this stage's identity in the query (its live subtasks are kept by it)
-    # Source readers that own no partition (parallelism above the partition count, unbounded KafkaSource):
-    # each is an input with no records that holds the watermark back, idleness or not (seen on Flink 2.3
-    # with the source's strategy and with assign_timestamps_and_watermarks: no event-time window fires).
-    readers_without_partitions: tuple = ()
+    # Inputs that never send records (readers owning no partition: parallelism above the partition count,
+    # unbounded KafkaSource): each holds the watermark back, idleness or not (seen on Flink 2.3 with the
+    # source's strategy and with assign_timestamps_and_watermarks: no event-time window fires).
+    silent_inputs: tuple = ()
+    # Put before the read side's input names when several sources feed the stage (a union before key_by).
+    input_prefix: str = ""
     # The operator's number of key groups (set_max_parallelism on it or on the environment); None: Flink's
     # default for the parallelism. Which subtask a key goes to depends on it.
     max_parallelism: Optional[int] = None
 
 
 # -- read-task side ---------------------------------------------------------------------------------
+
+def reader_input(reader: int) -> str:
+    """The input name of a source reader's watermark generator."""
+    return "reader:%d" % reader
+
 
 def exchange_transform(plan: KeyedStagePlan):
     """The read task's function: chain, keys, one payload per subtask for the whole split."""
@@ -149,16 +156,18 @@ def exchange_transform(plan: KeyedStagePlan):
                 if hasattr(step.function, "close"):
                     step.function.close()
         split = ksource.current_split
+        prefix = plan.input_prefix
         if split is not None:
-            partition = "%s:%d" % (split.topic, split.partition)
+            partition = "%s%s:%d" % (prefix, split.topic, split.partition)
             finished = bool(getattr(split, "finished", False))
             if plan.assigner_in_chain:      # one generator per reader, fed by all of the reader's partitions
-                reader = "reader:%d" % ksource.split_owner(split.topic, split.partition, plan.parallelism)
+                reader = "%s%s" % (prefix, reader_input(ksource.split_owner(split.topic, split.partition,
+                                                                            plan.parallelism)))
                 progress = exchange.BatchProgress(reader, max_ts, records, finished, part=partition)
             else:                           # the source's generator: one per partition
                 progress = exchange.BatchProgress(partition, max_ts, records, finished)
         else:                                            # from_collection: one batch holds everything
-            progress = exchange.BatchProgress("collection", max_ts, records, True)
+            progress = exchange.BatchProgress(prefix + "collection", max_ts, records, True)
         payloads = exchange.payloads_by_subtask(columns, targets, plan.keyed_type, plan.parallelism, progress)
         yield pa.RecordBatch.from_arrays(
             [pa.array(list(plan.routes), pa.int32()), pa.array(payloads, pa.binary())], names=[ROUTE, exchange.PAYLOAD])
@@ -260,8 +269,8 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     operator, tracker = live.operator, live.tracker
 
     received = sorted((exchange.decode_payload(p) for p in payloads), key=lambda item: item[1].input_id)
-    for reader in plan.readers_without_partitions:
-        tracker.declare("reader:%d" % reader, now_ms, can_idle=False)
+    for input_id in plan.silent_inputs:
+        tracker.declare(input_id, now_ms, can_idle=False)
     for batch, progress in received:
         tracker.declare(progress.input_id, now_ms)
         for start in range(0, batch.num_rows, CHUNK_ROWS):      # Python objects for one chunk at a time

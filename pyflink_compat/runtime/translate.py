@@ -136,7 +136,10 @@ def _check_consumer_properties(spec):
 
 def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sink: graph.Node, transform=None,
                   output_type=None, schema_ddl: str = None, extra_options: dict = None, keyed: bool = False,
-                  branch: int = 0):
+                  branch: int = 0, query_branch: Optional[int] = None, position: int = 0):
+    """The source's DataFrame, its end offsets when it is bounded, and whether it has nothing left to read.
+    ``branch``: the route of ``sink`` this source starts; ``query_branch`` and ``position``: the route whose
+    checkpoint location the query uses and this source's place among the query's sources (a union)."""
     spec = node.payload
     _check_consumer_properties(spec)
     restored_stop = checkpoints.restored_stop_offsets(sink, branch)
@@ -169,8 +172,9 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sin
         done = koffsets.to_json({tp: max(stop[tp], start[tp]) for tp in partitions})
     already_done = finishes and all(start[tp] >= stop[tp] for tp in partitions)
     if finishes and not already_done:                    # a restored run may have nothing left to read
-        committed = checkpoints.last_committed_source_offsets(sink, branch)
-        already_done = bool(committed) and committed[0] is not None and offsets_reached(committed[0], done)
+        committed = checkpoints.last_committed_source_offsets(sink, branch if query_branch is None else query_branch)
+        already_done = (bool(committed) and len(committed) > position and committed[position] is not None
+                        and offsets_reached(committed[position], done))
     return df, done, already_done
 
 
@@ -278,7 +282,7 @@ def _source_tasks(source: graph.Node, parallelism: int) -> int:
 def readers_without_partitions(source: graph.Node, parallelism: int) -> tuple:
     """The readers of an unbounded KafkaSource that Flink's split assignment gives no partition (parallelism
     above the partition count): they stay and emit no watermark, so they hold event time back downstream
-    (see KeyedStagePlan.readers_without_partitions). A bounded source's such readers finish at once; a
+    (see KeyedStagePlan.silent_inputs). A bounded source's such readers finish at once; a
     legacy consumer's mark themselves idle."""
     if source.kind != graph.KAFKA_SOURCE:
         return ()
@@ -394,7 +398,7 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
     sink, chain, branch = route.sink, list(route.chain), route.branch
     _check_chain(chain, job.runtime_mode)
     if any(node.kind == graph.KEY_BY for node in chain):
-        return plan_keyed_query(spark, job, sink, chain, job_name, checkpoints, deliver, branch)
+        return plan_keyed_query(spark, job, [route], job_name, checkpoints, deliver)
     source, functions = chain[0], chain[1:-1]
     configuration = job.configuration
     parallelism = sink.parallelism or job.parallelism
@@ -456,31 +460,35 @@ class Route:
     sink: graph.Node
     chain: tuple                          # source first, sink last, without union and partition nodes
     branch: int                           # the route's index among its sink's routes
+    group: object                         # routes of one group can run as one query
 
 
 def job_routes(sinks) -> List[Route]:
-    """The routes of every sink. A keyed operation after a union (state shared by elements from several
-    sources) is refused: each route runs apart."""
+    """The routes of every sink. Routes meeting in a keyed operation (a union before key_by) form one group:
+    the operation's state sees the elements of all of them."""
     routes = []
     for sink in sinks:
         chains = sink.routes()
-        if len(chains) > 1:
-            keyed = [node for node in chains[0] if node.kind in graph.KEYED_KINDS]
-            shared = [node for node in keyed if all(node in chain for chain in chains[1:])]
-            if shared:
+        group = None
+        if len(chains) > 1 and any(node.kind in graph.KEYED_KINDS and all(node in chain for chain in chains)
+                                   for node in chains[0]):
+            first_keys = {next(node.id for node in chain if node.kind == graph.KEY_BY) for chain in chains}
+            if len(first_keys) > 1:
                 raise UnsupportedFeatureError(
-                    "%s after DataStream.union" % shared[0].name, "multi-input-streams",
-                    "a union can be followed by per-element operations and sinks; key_by before the union")
-        routes.extend(Route(sink, tuple(chain), branch) for branch, chain in enumerate(chains))
+                    "DataStream.union between two keyed operations", "multi-input-streams",
+                    "a union may come before the first key_by, or after the keyed operations of each stream")
+            group = ("keyed union", sink.id)
+        routes.extend(Route(sink, tuple(chain), branch, group or chain[0].id)
+                      for branch, chain in enumerate(chains))
     return routes
 
 
 def route_groups(routes: List[Route]) -> List[List[Route]]:
-    """The routes grouped by their source, in the order the job created the sinks: one pass over a source
-    can feed all of its group."""
+    """The routes grouped: by their source (one pass over it can feed all of them), or by the keyed operation
+    they meet in. Groups keep the order the job created the sinks in."""
     groups = {}
     for route in routes:
-        groups.setdefault(route.chain[0].id, []).append(route)
+        groups.setdefault(route.group, []).append(route)
     return list(groups.values())
 
 
@@ -499,6 +507,9 @@ def plan_queries(spark, job: JobPlan, job_name: str, checkpoints, deliver: Calla
     configuration = job.configuration
     planned = []
     for group in route_groups(job_routes(job.sinks)):
+        if isinstance(group[0].group, tuple):          # a union before key_by: one query reads all sources
+            planned.append(plan_keyed_query(spark, job, group, job_name, checkpoints, deliver))
+            continue
         if _one_pass(group, configuration):
             planned.append(plan_shared_query(spark, job, group, job_name, checkpoints))
             continue
@@ -560,30 +571,46 @@ def _max_parallelism(operator: graph.Node, job: JobPlan) -> Optional[int]:
     return configured if configured > 0 else None
 
 
-def plan_keyed_query(spark, job: JobPlan, sink: graph.Node, chain: List[graph.Node], job_name: str, checkpoints,
-                     deliver: Callable = None, branch: int = 0) -> PlannedQuery:
+def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, checkpoints,
+                     deliver: Callable = None) -> PlannedQuery:
     """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes
     [-> key_by -> keyed operation ...] -> sink, as read tasks that hand records to keyed subtasks, and one
-    transformWithState per keyed stage (runtime/keyed_stage.py)."""
+    transformWithState per keyed stage (runtime/keyed_stage.py). Several routes (a union before the first
+    key_by): one read per source, all feeding the same keyed subtasks."""
+    from pyflink_compat.common.watermark_strategy import NO_WATERMARKS, WatermarkSpec
     from pyflink_compat.runtime import exchange, keyed_stage
-    source = chain[0]
+    first = routes[0]
+    sink, chain = first.sink, list(first.chain)
     key_indexes = [i for i, node in enumerate(chain) if node.kind == graph.KEY_BY]
-    pre_nodes = chain[1:key_indexes[0]]
     configuration = job.configuration
     parallelism = job.parallelism
-    assigners = [node for node in pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
-    from pyflink_compat.common.watermark_strategy import NO_WATERMARKS, WatermarkSpec
-    watermark_spec = (assigners[-1] if assigners else source).watermark_spec or WatermarkSpec(NO_WATERMARKS)
+    # What each route does before the first key_by (its source, per-element nodes, watermark strategy).
+    heads = []
+    for route in routes:
+        route_chain = list(route.chain)
+        first_key = next(i for i, node in enumerate(route_chain) if node.kind == graph.KEY_BY)
+        pre_nodes = route_chain[1:first_key]
+        assigners = [node for node in pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
+        spec = (assigners[-1] if assigners else route_chain[0]).watermark_spec or WatermarkSpec(NO_WATERMARKS)
+        prefix = "route-%d/" % route.branch if len(routes) > 1 else ""
+        heads.append((route, route_chain[0], tuple(pre_nodes), bool(assigners), spec, prefix))
+    watermark_spec = heads[0][4]
+    if any(head[4] != watermark_spec for head in heads):
+        raise UnsupportedFeatureError(
+            "key_by after a union of streams with different watermark strategies", "multi-input-streams",
+            "give the merged stream one with assign_timestamps_and_watermarks after the union")
     sink_spec = sink.payload if sink.kind == graph.KAFKA_SINK else None
     if sink_spec is not None:
         sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism, lambda: parallelism,
-                                         branch)
-    routes = tuple(keyed_stage.route_values(parallelism, parallelism))
-    silent_readers = readers_without_partitions(source, parallelism)
-    if silent_readers:
-        log.info("%s: reader(s) %s of %d get no Kafka partition; as on Flink they hold the watermark back",
-                 source.name,
-                 ", ".join(str(r) for r in silent_readers), source.parallelism or parallelism)
+                                         first.branch)
+    stage_routes = tuple(keyed_stage.route_values(parallelism, parallelism))
+    silent_inputs = []
+    for route, source, _, _, _, prefix in heads:
+        silent_readers = readers_without_partitions(source, parallelism)
+        if silent_readers:
+            log.info("%s: reader(s) %s of %d get no Kafka partition; as on Flink they hold the watermark back",
+                     source.name, ", ".join(str(r) for r in silent_readers), source.parallelism or parallelism)
+        silent_inputs.extend(prefix + keyed_stage.reader_input(r) for r in silent_readers)
     # The stages from the last to the first: each one's plan holds the plan of the stage after it.
     plan, output_type = None, None
     ends = key_indexes[1:] + [len(chain) - 1]
@@ -602,36 +629,47 @@ def plan_keyed_query(spark, job: JobPlan, sink: graph.Node, chain: List[graph.No
         if plan is None:
             output_type = stage_output_type
         plan = keyed_stage.KeyedStagePlan(
-            pre_nodes=tuple(pre_nodes) if number == 0 else (), key_selection=key_node.payload,
+            pre_nodes=heads[0][2] if number == 0 else (), key_selection=key_node.payload,
             operator_node=operator, side_tag=side_tag, post_nodes=tuple(rest),
-            input_type=source.output_type if number == 0 else chain[key_index - 1].output_type,
-            keyed_type=key_node.output_type, output_type=stage_output_type, parallelism=parallelism, routes=routes,
-            watermark_spec=watermark_spec, assigner_in_chain=bool(assigners), job_name=job_name,
+            input_type=heads[0][1].output_type if number == 0 else chain[key_index - 1].output_type,
+            keyed_type=key_node.output_type, output_type=stage_output_type, parallelism=parallelism,
+            routes=stage_routes, watermark_spec=watermark_spec, assigner_in_chain=heads[0][3], job_name=job_name,
             sink_spec=sink_spec if plan is None else None, next_stage=plan,
             plan_id="%s-%d" % (uuid.uuid4().hex, number),
-            readers_without_partitions=silent_readers if number == 0 else (),
+            silent_inputs=tuple(silent_inputs) if number == 0 else (),
             max_parallelism=_max_parallelism(operator, job))
     operators = [chain[i + 1] for i in key_indexes]
-    transform = keyed_stage.exchange_transform(plan)
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
-    if source.kind == graph.KAFKA_SOURCE:
-        extra = {"plan_all_partitions": "true"}
-        if any(_needs_processing_time_ticks(operator, watermark_spec) for operator in operators):
-            extra["tick_interval_ms"] = str(options.TICK_INTERVAL_MS.get(configuration))
-        df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
-                                               schema_ddl=schema, extra_options=extra, keyed=True, branch=branch)
-    else:
-        df, done, already_done = _collection_source(spark, source, transform, schema_ddl=schema)
+    frames, sources = [], []
+    for position, (route, source, pre_nodes, assigned, _, prefix) in enumerate(heads):
+        # the read side of the first stage, as this route's source feeds it
+        reading = attrs.evolve(plan, pre_nodes=pre_nodes, input_type=source.output_type, assigner_in_chain=assigned,
+                               input_prefix=prefix)
+        transform = keyed_stage.exchange_transform(reading)
+        if source.kind == graph.KAFKA_SOURCE:
+            extra = {"plan_all_partitions": "true"}
+            if any(_needs_processing_time_ticks(operator, watermark_spec) for operator in operators):
+                extra["tick_interval_ms"] = str(options.TICK_INTERVAL_MS.get(configuration))
+            df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
+                                                   schema_ddl=schema, extra_options=extra, keyed=True,
+                                                   branch=route.branch, query_branch=first.branch,
+                                                   position=position)
+        else:
+            df, done, already_done = _collection_source(spark, source, transform, schema_ddl=schema)
+        frames.append(df)
+        sources.append(_query_source(source, done, already_done, checkpoints))
+    stage = frames[0]
+    for df in frames[1:]:
+        stage = stage.union(df)
 
     # One Spark partition per keyed subtask; Spark pins this in the query's checkpoint.
     spark.conf.set("spark.sql.shuffle.partitions", str(parallelism))
-    stage = df
     while plan is not None:
         stage = (stage.groupBy(keyed_stage.ROUTE)
                  .transformWithState(keyed_stage.stateful_processor(plan),
                                      keyed_stage.OUTPUT_SCHEMA_DDL, "Append", "None"))
         plan = plan.next_stage
-    name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration, branch)
+    name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration, first.branch)
     if sink.kind == graph.KAFKA_SINK:
         start = writer.format("noop").start
     elif sink.kind == graph.PRINT_SINK:
@@ -643,8 +681,7 @@ def plan_keyed_query(spark, job: JobPlan, sink: graph.Node, chain: List[graph.No
         start = writer.start
     else:
         raise UnsupportedFeatureError(sink.name, "connectors")
-    return PlannedQuery(name=name, sink=sink, start=start,
-                        sources=[_query_source(source, done, already_done, checkpoints)])
+    return PlannedQuery(name=name, sink=sink, start=start, sources=sources)
 
 
 def _needs_processing_time_ticks(operator: graph.Node, watermark_spec) -> bool:

@@ -97,6 +97,15 @@ CASES = [
                  "json": Input(records={0: ['{"who": "dee", "n": 4}', '{"who": "eve", "n": 2}',
                                            '{"who": "fay", "n": 6}']})},
          outputs={"out": Output(count=6, compare="multiset")}, prints=Prints(count=6 + 4)),
+    # two topics with different JSON schemas, merged with union into one keyed event-time window
+    Case(name="union-window", job="union_window.py", args=["{bootstrap}", "{orders}", "{payments}", "{out}"],
+         inputs={"orders": Input(records={0: ['{"user": "ann", "amount": 5, "ts": 1000}',
+                                             '{"user": "bob", "amount": 7, "ts": 4000}',
+                                             '{"user": "ann", "amount": 1, "ts": 12000}']}),
+                 "payments": Input(records={0: ['{"customer": "ann", "value": 10, "time": 3000}',
+                                               '{"customer": "bob", "value": 20, "time": 15000}',
+                                               '{"customer": "cy", "value": 30, "time": 9000}']})},
+         outputs={"out": Output(count=5, compare="multiset")}, prints=Prints(count=5)),
     # key groups from the environment's and an operator's max parallelism decide each key's subtask (print
     # prefixes, RuntimeContext); rebalance/shuffle/rescale on the way
     Case(name="max-parallelism", job="max_parallelism.py", args=[], prints=Prints(count=32, parallelism=2)),

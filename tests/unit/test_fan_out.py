@@ -110,14 +110,17 @@ def test_a_sink_behind_a_union_has_one_route_per_source():
     assert [len(group) for group in translate.route_groups(routes)] == [2, 1]
 
 
-def test_a_keyed_operation_after_a_union_is_refused_by_name():
+def test_routes_meeting_in_a_keyed_operation_form_one_group():
     import pytest
     from pyflink_compat.util.exceptions import UnsupportedFeatureError
     env = StreamExecutionEnvironment.get_execution_environment()
     one = env.from_collection([1], Types.INT())
     two = env.from_collection([2], Types.INT())
     keyed_before = one.key_by(lambda v: v).reduce(lambda x, y: x + y).union(two).print()._node
-    assert len(translate.job_routes([keyed_before])) == 2
+    assert [len(group) for group in translate.route_groups(translate.job_routes([keyed_before]))] == [1, 1]
     after = one.union(two).key_by(lambda v: v).reduce(lambda x, y: x + y).print()._node
-    with pytest.raises(UnsupportedFeatureError, match="after DataStream.union"):
-        translate.job_routes([after])
+    assert [len(group) for group in translate.route_groups(translate.job_routes([after]))] == [2]
+    between = one.key_by(lambda v: v).reduce(lambda x, y: x + y).union(two).key_by(lambda v: v) \
+        .reduce(lambda x, y: x).print()._node
+    with pytest.raises(UnsupportedFeatureError, match="union between two keyed operations"):
+        translate.job_routes([between])
