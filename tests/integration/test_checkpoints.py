@@ -121,6 +121,18 @@ def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     report_and_check_resumed()
 
 
+def test_keyed_state_after_a_union_of_two_sources_survives_restarts_from_checkpoints(bootstrap, tmp_path):
+    # One query reads both sources; its checkpoint holds the offsets of both and the keyed state they share.
+    expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
+        "union-sum", bootstrap, tmp_path, records=16_000, keys=20, seed_offset=3, kills=3)
+    seen = {}
+    for line in output:
+        key, total = line.split(":")
+        seen.setdefault(key, set()).add(int(total))
+    assert seen == {key: set(sums) for key, sums in expected.items()}, "seed %d" % SEED
+    report_and_check_resumed()
+
+
 def test_the_state_of_two_keyed_stages_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     # Stage 1: running sums per key; stage 2: how many sums of the key it has seen. Both restore from the same
     # micro-batch, so the n-th sum of a key always comes out as n, however often the job was killed.

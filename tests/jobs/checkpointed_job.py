@@ -1,6 +1,8 @@
 """A checkpointed Kafka job for the crash tests: upper-case values (``upper``) or a running sum per key
 (``keyed-sum``, values "key:amount", output "key:sum"), or that running sum passed to a second keyed stage
-that counts the sums per key (``two-stage-sum``, output "key:sum:n"), bounded by the input's end offsets.
+that counts the sums per key (``two-stage-sum``, output "key:sum:n"), or the running sum over the union of
+two sources of the topic, one keeping the even keys and one the odd (``union-sum``), bounded by the input's
+end offsets.
 
     pyflink-compat run [-s JOB_CHECKPOINT_DIR] tests/jobs/checkpointed_job.py MODE BOOTSTRAP IN OUT CHECKPOINT_DIR \
         [none|at-least-once|exactly-once]
@@ -65,6 +67,10 @@ def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir, guarantee="
         out = values.map(lambda v: v.upper(), output_type=Types.STRING())
     elif mode == "two-stage-sum":
         out = counted_sums(values)
+    elif mode == "union-sum":
+        odd = env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source 2") \
+            .filter(lambda v: int(v.split(":")[0][1:]) % 2 == 1)
+        out = running_sums(values.filter(lambda v: int(v.split(":")[0][1:]) % 2 == 0).union(odd))
     else:
         out = running_sums(values)
     out.sink_to(sink)
