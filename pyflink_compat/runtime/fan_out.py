@@ -98,16 +98,20 @@ def _evaluate(root: _TreeNode, elements: list, timestamps: list) -> Dict[int, tu
     def visit(tree_node, elements, timestamps, side_outputs):
         key = _SOURCE if tree_node.node is None else tree_node.node.id
         outputs[key] = (elements, timestamps)
-        consumers = tree_node.consumers
-        # copies first: a consumer may change elements in place before the next one runs
-        inputs = [elements] + [_copy(elements, tree_node.output_type) for _ in consumers[1:]]
-        for consumer, consumer_elements in zip(consumers, inputs):
+        # Side outputs read the producer's tagged outputs, every other consumer the elements themselves: each
+        # of those gets a copy but the first, made before any runs (one may change elements in place).
+        readers = [c for c in tree_node.consumers if c.node.kind != graph.SIDE_OUTPUT]
+        inputs = {id(c): elements if i == 0 else _copy(elements, tree_node.output_type)
+                  for i, c in enumerate(readers)}
+        for consumer in tree_node.consumers:
             kind = consumer.node.kind
             if kind == graph.SIDE_OUTPUT:
-                tagged = side_outputs.get(consumer.node.payload.tag_id, ([], []))
-                out, out_ts = _copy(tagged[0], consumer.output_type), tagged[1]
-                visit(consumer, _as_declared(out, consumer.output_type), out_ts, {})
-            elif kind == graph.PROCESS:
+                tagged, tagged_ts = side_outputs.get(consumer.node.payload.tag_id, ([], []))
+                # a copy (typed: converted to the tag's type): another side output may read the same tag
+                visit(consumer, _copy(tagged, consumer.output_type), tagged_ts, {})
+                continue
+            consumer_elements = inputs[id(consumer)]
+            if kind == graph.PROCESS:
                 wanted = {c.node.payload.tag_id for c in consumer.consumers if c.node.kind == graph.SIDE_OUTPUT}
                 results = consumer.step.apply_tagged(consumer_elements, timestamps, wanted)
                 main, main_ts = results[None]

@@ -461,6 +461,7 @@ class Route:
     chain: tuple                          # source first, sink last, without union and partition nodes
     branch: int                           # the route's index among its sink's routes
     group: object                         # routes of one group can run as one query
+    keyed_union: bool = False             # the routes of its group meet in a keyed operation (union before key_by)
 
 
 def job_routes(sinks) -> List[Route]:
@@ -478,7 +479,7 @@ def job_routes(sinks) -> List[Route]:
                     "DataStream.union between two keyed operations", "multi-input-streams",
                     "a union may come before the first key_by, or after the keyed operations of each stream")
             group = ("keyed union", sink.id)
-        routes.extend(Route(sink, tuple(chain), branch, group or chain[0].id)
+        routes.extend(Route(sink, tuple(chain), branch, group or chain[0].id, keyed_union=group is not None)
                       for branch, chain in enumerate(chains))
     return routes
 
@@ -507,7 +508,7 @@ def plan_queries(spark, job: JobPlan, job_name: str, checkpoints, deliver: Calla
     configuration = job.configuration
     planned = []
     for group in route_groups(job_routes(job.sinks)):
-        if isinstance(group[0].group, tuple):          # a union before key_by: one query reads all sources
+        if group[0].keyed_union:                       # a union before key_by: one query reads all sources
             planned.append(plan_keyed_query(spark, job, group, job_name, checkpoints, deliver))
             continue
         if _one_pass(group, configuration):

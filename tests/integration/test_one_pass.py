@@ -100,3 +100,19 @@ def test_main_and_side_output_come_from_one_call(spark, bootstrap, capsys):
     side = sorted(r.value.decode() for r in consume(bootstrap, side_topic, 10))
     assert len(main) == 20 and len(side) == 10
     assert side == [m for m in main if int(m[1:4]) % 2]
+
+
+def test_a_failed_send_to_one_sink_of_a_pass_fails_the_job(spark, bootstrap, capsys):
+    # Fault injected: one of the pass's Kafka sinks sends to an illegal topic. The task, hence the job, fails;
+    # nothing is reported written.
+    good = create_topic(bootstrap, unique_topic("one-pass-good"))
+    bad = (KafkaSink.builder().set_bootstrap_servers(bootstrap)
+           .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic("no/such topic")
+                                  .set_value_serialization_schema(SimpleStringSchema()).build())
+           .set_property("max.block.ms", "5000").set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    words = env.from_collection(["a", "b"], type_info=Types.STRING())
+    words.sink_to(_sink(bootstrap, good))
+    words.sink_to(bad)
+    with pytest.raises(Exception, match='Topic name "no/such topic" is illegal'):
+        env.execute("one pass, one failing sink")
