@@ -16,9 +16,11 @@ from pyflink_compat.datastream.functions import (
     InternalIterableProcessAllWindowFunction, InternalIterableProcessWindowFunction, InternalIterableWindowFunction,
     InternalSingleValueAllWindowFunction, InternalSingleValueProcessAllWindowFunction,
     InternalSingleValueProcessWindowFunction, InternalSingleValueWindowFunction, KeyedProcessFunction, KeySelector,
+    BroadcastProcessFunction, CoFlatMapFunction, CoMapFunction, CoProcessFunction, KeyedBroadcastProcessFunction,
+    KeyedCoProcessFunction,
     MapFunction, NullByteKeySelector, PassThroughAllWindowFunction, PassThroughWindowFunction, ProcessAllWindowFunction,
     ProcessFunction, ProcessWindowFunction, ReduceFunction, SinkFunction, WindowFunction)
-from pyflink_compat.datastream.state import (AggregatingStateDescriptor, ListStateDescriptor,
+from pyflink_compat.datastream.state import (AggregatingStateDescriptor, ListStateDescriptor, MapStateDescriptor,
                                              ReducingStateDescriptor)
 from pyflink_compat.datastream.window import (CountSlidingWindowAssigner, CountTumblingWindowAssigner, Trigger,
                                               WindowAssigner, WindowOperationDescriptor)
@@ -236,12 +238,31 @@ class DataStream(object):
                                        % (self._node.output_type, other.output_type), "union")
             inputs.append(other)
         node = graph.Node(kind=graph.UNION, name="Union", output_type=self._node.output_type,
-                          union_inputs=tuple(inputs))
+                          inputs=tuple(inputs))
         return DataStream((node, self._env))
 
-    connect = unsupported("DataStream.connect", "multi-input-streams")
+    def connect(self, ds: Union['DataStream', 'BroadcastStream']) \
+            -> Union['ConnectedStreams', 'BroadcastConnectedStream']:
+        """A stream whose two inputs one operator processes together (CoMap/CoFlatMap/CoProcess functions);
+        with a BroadcastStream, its elements reach every parallel instance (broadcast process functions)."""
+        if isinstance(ds, BroadcastStream):
+            return BroadcastConnectedStream(self, ds, ds.broadcast_state_descriptors)
+        return ConnectedStreams(self, ds)
+
+    def broadcast(self, broadcast_state_descriptor: MapStateDescriptor = None,
+                  *other_broadcast_state_descriptors: MapStateDescriptor) -> Union['DataStream', 'BroadcastStream']:
+        """With MapStateDescriptors: a BroadcastStream to ``connect`` to, its elements delivered to every
+        parallel instance with those broadcast states. Without: every element to every instance of the next
+        operation."""
+        if broadcast_state_descriptor is None:
+            unsupported("DataStream.broadcast() without broadcast state descriptors", "multi-input-streams")()
+        descriptors = [broadcast_state_descriptor, *other_broadcast_state_descriptors]
+        for descriptor in descriptors:
+            if not isinstance(descriptor, MapStateDescriptor):
+                raise TypeError("broadcast_state_descriptor must be MapStateDescriptor")
+        return BroadcastStream(self._partitioned("BROADCAST"), descriptors)
+
     project = unsupported("DataStream.project", "unsupported-apis")
-    broadcast = unsupported("DataStream.broadcast", "multi-input-streams")
     partition_custom = unsupported("DataStream.partition_custom", "unsupported-apis")
     cache = unsupported("DataStream.cache", "unsupported-apis")
 
@@ -646,10 +667,155 @@ class AllWindowedStream(_WindowedStreamBase):
         super().__init__(data_stream.key_by(NullByteKeySelector()), window_assigner)
 
 
-ConnectedStreams = _unsupported_stream_class("ConnectedStreams", "multi-input-streams", (
-    'flat_map', 'key_by', 'map', 'process'))
-BroadcastStream = _unsupported_stream_class("BroadcastStream", "multi-input-streams")
-BroadcastConnectedStream = _unsupported_stream_class("BroadcastConnectedStream", "multi-input-streams", (
-    'process',))
+def _type_of(output_type) -> TypeInformation:
+    """PyFlink's output_type of a two-input operation: None (pickled), a list (a Row of those types) or a type."""
+    if output_type is None:
+        return Types.PICKLED_BYTE_ARRAY()
+    if isinstance(output_type, list):
+        return RowTypeInfo(output_type)
+    if isinstance(output_type, TypeInformation):
+        return output_type
+    raise TypeError("output_type must be None, list or TypeInformation")
+
+
+def _two_input(kind, name, first: DataStream, second: DataStream, payload, output_type) -> DataStream:
+    """A two-input operator node, each input behind its port (which input an element came through)."""
+    ports = tuple(graph.Node(kind=graph.CO_INPUT, name="Input %d" % side, output_type=stream._node.output_type,
+                             input=stream._node, payload=side) for side, stream in ((1, first), (2, second)))
+    node = graph.Node(kind=kind, name=name, output_type=_type_of(output_type), payload=payload, inputs=ports)
+    return DataStream((node, first._env))
+
+
+class _CoMapAdapter(object):
+    """A CoMapFunction as the co-process function PyFlink runs for it (a None result is dropped)."""
+
+    def __init__(self, co_map_func: CoMapFunction):
+        self._func = co_map_func
+
+    def open(self, runtime_context):
+        self._func.open(runtime_context)
+
+    def close(self):
+        self._func.close()
+
+    def process_element1(self, value, ctx):
+        result = self._func.map1(value)
+        if result is not None:
+            yield result
+
+    def process_element2(self, value, ctx):
+        result = self._func.map2(value)
+        if result is not None:
+            yield result
+
+
+class _CoFlatMapAdapter(_CoMapAdapter):
+    """A CoFlatMapFunction as the co-process function PyFlink runs for it."""
+
+    def process_element1(self, value, ctx):
+        result = self._func.flat_map1(value)
+        if result:
+            yield from result
+
+    def process_element2(self, value, ctx):
+        result = self._func.flat_map2(value)
+        if result:
+            yield from result
+
+
+class _KeyedCoMapAdapter(_CoMapAdapter, KeyedCoProcessFunction):
+    pass
+
+
+class _KeyedCoFlatMapAdapter(_CoFlatMapAdapter, KeyedCoProcessFunction):
+    pass
+
+
+class _NonKeyedCoMapAdapter(_CoMapAdapter, CoProcessFunction):
+    pass
+
+
+class _NonKeyedCoFlatMapAdapter(_CoFlatMapAdapter, CoProcessFunction):
+    pass
+
+
+class ConnectedStreams(object):
+    """Two streams, possibly of different types, processed by one operator: ``map``/``flat_map``/``process``
+    call the function's first method for the first stream's elements and its second for the other's. Keyed
+    (``key_by(k1, k2)``, or two KeyedStreams connected), both inputs share the key's state and timers."""
+
+    def __init__(self, stream1: DataStream, stream2: DataStream):
+        self.stream1 = stream1
+        self.stream2 = stream2
+
+    def key_by(self, key_selector1: Union[Callable, KeySelector], key_selector2: Union[Callable, KeySelector],
+               key_type: TypeInformation = None) -> 'ConnectedStreams':
+        ds1 = self.stream1._origin_stream if isinstance(self.stream1, KeyedStream) else self.stream1
+        ds2 = self.stream2._origin_stream if isinstance(self.stream2, KeyedStream) else self.stream2
+        return ConnectedStreams(ds1.key_by(key_selector1, key_type), ds2.key_by(key_selector2, key_type))
+
+    def map(self, func: CoMapFunction, output_type: TypeInformation = None) -> DataStream:
+        if not isinstance(func, CoMapFunction):
+            raise TypeError("The input function must be a CoMapFunction!")
+        adapter = _KeyedCoMapAdapter(func) if self._is_keyed_stream() else _NonKeyedCoMapAdapter(func)
+        return self.process(adapter, output_type).name("Co-Map")
+
+    def flat_map(self, func: CoFlatMapFunction, output_type: TypeInformation = None) -> DataStream:
+        if not isinstance(func, CoFlatMapFunction):
+            raise TypeError("The input must be a CoFlatMapFunction!")
+        adapter = _KeyedCoFlatMapAdapter(func) if self._is_keyed_stream() else _NonKeyedCoFlatMapAdapter(func)
+        return self.process(adapter, output_type).name("Co-Flat Map")
+
+    def process(self, func: Union[CoProcessFunction, KeyedCoProcessFunction],
+                output_type: TypeInformation = None) -> DataStream:
+        if not isinstance(func, CoProcessFunction) and not isinstance(func, KeyedCoProcessFunction):
+            raise TypeError("The input must be a CoProcessFunction or KeyedCoProcessFunction!")
+        if self._is_keyed_stream():
+            return _two_input(graph.KEYED_CO_PROCESS, "Keyed Co-Process", self.stream1, self.stream2, func,
+                              output_type)
+        if isinstance(self.stream1, KeyedStream) or isinstance(self.stream2, KeyedStream):
+            unsupported("ConnectedStreams of a keyed and a non-keyed stream", "multi-input-streams")()
+        return _two_input(graph.CO_PROCESS, "Co-Process", self.stream1, self.stream2, func, output_type)
+
+    def _is_keyed_stream(self):
+        return isinstance(self.stream1, KeyedStream) and isinstance(self.stream2, KeyedStream)
+
+
+class BroadcastStream(object):
+    """A stream whose elements reach every parallel instance of the operator it is connected to, with the
+    broadcast states its MapStateDescriptors name (``DataStream.broadcast``). Only ``connect`` takes it."""
+
+    def __init__(self, input_stream: DataStream, broadcast_state_descriptors: list):
+        self.input_stream = input_stream
+        self.broadcast_state_descriptors = broadcast_state_descriptors
+
+
+class BroadcastConnectedStream(object):
+    """A keyed or non-keyed stream connected with a BroadcastStream: ``process`` applies a
+    (Keyed)BroadcastProcessFunction, whose broadcast side writes the broadcast state every instance reads."""
+
+    def __init__(self, non_broadcast_stream: DataStream, broadcast_stream: BroadcastStream,
+                 broadcast_state_descriptors: list):
+        self.non_broadcast_stream = non_broadcast_stream
+        self.broadcast_stream = broadcast_stream
+        self.broadcast_state_descriptors = broadcast_state_descriptors
+
+    def process(self, func: Union[BroadcastProcessFunction, KeyedBroadcastProcessFunction],
+                output_type: TypeInformation = None) -> DataStream:
+        if isinstance(func, BroadcastProcessFunction) and self._is_keyed_stream():
+            raise TypeError("BroadcastProcessFunction should be applied to non-keyed DataStream")
+        if isinstance(func, KeyedBroadcastProcessFunction) and (not self._is_keyed_stream()):
+            raise TypeError("KeyedBroadcastProcessFunction should be applied to keyed DataStream")
+        spec = graph.BroadcastSpec(func, tuple(self.broadcast_state_descriptors))
+        if self._is_keyed_stream():
+            return _two_input(graph.KEYED_BROADCAST_PROCESS, "Keyed-Co-Process-Broadcast", self.non_broadcast_stream,
+                              self.broadcast_stream.input_stream, spec, output_type)
+        return _two_input(graph.BROADCAST_PROCESS, "Co-Process-Broadcast", self.non_broadcast_stream,
+                          self.broadcast_stream.input_stream, spec, output_type)
+
+    def _is_keyed_stream(self):
+        return isinstance(self.non_broadcast_stream, KeyedStream)
+
+
 CachedDataStream = _unsupported_stream_class("CachedDataStream", "unsupported-apis",
                                              _DATA_STREAM_METHODS + ('invalidate',))

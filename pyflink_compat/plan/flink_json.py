@@ -26,7 +26,7 @@ from pyflink_compat.plan import graph
 from pyflink_compat.util.exceptions import JavaStyleError
 
 _PYTHON_OPERATORS = (graph.MAP, graph.FLAT_MAP, graph.FILTER, graph.PROCESS, graph.KEY_BY, graph.KEYED_PROCESS,
-                     graph.WINDOW)
+                     graph.WINDOW) + graph.TWO_INPUT_KINDS
 
 
 @attrs.define(eq=False)
@@ -75,6 +75,8 @@ class _Builder:
     def upstreams(self, node: graph.Node):
         """The vertices feeding ``node`` (several through a union), each with the partitioner asked for on the
         way (None: Flink chooses)."""
+        if node.kind in graph.TWO_INPUT_KINDS:                 # both ports, first input first
+            return [pair for port in node.inputs for pair in self._feeding(port.input, None)]
         return self._feeding(node.input, None)
 
     def _feeding(self, current: graph.Node, partitioner):
@@ -82,7 +84,7 @@ class _Builder:
             partitioner = partitioner or current.payload       # the one nearest the consumer wins, as in Flink
             current = current.input
         if current.kind == graph.UNION:                        # not an operator: its inputs feed the consumer
-            return [pair for stream in current.union_inputs for pair in self._feeding(stream, partitioner)]
+            return [pair for stream in current.inputs for pair in self._feeding(stream, partitioner)]
         vertex = self.vertex_of(current)
         return [(vertex, "HASH" if current.kind == graph.KEY_BY else partitioner)]
 

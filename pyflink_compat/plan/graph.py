@@ -24,9 +24,15 @@ KAFKA_SINK = "kafka_sink"
 PRINT_SINK = "print_sink"
 COLLECT_SINK = "collect_sink"
 PARTITION = "partition"                # shuffle/rebalance/rescale/forward (payload: one of PARTITIONERS)
-UNION = "union"                        # DataStream.union: several inputs (``union_inputs``), no input
+UNION = "union"                        # DataStream.union: several inputs (``inputs``), no input
+# Two-input operators (``inputs``: their two CO_INPUT ports, first and second, no input)
+CO_INPUT = "co_input"                  # one input of a two-input operator (payload: 1 or 2), in every route to it
+CO_PROCESS = "co_process"              # connect + map/flat_map/process, non-keyed (payload: a CoProcessFunction)
+KEYED_CO_PROCESS = "keyed_co_process"  # connect + key_by + map/flat_map/process (payload: KeyedCoProcessFunction)
+BROADCAST_PROCESS = "broadcast_process"               # connect(broadcast stream).process (payload: BroadcastSpec)
+KEYED_BROADCAST_PROCESS = "keyed_broadcast_process"   # the same with a keyed first input
 
-PARTITIONERS = ("SHUFFLE", "REBALANCE", "RESCALE", "FORWARD")
+PARTITIONERS = ("SHUFFLE", "REBALANCE", "RESCALE", "FORWARD", "BROADCAST")
 # Operator chaining as the job asked for it (start_new_chain / disable_chaining)
 CHAIN_DEFAULT, CHAIN_HEAD, CHAIN_NEVER = "default", "head", "never"
 
@@ -34,6 +40,10 @@ SOURCE_KINDS = (KAFKA_SOURCE, COLLECTION_SOURCE)
 FUNCTION_KINDS = (MAP, FLAT_MAP, FILTER, PROCESS, ASSIGN_TIMESTAMPS, SIDE_OUTPUT)   # per element, no state
 KEYED_KINDS = (KEY_BY, KEYED_PROCESS, WINDOW)
 SINK_KINDS = (KAFKA_SINK, PRINT_SINK, COLLECT_SINK)
+TWO_INPUT_KINDS = (CO_PROCESS, KEYED_CO_PROCESS, BROADCAST_PROCESS, KEYED_BROADCAST_PROCESS)
+BROADCAST_KINDS = (BROADCAST_PROCESS, KEYED_BROADCAST_PROCESS)
+# Operators that run as a stage of subtasks (state, timers, or both inputs meeting in one instance)
+STAGE_OPERATOR_KINDS = (KEYED_PROCESS, WINDOW) + TWO_INPUT_KINDS
 
 _ids = itertools.count(1)
 
@@ -59,7 +69,7 @@ class Node:
     # Ids of the operators PyFlink adds for this one (print's str() conversion map): allocated when the job
     # creates it, as Flink's transformation ids are, so the plan lists nodes in Flink's order.
     reserved_ids: tuple = ()
-    union_inputs: tuple = ()             # UNION: the streams merged, in the order given
+    inputs: tuple = ()                   # UNION: the streams merged, in order; two-input kinds: their CO_INPUTs
     id: int = attrs.field(factory=lambda: next(_ids))
 
     def chain(self) -> List["Node"]:
@@ -75,7 +85,9 @@ class Node:
         """Every path from a source to this node, as ``chain`` gives it, one per input of each union on the
         way (the union itself left out: each element reaches the node through one of them)."""
         if self.kind == UNION:
-            return [route for stream in self.union_inputs for route in stream.routes()]
+            return [route for stream in self.inputs for route in stream.routes()]
+        if self.kind in TWO_INPUT_KINDS:
+            return [route + [self] for port in self.inputs for route in port.routes()]
         before = [[]] if self.input is None else self.input.routes()
         own = [] if self.kind == PARTITION else [self]
         return [route + own for route in before]
@@ -88,7 +100,7 @@ class Node:
             if node is None or node.id in seen:
                 return
             seen.add(node.id)
-            for upstream in (node.union_inputs if node.kind == UNION else (node.input,)):
+            for upstream in (node.inputs if node.inputs else (node.input,)):
                 visit(upstream)
             ordered.append(node)
         visit(self)
@@ -105,6 +117,13 @@ class KeySelection:
     """``key_by``: how to get an element's key, and the key's type (pickled when not given)."""
     selector: Any                        # a KeySelector or a callable
     key_type: Any
+
+
+@attrs.frozen
+class BroadcastSpec:
+    """A broadcast process function and the broadcast states (MapStateDescriptors) of its broadcast stream."""
+    function: Any
+    descriptors: tuple
 
 
 @attrs.frozen

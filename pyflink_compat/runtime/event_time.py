@@ -43,10 +43,18 @@ class InputProgress:
 
 @attrs.define
 class WatermarkTracker:
-    """The combined watermark of several inputs under one ``WatermarkSpec``."""
+    """The combined watermark of several inputs, each generated under its ``WatermarkSpec``: the one of
+    ``specs`` whose key (an input-name prefix) the input's name starts with, else ``spec``."""
     spec: WatermarkSpec
     inputs: Dict[Hashable, InputProgress] = attrs.Factory(dict)
     current: int = LONG_MIN                   # the last combined watermark handed out
+    specs: Dict[str, WatermarkSpec] = attrs.Factory(dict)
+
+    def spec_of(self, input_id: Hashable) -> WatermarkSpec:
+        for prefix, spec in self.specs.items():
+            if str(input_id).startswith(prefix):
+                return spec
+        return self.spec
 
     def declare(self, input_id: Hashable, now_ms: int, can_idle: bool = True):
         """An input exists (it holds the watermark back until it has records, is idle or finished). One that
@@ -82,9 +90,10 @@ class WatermarkTracker:
 
     def advance(self, now_ms: int) -> int:
         """The combined watermark after the batch (monotonic), with idleness applied at ``now_ms``."""
-        timeout = self.spec.idle_timeout_ms
         candidates = []
-        for progress in self.inputs.values():
+        for input_id, progress in self.inputs.items():
+            spec = self.spec_of(input_id)
+            timeout = spec.idle_timeout_ms
             if progress.finished:
                 candidates.append(LONG_MAX)
                 continue
@@ -93,17 +102,18 @@ class WatermarkTracker:
                 progress.idle = True
             if progress.idle:
                 continue
-            candidates.append(self._generated(progress))
+            candidates.append(self._generated(progress, spec))
         if candidates:
             self.current = max(self.current, min(candidates))
         return self.current
 
-    def _generated(self, progress: InputProgress) -> int:
+    @staticmethod
+    def _generated(progress: InputProgress, spec: WatermarkSpec) -> int:
         if progress.forwarded is not None:
             return progress.forwarded
-        if self.spec.kind == NO_WATERMARKS or progress.max_timestamp is None:
+        if spec.kind == NO_WATERMARKS or progress.max_timestamp is None:
             return LONG_MIN
-        return max(LONG_MIN, progress.max_timestamp - self.spec.max_out_of_orderness_ms - 1)
+        return max(LONG_MIN, progress.max_timestamp - spec.max_out_of_orderness_ms - 1)
 
     @property
     def all_idle(self) -> bool:

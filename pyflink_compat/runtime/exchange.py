@@ -33,6 +33,7 @@ class BatchProgress:
     watermark: Optional[int] = None
     idle: bool = False
     part: Optional[str] = None         # the partition, when the input is a reader of several
+    side: int = 0                      # the input of a two-input operator the records are for (1 or 2), else 0
 
 
 def key_bytes(key) -> bytes:
@@ -49,7 +50,8 @@ def encode_payload(elements: pa.Array, timestamps: pa.Array, keys: pa.Array, pro
                 b"max_ts": b"" if progress.max_timestamp is None else str(progress.max_timestamp).encode(),
                 b"finished": b"1" if progress.finished else b"0", b"idle": b"1" if progress.idle else b"0",
                 b"watermark": b"" if progress.watermark is None else str(progress.watermark).encode(),
-                b"part": b"" if progress.part is None else progress.part.encode()}
+                b"part": b"" if progress.part is None else progress.part.encode(),
+                b"side": str(progress.side).encode()}
     batch = pa.RecordBatch.from_arrays([elements, timestamps, keys], names=[codec.ELEMENT, codec.EVENT_TS, KEY])
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, batch.schema.with_metadata(metadata)) as writer:
@@ -69,7 +71,7 @@ def decode_payload(payload: bytes):
     progress = BatchProgress(metadata[b"input"].decode(), int(max_ts) if max_ts else None,
                              int(metadata[b"records"]), metadata[b"finished"] == b"1",
                              int(watermark) if watermark else None, metadata.get(b"idle") == b"1",
-                             metadata.get(b"part", b"").decode() or None)
+                             metadata.get(b"part", b"").decode() or None, int(metadata.get(b"side", b"0")))
     return batch, progress
 
 
@@ -104,13 +106,16 @@ def payloads_by_subtask(columns: list, targets: list, element_type, parallelism:
     """The payload of each subtask 0..parallelism-1 for one input in one micro-batch.
 
     ``columns``: per source batch, the Arrow columns (element, timestamp, key bytes) of its records;
-    ``targets``: the subtask of each record, in the same order. Records keep their order per subtask."""
+    ``targets``: the subtask of each record, in the same order, or None: every record to every subtask (a
+    broadcast input). Records keep their order per subtask."""
     import numpy as np
     if columns:
         elements, timestamps, keys = (pa.concat_arrays([c[i] for c in columns]) for i in range(3))
     else:
         elements = pa.array([], codec.arrow_type(element_type))
         timestamps, keys = pa.array([], pa.int64()), pa.array([], pa.binary())
+    if targets is None:
+        return [encode_payload(elements, timestamps, keys, progress)] * parallelism
     target = np.asarray(targets, dtype=np.int64)
     payloads = []
     for subtask in range(parallelism):

@@ -33,6 +33,7 @@ from pyflink_compat.runtime.event_time import LONG_MIN, WatermarkTracker
 CHUNK_ROWS = 20_000            # records turned into Python objects at a time by a keyed subtask
 ROUTE = "subtask"              # the group column: a route value (see route_values), not the subtask number
 STATE_SCHEMA = "blob binary"
+BY_KEY, FORWARD, ROUND_ROBIN, TO_ALL = "key", "forward", "round-robin", "broadcast"
 OUTPUT_SCHEMA_DDL = "subtask int, payload binary"
 
 
@@ -98,6 +99,15 @@ class KeyedStagePlan:
     # The operator's number of key groups (set_max_parallelism on it or on the environment); None: Flink's
     # default for the parallelism. Which subtask a key goes to depends on it.
     max_parallelism: Optional[int] = None
+    # A two-input operator: which of its inputs the read side feeds (1 or 2; 0: a one-input operator), and
+    # the element type of its second input.
+    input_side: int = 0
+    second_type: object = None
+    # How the read side hands records to subtasks: by key, each reader to its own subtask (a non-keyed
+    # two-input operator at the source's parallelism), round robin, or every record to every subtask.
+    distribution: str = "key"
+    # The watermark strategy of each route's input, by input-name prefix, where routes differ.
+    input_specs: tuple = ()
 
 
 # -- read-task side ---------------------------------------------------------------------------------
@@ -114,16 +124,12 @@ def exchange_transform(plan: KeyedStagePlan):
         from pyflink_compat.kafka_io import source as ksource
         from pyflink_compat.runtime.chain import AssignTimestampsStep, build_steps
         steps = build_steps(list(plan.pre_nodes))
-        selector = plan.key_selection.selector
-        get_key = getattr(selector, "get_key", None) or selector
         for step in steps:
             if hasattr(step.function, "open"):
                 step.function.open(_runtime_context(plan, "Source"))
-        if hasattr(selector, "open"):
-            selector.open(_runtime_context(plan, "KeyBy"))
+        get_key, assign = _distribution(plan)
         # Per batch: the records as Arrow columns (element, timestamp, key bytes) and their subtasks;
         # Python objects live only while their batch is processed.
-        assign = _assigner(plan)
         columns, targets = [], []
         max_ts = None
         records = 0
@@ -145,7 +151,8 @@ def exchange_transform(plan: KeyedStagePlan):
                         max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
             if not items:
                 return
-            keyed_columns(items, stamps, get_key, assign, plan.keyed_type, columns, targets)
+            keyed_columns(items, stamps, get_key, assign,
+                          plan.second_type if plan.input_side == 2 else plan.keyed_type, columns, targets)
 
         try:
             for batch in batches:
@@ -168,11 +175,35 @@ def exchange_transform(plan: KeyedStagePlan):
                 progress = exchange.BatchProgress(partition, max_ts, records, finished)
         else:                                            # from_collection: one batch holds everything
             progress = exchange.BatchProgress(prefix + "collection", max_ts, records, True)
-        payloads = exchange.payloads_by_subtask(columns, targets, plan.keyed_type, plan.parallelism, progress)
+        progress = attrs.evolve(progress, side=plan.input_side)
+        read_type = plan.second_type if plan.input_side == 2 else plan.keyed_type
+        payloads = exchange.payloads_by_subtask(columns, None if plan.distribution == TO_ALL else targets,
+                                                read_type, plan.parallelism, progress)
         yield pa.RecordBatch.from_arrays(
             [pa.array(list(plan.routes), pa.int32()), pa.array(payloads, pa.binary())], names=[ROUTE, exchange.PAYLOAD])
 
     return run
+
+
+def _no_key(element):
+    return None
+
+
+def _distribution(plan: KeyedStagePlan):
+    """The read side's (get_key, assign): each element's key, and the subtask of each key."""
+    if plan.distribution == BY_KEY:
+        selector = plan.key_selection.selector
+        if hasattr(selector, "open"):
+            selector.open(_runtime_context(plan, "KeyBy"))
+        return getattr(selector, "get_key", None) or selector, _assigner(plan)
+    if plan.distribution == FORWARD:
+        from pyflink_compat.kafka_io import source as ksource
+        own = ksource.reader_index(plan.parallelism) % plan.parallelism
+        return _no_key, lambda key: own
+    if plan.distribution == ROUND_ROBIN:
+        turns = iter(range(1 << 62))
+        return _no_key, lambda key: next(turns) % plan.parallelism
+    return _no_key, lambda key: 0            # TO_ALL: every subtask gets every record anyway
 
 
 def keyed_columns(items: list, stamps: list, get_key, assign, keyed_type, columns: list, targets: list):
@@ -213,7 +244,14 @@ def make_operator(plan: KeyedStagePlan, subtask: int, collector):
     if node.kind == graph.WINDOW:
         from pyflink_compat.runtime.keyed.window_operator import WindowOperator
         return WindowOperator(node.payload, **settings)
-    return KeyedProcessOperator(node.payload, task_name=node.name, **settings)
+    if node.kind == graph.KEYED_PROCESS:
+        return KeyedProcessOperator(node.payload, task_name=node.name, **settings)
+    from pyflink_compat.runtime.keyed import two_input
+    from pyflink_compat.runtime.keyed.operators import KeyedCoProcessOperator
+    operator_class = {graph.KEYED_CO_PROCESS: KeyedCoProcessOperator, graph.CO_PROCESS: two_input.CoProcessOperator,
+                      graph.BROADCAST_PROCESS: two_input.BroadcastProcessOperator,
+                      graph.KEYED_BROADCAST_PROCESS: two_input.KeyedBroadcastProcessOperator}[node.kind]
+    return operator_class(node.payload, task_name=node.name, **settings)
 
 
 @attrs.frozen
@@ -258,7 +296,7 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
             live.operator.close()
         collector = ListCollector()
         operator = make_operator(plan, subtask, collector)
-        tracker = WatermarkTracker(plan.watermark_spec)
+        tracker = WatermarkTracker(plan.watermark_spec, specs=dict(plan.input_specs))
         if saved is not None:
             state = pickle.loads(saved)
             operator.restore(state["operator"])
@@ -268,17 +306,20 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
         _LIVE[(plan_id, subtask)] = live
     operator, tracker = live.operator, live.tracker
 
-    received = sorted((exchange.decode_payload(p) for p in payloads), key=lambda item: item[1].input_id)
+    # A broadcast input first: its elements (rules, configuration) apply to the other input's of the same batch.
+    broadcast_side = 2 if plan.operator_node.kind in graph.BROADCAST_KINDS else None
+    received = sorted((exchange.decode_payload(p) for p in payloads),
+                      key=lambda item: (item[1].side != broadcast_side, item[1].input_id))
     for input_id in plan.silent_inputs:
         tracker.declare(input_id, now_ms, can_idle=False)
     for batch, progress in received:
         tracker.declare(progress.input_id, now_ms)
         for start in range(0, batch.num_rows, CHUNK_ROWS):      # Python objects for one chunk at a time
             part = batch.slice(start, CHUNK_ROWS)
-            elements = codec.to_python(part.column(0), plan.keyed_type)
+            elements = codec.to_python(part.column(0), plan.second_type if progress.side == 2 else plan.keyed_type)
             keys = [pickle.loads(k) for k in part.column(2).to_pylist()]
             stamps = part.column(1).to_pylist()
-            operator.process_elements(zip(keys, elements, stamps))
+            operator.process_input(progress.side, zip(keys, elements, stamps))
     for _, progress in received:
         if progress.watermark is not None:              # from a keyed subtask of the stage before
             tracker.observe_forwarded(progress.input_id, progress.watermark, progress.idle, progress.finished)

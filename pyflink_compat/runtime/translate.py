@@ -98,16 +98,26 @@ def _check_chain(chain: List[graph.Node], runtime_mode):
     if source.kind not in graph.SOURCE_KINDS:
         raise UnsupportedFeatureError("A stream starting at %s" % source.name, "unsupported-apis")
     for index in (i for i, node in enumerate(chain) if node.kind == graph.KEY_BY):
-        operator = chain[index + 1] if index + 1 < len(chain) - 1 else None
-        if operator is None or operator.kind not in (graph.KEYED_PROCESS, graph.WINDOW):
+        following = chain[index + 1] if index + 1 < len(chain) - 1 else None
+        if following is not None and following.kind == graph.CO_INPUT:
+            following = chain[index + 2]
+        if following is None or following.kind not in (graph.KEYED_PROCESS, graph.WINDOW, graph.KEYED_CO_PROCESS,
+                                                        graph.KEYED_BROADCAST_PROCESS):
             raise UnsupportedFeatureError("A key_by() without a keyed operation after it", "state-and-windows")
     for i, node in enumerate(chain[1:-1], start=1):
-        if node.kind in graph.KEYED_KINDS:
+        if node.kind in graph.KEYED_KINDS or node.kind in graph.TWO_INPUT_KINDS or node.kind == graph.CO_INPUT:
             continue
-        if node.kind == graph.SIDE_OUTPUT and chain[i - 1].kind in (graph.KEYED_PROCESS, graph.WINDOW):
+        if node.kind == graph.SIDE_OUTPUT and chain[i - 1].kind in graph.STAGE_OPERATOR_KINDS:
             continue
         if node.kind not in graph.FUNCTION_KINDS:
             raise UnsupportedFeatureError(node.name, "unsupported-apis")
+    ports = [i for i, node in enumerate(chain) if node.kind == graph.CO_INPUT]
+    if ports and any(node.kind in graph.STAGE_OPERATOR_KINDS for node in chain[:ports[0]]):
+        raise UnsupportedFeatureError(
+            "A connect() of a stream coming out of a keyed operation", "multi-input-streams",
+            "connect the streams before their keyed operations")
+    if len(ports) > 1:
+        raise UnsupportedFeatureError("Two connect() operations on one path of the job", "multi-input-streams")
 
 
 # -- sources ------------------------------------------------------------------------------------
@@ -397,7 +407,7 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
                deliver: Callable = None) -> PlannedQuery:
     sink, chain, branch = route.sink, list(route.chain), route.branch
     _check_chain(chain, job.runtime_mode)
-    if any(node.kind == graph.KEY_BY for node in chain):
+    if any(node.kind in (graph.KEY_BY, graph.CO_INPUT) for node in chain):
         return plan_keyed_query(spark, job, [route], job_name, checkpoints, deliver)
     source, functions = chain[0], chain[1:-1]
     configuration = job.configuration
@@ -464,17 +474,25 @@ class Route:
     keyed_union: bool = False             # the routes of its group meet in a keyed operation (union before key_by)
 
 
+def _first_stage_operator(chain) -> Optional[graph.Node]:
+    return next((node for node in chain if node.kind in graph.STAGE_OPERATOR_KINDS), None)
+
+
 def job_routes(sinks) -> List[Route]:
-    """The routes of every sink. Routes meeting in a keyed operation (a union before key_by) form one group:
-    the operation's state sees the elements of all of them."""
+    """The routes of every sink. Routes meeting in a keyed or two-input operation (a union before key_by,
+    connect) form one group: the operation's state sees the elements of all of them."""
     routes = []
     for sink in sinks:
         chains = sink.routes()
         group = None
-        if len(chains) > 1 and any(node.kind in graph.KEYED_KINDS and all(node in chain for chain in chains)
-                                   for node in chains[0]):
-            first_keys = {next(node.id for node in chain if node.kind == graph.KEY_BY) for chain in chains}
-            if len(first_keys) > 1:
+        meeting = len(chains) > 1 and any(
+            node.kind in graph.STAGE_OPERATOR_KINDS and all(node in chain for chain in chains) for node in chains[0])
+        two_input = [node for chain in chains for node in chain if node.kind in graph.TWO_INPUT_KINDS]
+        if two_input and not all(node in chain for node in two_input for chain in chains):
+            raise UnsupportedFeatureError(
+                "DataStream.union of the output of a two-input operation with another stream", "multi-input-streams")
+        if meeting:
+            if len({_first_stage_operator(chain).id for chain in chains}) > 1:
                 raise UnsupportedFeatureError(
                     "DataStream.union between two keyed operations", "multi-input-streams",
                     "a union may come before the first key_by, or after the keyed operations of each stream")
@@ -572,6 +590,30 @@ def _max_parallelism(operator: graph.Node, job: JobPlan) -> Optional[int]:
     return configured if configured > 0 else None
 
 
+@attrs.frozen
+class _StageInput:
+    """How one route enters the first stage of a keyed query."""
+    route: "Route"
+    source: graph.Node
+    pre_nodes: tuple                  # its per-element nodes before the stage
+    assigned: bool                    # an assign_timestamps_and_watermarks among them
+    spec: object                      # the WatermarkSpec generating its watermark
+    prefix: str                       # put before its input names (several routes)
+    side: int                         # the input of a two-input operator it feeds (1 or 2), else 0
+    key_selection: object             # its key_by, or None
+    distribution: str                 # keyed_stage.BY_KEY / FORWARD / ROUND_ROBIN / TO_ALL
+
+
+def _stage_entry(chain) -> int:
+    """Where a route enters its first stage: its first key_by, or the port of a two-input operator."""
+    return next(i for i, node in enumerate(chain) if node.kind in (graph.KEY_BY, graph.CO_INPUT))
+
+
+def _operator_at(chain, start: int) -> int:
+    """The index of the stage operator a stage entered at ``start`` runs."""
+    return next(i for i in range(start, len(chain)) if chain[i].kind in graph.STAGE_OPERATOR_KINDS)
+
+
 def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, checkpoints,
                      deliver: Callable = None) -> PlannedQuery:
     """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes
@@ -582,42 +624,66 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     from pyflink_compat.runtime import exchange, keyed_stage
     first = routes[0]
     sink, chain = first.sink, list(first.chain)
-    key_indexes = [i for i, node in enumerate(chain) if node.kind == graph.KEY_BY]
+    entry = _stage_entry(chain)
+    first_operator = _operator_at(chain, entry)
+    # Where each stage starts (its key_by, or the first stage's entry) and where its operator is.
+    boundaries = [entry] + [i for i in range(first_operator + 1, len(chain)) if chain[i].kind == graph.KEY_BY]
+    for route in routes[1:]:          # the stages run the first route's nodes after the first operator
+        other = list(route.chain)
+        if other[_operator_at(other, _stage_entry(other)):] != chain[first_operator:]:
+            raise UnsupportedFeatureError(
+                "A union of two outputs of one keyed or two-input operation", "multi-input-streams",
+                "write each output to its own sink")
     configuration = job.configuration
     parallelism = job.parallelism
-    # What each route does before the first key_by (its source, per-element nodes, watermark strategy).
+    operator_node = chain[first_operator]
+    # What each route does before the first stage (its source, per-element nodes, watermark strategy, how its
+    # records reach the subtasks).
     heads = []
     for route in routes:
         route_chain = list(route.chain)
-        first_key = next(i for i, node in enumerate(route_chain) if node.kind == graph.KEY_BY)
-        pre_nodes = route_chain[1:first_key]
+        route_entry = _stage_entry(route_chain)
+        pre_nodes = route_chain[1:route_entry]
         assigners = [node for node in pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
         spec = (assigners[-1] if assigners else route_chain[0]).watermark_spec or WatermarkSpec(NO_WATERMARKS)
         prefix = "route-%d/" % route.branch if len(routes) > 1 else ""
-        heads.append((route, route_chain[0], tuple(pre_nodes), bool(assigners), spec, prefix))
-    watermark_spec = heads[0][4]
-    if any(head[4] != watermark_spec for head in heads):
-        raise UnsupportedFeatureError(
-            "key_by after a union of streams with different watermark strategies", "multi-input-streams",
-            "give the merged stream one with assign_timestamps_and_watermarks after the union")
+        entering = route_chain[route_entry:_operator_at(route_chain, route_entry)]
+        side = next((node.payload for node in entering if node.kind == graph.CO_INPUT), 0)
+        key_node = entering[0] if entering[0].kind == graph.KEY_BY else None
+        if key_node is not None:
+            distribution = keyed_stage.BY_KEY
+        elif side == 2 and operator_node.kind in graph.BROADCAST_KINDS:
+            distribution = keyed_stage.TO_ALL
+        elif _source_tasks(route_chain[0], parallelism) == parallelism:
+            distribution = keyed_stage.FORWARD
+        else:
+            distribution = keyed_stage.ROUND_ROBIN
+        heads.append(_StageInput(route, route_chain[0], tuple(pre_nodes), bool(assigners), spec, prefix, side,
+                                 key_node.payload if key_node is not None else None, distribution))
+    watermark_spec = heads[0].spec
+    input_specs = tuple((head.prefix, head.spec) for head in heads) if len(heads) > 1 else ()
+    second_type = operator_node.inputs[1].output_type if operator_node.kind in graph.TWO_INPUT_KINDS else None
     sink_spec = sink.payload if sink.kind == graph.KAFKA_SINK else None
     if sink_spec is not None:
         sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism, lambda: parallelism,
                                          first.branch)
     stage_routes = tuple(keyed_stage.route_values(parallelism, parallelism))
     silent_inputs = []
-    for route, source, _, _, _, prefix in heads:
-        silent_readers = readers_without_partitions(source, parallelism)
+    for head in heads:
+        silent_readers = readers_without_partitions(head.source, parallelism)
         if silent_readers:
             log.info("%s: reader(s) %s of %d get no Kafka partition; as on Flink they hold the watermark back",
-                     source.name, ", ".join(str(r) for r in silent_readers), source.parallelism or parallelism)
-        silent_inputs.extend(prefix + keyed_stage.reader_input(r) for r in silent_readers)
+                     head.source.name, ", ".join(str(r) for r in silent_readers),
+                     head.source.parallelism or parallelism)
+        silent_inputs.extend(head.prefix + keyed_stage.reader_input(r) for r in silent_readers)
     # The stages from the last to the first: each one's plan holds the plan of the stage after it.
     plan, output_type = None, None
-    ends = key_indexes[1:] + [len(chain) - 1]
-    for number, (key_index, end) in reversed(list(enumerate(zip(key_indexes, ends)))):
-        key_node, operator = chain[key_index], chain[key_index + 1]
-        rest = chain[key_index + 2:end]
+    ends = boundaries[1:] + [len(chain) - 1]
+    for number, (start, end) in reversed(list(enumerate(zip(boundaries, ends)))):
+        operator_index = _operator_at(chain, start)
+        operator = chain[operator_index]
+        key_node = chain[start] if chain[start].kind == graph.KEY_BY else None
+        rest = chain[operator_index + 1:end]
         side_tag = None
         if rest and rest[0].kind == graph.SIDE_OUTPUT:
             side_tag, rest = rest[0].payload.tag_id, rest[1:]
@@ -630,26 +696,32 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         if plan is None:
             output_type = stage_output_type
         plan = keyed_stage.KeyedStagePlan(
-            pre_nodes=heads[0][2] if number == 0 else (), key_selection=key_node.payload,
+            pre_nodes=heads[0].pre_nodes if number == 0 else (),
+            key_selection=key_node.payload if key_node is not None else None,
             operator_node=operator, side_tag=side_tag, post_nodes=tuple(rest),
-            input_type=heads[0][1].output_type if number == 0 else chain[key_index - 1].output_type,
-            keyed_type=key_node.output_type, output_type=stage_output_type, parallelism=parallelism,
-            routes=stage_routes, watermark_spec=watermark_spec, assigner_in_chain=heads[0][3], job_name=job_name,
+            input_type=heads[0].source.output_type if number == 0 else chain[start - 1].output_type,
+            keyed_type=chain[operator_index - 1].output_type, output_type=stage_output_type,
+            parallelism=parallelism, routes=stage_routes, watermark_spec=watermark_spec,
+            assigner_in_chain=heads[0].assigned, job_name=job_name,
             sink_spec=sink_spec if plan is None else None, next_stage=plan,
             plan_id="%s-%d" % (uuid.uuid4().hex, number),
             silent_inputs=tuple(silent_inputs) if number == 0 else (),
-            max_parallelism=_max_parallelism(operator, job))
-    operators = [chain[i + 1] for i in key_indexes]
+            max_parallelism=_max_parallelism(operator, job),
+            second_type=second_type if number == 0 else None,
+            input_specs=input_specs if number == 0 else ())
+    operators = [chain[_operator_at(chain, start)] for start in boundaries]
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     frames, sources = [], []
-    for position, (route, source, pre_nodes, assigned, _, prefix) in enumerate(heads):
+    for position, head in enumerate(heads):
+        route, source = head.route, head.source
         # the read side of the first stage, as this route's source feeds it
-        reading = attrs.evolve(plan, pre_nodes=pre_nodes, input_type=source.output_type, assigner_in_chain=assigned,
-                               input_prefix=prefix)
+        reading = attrs.evolve(plan, pre_nodes=head.pre_nodes, input_type=source.output_type,
+                               assigner_in_chain=head.assigned, input_prefix=head.prefix, input_side=head.side,
+                               key_selection=head.key_selection, distribution=head.distribution)
         transform = keyed_stage.exchange_transform(reading)
         if source.kind == graph.KAFKA_SOURCE:
             extra = {"plan_all_partitions": "true"}
-            if any(_needs_processing_time_ticks(operator, watermark_spec) for operator in operators):
+            if any(_needs_processing_time_ticks(operator, other.spec) for operator in operators for other in heads):
                 extra["tick_interval_ms"] = str(options.TICK_INTERVAL_MS.get(configuration))
             df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
                                                    schema_ddl=schema, extra_options=extra, keyed=True,
@@ -688,7 +760,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
 def _needs_processing_time_ticks(operator: graph.Node, watermark_spec) -> bool:
     """Whether the keyed operation must run while no records come: processing-time windows or triggers,
     a KeyedProcessFunction (it may set processing-time timers), or idleness (measured in processing time)."""
-    if operator.kind == graph.KEYED_PROCESS:
+    if operator.kind == graph.KEYED_PROCESS or operator.kind in graph.TWO_INPUT_KINDS:
         return True
     if watermark_spec is not None and watermark_spec.idle_timeout_ms:
         return True

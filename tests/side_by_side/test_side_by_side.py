@@ -106,6 +106,33 @@ CASES = [
                                                '{"customer": "bob", "value": 20, "time": 15000}',
                                                '{"customer": "cy", "value": 30, "time": 9000}']})},
          outputs={"out": Output(count=5, compare="multiset")}, prints=Prints(count=5)),
+    # connect: two topics of different types through a CoMapFunction (a None result dropped) into print and
+    # Kafka, and through a CoFlatMapFunction counting per input in a Python attribute of each instance
+    Case(name="connect-comap", job="connect_comap.py", args=["{bootstrap}", "{words}", "{numbers}", "{out}"],
+         inputs={"words": Input(records={0: ["kafka", "spark", "flink", "io"]}),
+                 "numbers": Input(records={0: ["3", "0", "4", "5", "7"]})},
+         outputs={"out": Output(count=8, compare="multiset")}, prints=Prints(count=16, parallelism=2)),
+    # a keyed co-process join of orders and payments: shared state and event-time timers (timeouts), a
+    # different watermark strategy per input
+    Case(name="co-process-join", job="co_process_join.py",
+         args=["{bootstrap}", "{orders}", "{payments}", "{out}"],
+         inputs={"orders": Input(records={0: ["o1,100,1000", "o2,50,2000", "o3,75,3000", "o4,20,4000",
+                                              "o5,10,5000"]}),
+                 "payments": Input(records={0: ['{"order": "o1", "paid": 100, "time": 1500}',
+                                               '{"order": "o6", "paid": 5, "time": 2500}',
+                                               '{"order": "o3", "paid": 70, "time": 3500}',
+                                               '{"order": "o5", "paid": 10, "time": 5500}']})},
+         outputs={"out": Output(count=6, compare="multiset")}, prints=Prints(count=6, parallelism=2)),
+    # a broadcast rule stream (two broadcast states) applied to a keyed stream with keyed state and timers
+    Case(name="broadcast-rules", job="broadcast_rules.py", args=["{bootstrap}", "{rules}", "{events}", "{out}"],
+         inputs={"rules": Input(records={0: ['{"category": "books", "threshold": 50}',
+                                            '{"category": "games", "threshold": 20}',
+                                            '{"category": "books", "threshold": 30}',
+                                            '{"category": "toys", "threshold": 5}',
+                                            '{"category": "toys", "delete": true}']}),
+                 "events": Input(records={0: ["ann,books,40,1000", "bob,games,25,2000", "ann,toys,3,3000",
+                                              "cy,food,9,4000", "bob,books,20,5000", "dee,games,20,6000"]})},
+         outputs={"out": Output(count=6, compare="multiset")}, prints=Prints(count=6, parallelism=2)),
     # key groups from the environment's and an operator's max parallelism decide each key's subtask (print
     # prefixes, RuntimeContext); rebalance/shuffle/rescale on the way
     Case(name="max-parallelism", job="max_parallelism.py", args=[], prints=Prints(count=32, parallelism=2)),

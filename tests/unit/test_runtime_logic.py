@@ -244,14 +244,23 @@ def test_transformations_reject_non_callables_with_pyflink_messages():
         ds.filter(None)
 
 
-@pytest.mark.parametrize("method, section", [
-    ("connect", "multi-input-streams"), ("add_sink", "legacy-kafka-api")])
+@pytest.mark.parametrize("method, section", [("add_sink", "legacy-kafka-api")])
 def test_methods_not_provided_yet_name_themselves_and_the_guide(method, section):
     ds = StreamExecutionEnvironment.get_execution_environment().from_collection([1])
     with pytest.raises(UnsupportedFeatureError) as error:
         getattr(ds, method)(lambda x: x)
     assert "DataStream.%s" % method in str(error.value)
     assert "porting_guide/README.md#%s" % section in str(error.value)
+
+
+def test_broadcast_without_state_descriptors_is_refused_by_name():
+    ds = StreamExecutionEnvironment.get_execution_environment().from_collection([1])
+    with pytest.raises(UnsupportedFeatureError) as error:
+        ds.broadcast()
+    assert "DataStream.broadcast() without broadcast state descriptors" in str(error.value)
+    assert "porting_guide/README.md#multi-input-streams" in str(error.value)
+    with pytest.raises(TypeError, match="^broadcast_state_descriptor must be MapStateDescriptor$"):
+        ds.broadcast("not a descriptor")
 
 
 def test_types_and_names_follow_pyflink():

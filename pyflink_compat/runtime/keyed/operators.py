@@ -165,6 +165,11 @@ class KeyedOperator(object):
             backend.set_current_key(key)
             process(value, NO_TIMESTAMP if timestamp is None else timestamp)
 
+    def process_input(self, side: int, records) -> None:
+        """Processes (key, value, timestamp) records of one input (0: a one-input operator; 1 or 2: the
+        input of a two-input operator)."""
+        self.process_elements(records)
+
     def advance_watermark(self, watermark: int) -> None:
         """A watermark arrived: fires the due event-time timers (in timestamp order)."""
         self.timer_service.advance_watermark(watermark)
@@ -354,6 +359,11 @@ class KeyedCoProcessOperator(KeyedProcessOperator):
 
     def process_element(self, key, value, timestamp=None) -> None:
         raise TypeError("a KeyedCoProcessOperator takes process_element1 / process_element2")
+
+    def process_input(self, side: int, records) -> None:
+        process = self.process_element1 if side == 1 else self.process_element2
+        for key, value, timestamp in records:
+            process(key, value, timestamp)
 
     def process_elements(self, records) -> None:
         """Processes (input, key, value, timestamp) records in order; input is 1 or 2."""
