@@ -14,10 +14,12 @@ import bench_upper
 
 def run_comparison(benchmark: str, job: str, records: int, expected_out: int, produce: Callable[[str, str], None],
                    watcher_class, watch: str, timeout_s: float, target: float, job_args=(),
-                   describe: Optional[Callable[[dict], None]] = None) -> int:
+                   describe: Optional[Callable[[dict], None]] = None, compat_variants=()) -> int:
     """Produce ``records`` input records with ``produce(bootstrap, topic)``, run ``job`` (arguments:
     BOOTSTRAP INPUT OUTPUT *job_args) on both engines, check ``expected_out`` outputs with ``watcher_class``
-    (a bench_upper.OutputWatcher), print the table and write ``results/<stamp>-<benchmark>.json``."""
+    (a bench_upper.OutputWatcher), print the table and write ``results/<stamp>-<benchmark>.json``.
+    ``compat_variants``: further pyflink-compat runs, (name, [run options such as -Dkey=value]), each with its own
+    output topic."""
     bench_upper.OutputWatcher = watcher_class              # measured_run and recheck_output use it
     os.makedirs(bench_upper.RESULTS, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -33,6 +35,8 @@ def run_comparison(benchmark: str, job: str, records: int, expected_out: int, pr
             bootstrap = broker.bootstrap_servers
         suffix = uuid.uuid4().hex[:8]
         topics = {k: "bench-%s-%s-%s" % (benchmark, k, suffix) for k in ("in", "out-compat", "out-oracle")}
+        for number, _ in enumerate(compat_variants):
+            topics["out-variant-%d" % number] = "bench-%s-out-variant-%d-%s" % (benchmark, number, suffix)
         bench_upper.create_topics(bootstrap, list(topics.values()), bench_upper.PARTITIONS)
         print("producing %s records to %s ..." % (format(records, ","), topics["in"]), flush=True)
         started = time.monotonic()
@@ -50,6 +54,10 @@ def run_comparison(benchmark: str, job: str, records: int, expected_out: int, pr
         args = [str(a) for a in job_args]
         plans = [("pyflink-compat", [sys.executable, "-m", "pyflink_compat", "run", job, bootstrap, topics["in"],
                                      topics["out-compat"]] + args, compat_env, topics["out-compat"])]
+        for number, (name, options) in enumerate(compat_variants):
+            out = topics["out-variant-%d" % number]
+            plans.append((name, [sys.executable, "-m", "pyflink_compat", "run", *options, job, bootstrap, topics["in"],
+                                 out] + args, compat_env, out))
         oracle = os.environ.get("PYFLINK_ORACLE_PYTHON")
         if oracle:
             oracle_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -83,6 +91,11 @@ def run_comparison(benchmark: str, job: str, records: int, expected_out: int, pr
                 "peak_rss_ratio": (round(compat["peak_rss_mib"] / real["peak_rss_mib"], 2)
                                    if compat.get("peak_rss_mib") and real.get("peak_rss_mib") else None),
                 "target": target}
+        for name, _ in compat_variants:
+            variant = by_name.get(name)
+            if compat and variant:
+                result.setdefault("verdict", {})["%s / pyflink-compat end to end" % name] = round(
+                    variant["end_to_end_s"] / compat["end_to_end_s"], 2)
         with open(path, "w") as f:
             json.dump(result, f, indent=1)
     print()

@@ -78,6 +78,10 @@ DIRECT_KAFKA_SINK = Option(
     "pyflink-compat.sink.direct", _boolean, True, "`true`",
     "Kafka sinks send from the task that read the records; `false` routes records through Spark to a separate "
     "writer (then every sink of a source reads it once, see [differences](#differences))")
+SHARED_PASS = Option(
+    "pyflink-compat.shared-pass", _boolean, True, "`true`",
+    "several sinks of one source are fed by one read of it, each function called once per element; `false` "
+    "plans one query per sink, each reading the source (for comparisons)")
 RELEASE_PLANNER_WORKERS = Option(
     "pyflink-compat.planner-workers.release", _boolean, True, "`true`",
     "once every query of a job has started its first micro-batch, end the Python workers Spark keeps idle after "
@@ -94,7 +98,7 @@ JVM_EARLY_START = Option(
     "environment variables, that JVM is stopped and a new one starts with them (the log names the keys). Only "
     "as a `-D` option")
 
-ALL: List[Option] = [MAX_RECORDS_PER_BATCH, TRIGGER_INTERVAL, TICK_INTERVAL_MS, DIRECT_KAFKA_SINK,
+ALL: List[Option] = [MAX_RECORDS_PER_BATCH, TRIGGER_INTERVAL, TICK_INTERVAL_MS, DIRECT_KAFKA_SINK, SHARED_PASS,
                      RELEASE_PLANNER_WORKERS, JVM_CLASS_ARCHIVE, JVM_EARLY_START]
 
 

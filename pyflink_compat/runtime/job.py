@@ -46,7 +46,7 @@ class JobCancellationError(JobExecutionError):
 def _cause_of(exception) -> str:
     """The most telling line of a StreamingQueryException: the Python error raised in a task."""
     text = str(exception)
-    python_errors = re.findall(r"^(?:[\w.]+\.)?(\w+(?:Error|Exception|Exit)): (.+)$", text, re.MULTILINE)
+    python_errors = re.findall(r"^(?:[\w.]+\.)?(\w*(?:Error|Exception|Exit)): (.+)$", text, re.MULTILINE)
     for name, message in reversed(python_errors):
         if name not in ("PythonException", "StreamingQueryException", "SparkException", "Py4JJavaError"):
             return "%s: %s" % (name, message)

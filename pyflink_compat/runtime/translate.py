@@ -487,6 +487,9 @@ def job_routes(sinks) -> List[Route]:
         group = None
         meeting = len(chains) > 1 and any(
             node.kind in graph.STAGE_OPERATOR_KINDS and all(node in chain for chain in chains) for node in chains[0])
+        for chain in chains:
+            if sum(node.kind in graph.TWO_INPUT_KINDS for node in chain) > 1:
+                raise UnsupportedFeatureError("Two connect() operations on one path of the job", "multi-input-streams")
         two_input = [node for chain in chains for node in chain if node.kind in graph.TWO_INPUT_KINDS]
         if two_input and not all(node in chain for node in two_input for chain in chains):
             raise UnsupportedFeatureError(
@@ -515,7 +518,7 @@ def _one_pass(group: List[Route], configuration: dict) -> bool:
     """Whether the group's sinks can be fed by one read of the source: no keyed stage (each keyed stage is
     its own query still), print sinks and Kafka sinks written from the read task."""
     direct = options.DIRECT_KAFKA_SINK.get(configuration)
-    return len(group) > 1 and all(
+    return len(group) > 1 and options.SHARED_PASS.get(configuration) and all(
         (route.sink.kind == graph.PRINT_SINK or route.sink.kind == graph.KAFKA_SINK and direct)
         and not any(node.kind == graph.KEY_BY for node in route.chain) for route in group)
 

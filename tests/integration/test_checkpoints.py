@@ -133,6 +133,44 @@ def test_keyed_state_after_a_union_of_two_sources_survives_restarts_from_checkpo
     report_and_check_resumed()
 
 
+def test_keyed_and_broadcast_state_of_a_broadcast_connect_survive_kill_9_and_restore(bootstrap, tmp_path):
+    # Events of two sources (a union), keyed and connected with a broadcast stream of one label, read once at the
+    # start: after each restore the label comes from the restored broadcast state, the sums from keyed state.
+    topic_in = create_topic(bootstrap, unique_topic("crash-broadcast-sum-in"), partitions=2)
+    topic_out = create_topic(bootstrap, unique_topic("crash-broadcast-sum-out"), partitions=2)
+    create_topic(bootstrap, topic_in + "-rules")
+    produce(bootstrap, topic_in + "-rules", ["label-%d" % SEED])
+    records = 48_000                  # enough that the runs cannot get through it before the last kill
+    expected = _produce_keyed_amounts(bootstrap, topic_in, records, keys=20)
+    rng = random.Random(SEED + 4)
+    killed, resumed_batches = run_with_kills("broadcast-sum", bootstrap, topic_in, topic_out,
+                                             str(tmp_path / "checkpoints"), str(tmp_path / "job.log"), rng,
+                                             kills=KILLS)
+    output = values(consume(bootstrap, topic_out, records, timeout_s=120, settle_s=3))
+    seen = {}
+    for line in output:
+        key, total, label = line.split(":")
+        assert label == "label-%d" % SEED, "seed %d: %s lost the broadcast state" % (SEED, line)
+        seen.setdefault(key, set()).add(int(total))
+    assert seen == {key: set(sums) for key, sums in expected.items()}, "seed %d" % SEED
+    print("seed %d: %d kills, %d outputs for %d inputs, up to %d batches resumed"
+          % (SEED, killed, len(output), records, resumed_batches))
+    assert killed == KILLS, "the job finished after %d of %d kills: %s" % (killed, KILLS, _tail(str(tmp_path / "job.log")))
+    assert resumed_batches >= 1, "no restart resumed a checkpoint with state in it"
+
+
+def test_the_shared_state_of_a_keyed_connect_survives_restarts_from_checkpoints(bootstrap, tmp_path):
+    # Even keys through the first input, odd through the second: one KeyedCoProcessFunction sums both.
+    expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
+        "connect-sum", bootstrap, tmp_path, records=12_000, keys=20, seed_offset=5, kills=3)
+    seen = {}
+    for line in output:
+        key, total = line.split(":")
+        seen.setdefault(key, set()).add(int(total))
+    assert seen == {key: set(sums) for key, sums in expected.items()}, "seed %d" % SEED
+    report_and_check_resumed()
+
+
 def test_the_state_of_two_keyed_stages_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     # Stage 1: running sums per key; stage 2: how many sums of the key it has seen. Both restore from the same
     # micro-batch, so the n-th sum of a key always comes out as n, however often the job was killed.

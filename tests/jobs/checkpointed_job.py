@@ -1,8 +1,11 @@
 """A checkpointed Kafka job for the crash tests: upper-case values (``upper``) or a running sum per key
 (``keyed-sum``, values "key:amount", output "key:sum"), or that running sum passed to a second keyed stage
 that counts the sums per key (``two-stage-sum``, output "key:sum:n"), or the running sum over the union of
-two sources of the topic, one keeping the even keys and one the odd (``union-sum``), bounded by the input's
-end offsets.
+two sources of the topic, one keeping the even keys and one the odd (``union-sum``), or that union keyed and
+connected with a broadcast stream of labels read from the topic IN-rules (``broadcast-sum``: a
+KeyedBroadcastProcessFunction keeps the running sum in keyed state and the label in broadcast state, output
+"key:sum:label"), or the even and odd keys connected and keyed, one KeyedCoProcessFunction summing both
+(``connect-sum``), bounded by the input's end offsets.
 
     pyflink-compat run [-s JOB_CHECKPOINT_DIR] tests/jobs/checkpointed_job.py MODE BOOTSTRAP IN OUT CHECKPOINT_DIR \
         [none|at-least-once|exactly-once]
@@ -39,6 +42,51 @@ def counted_sums(values):
             .map(lambda item: "%s:%d:%d" % item, output_type=Types.STRING()))
 
 
+def labelled_sums(env, even, odd, rules_source):
+    from pyflink.datastream.functions import KeyedBroadcastProcessFunction
+    from pyflink.datastream.state import MapStateDescriptor, ValueStateDescriptor
+    labels = MapStateDescriptor("labels", Types.STRING(), Types.STRING())
+
+    class LabelledSum(KeyedBroadcastProcessFunction):
+        def open(self, runtime_context):
+            self.sum = runtime_context.get_state(ValueStateDescriptor("sum", Types.LONG()))
+
+        def process_element(self, value, ctx):
+            total = (self.sum.value() or 0) + int(value.split(":")[1])
+            self.sum.update(total)
+            yield "%s:%d:%s" % (ctx.get_current_key(), total, ctx.get_broadcast_state(labels).get("label"))
+
+        def process_broadcast_element(self, value, ctx):
+            ctx.get_broadcast_state(labels).put("label", value)
+
+    rules = env.from_source(rules_source, WatermarkStrategy.no_watermarks(), "Rules")
+    return (even.union(odd).key_by(lambda v: v.split(":")[0], key_type=Types.STRING())
+            .connect(rules.broadcast(labels)).process(LabelledSum(), output_type=Types.STRING()))
+
+
+def connected_sums(even, odd):
+    from pyflink.datastream.functions import KeyedCoProcessFunction
+    from pyflink.datastream.state import ValueStateDescriptor
+
+    class SumBoth(KeyedCoProcessFunction):
+        def open(self, runtime_context):
+            self.sum = runtime_context.get_state(ValueStateDescriptor("sum", Types.LONG()))
+
+        def _add(self, value, ctx):
+            total = (self.sum.value() or 0) + int(value.split(":")[1])
+            self.sum.update(total)
+            yield "%s:%d" % (ctx.get_current_key(), total)
+
+        def process_element1(self, value, ctx):
+            return self._add(value, ctx)
+
+        def process_element2(self, value, ctx):
+            return self._add(value, ctx)
+
+    key = lambda v: v.split(":")[0]  # noqa: E731
+    return even.connect(odd).key_by(key, key, key_type=Types.STRING()).process(SumBoth(), output_type=Types.STRING())
+
+
 def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir, guarantee="at-least-once"):
     configuration = Configuration()
     configuration.set_string("execution.checkpointing.dir", checkpoint_dir)
@@ -67,10 +115,21 @@ def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir, guarantee="
         out = values.map(lambda v: v.upper(), output_type=Types.STRING())
     elif mode == "two-stage-sum":
         out = counted_sums(values)
-    elif mode == "union-sum":
+    elif mode in ("union-sum", "broadcast-sum", "connect-sum"):
         odd = env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source 2") \
             .filter(lambda v: int(v.split(":")[0][1:]) % 2 == 1)
-        out = running_sums(values.filter(lambda v: int(v.split(":")[0][1:]) % 2 == 0).union(odd))
+        even = values.filter(lambda v: int(v.split(":")[0][1:]) % 2 == 0)
+        if mode == "union-sum":
+            out = running_sums(even.union(odd))
+        elif mode == "connect-sum":
+            out = connected_sums(even, odd)
+        else:
+            rules_source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(input_topic + "-rules")
+                            .set_group_id("checkpointed-job")
+                            .set_starting_offsets(KafkaOffsetsInitializer.earliest())
+                            .set_bounded(KafkaOffsetsInitializer.latest())
+                            .set_value_only_deserializer(SimpleStringSchema()).build())
+            out = labelled_sums(env, even, odd, rules_source)
     else:
         out = running_sums(values)
     out.sink_to(sink)
