@@ -34,7 +34,8 @@ CHUNK_ROWS = 20_000            # records turned into Python objects at a time by
 ROUTE = "subtask"              # the group column: a route value (see route_values), not the subtask number
 STATE_SCHEMA = "blob binary"
 BY_KEY, FORWARD, ROUND_ROBIN, TO_ALL = "key", "forward", "round-robin", "broadcast"
-OUTPUT_SCHEMA_DDL = "subtask int, payload binary"
+OUTLET = "outlet"
+OUTPUT_SCHEMA_DDL = "subtask int, outlet int, payload binary"
 
 
 # -- routing ----------------------------------------------------------------------------------------
@@ -72,23 +73,31 @@ def route_values(parallelism: int, partitions: int) -> List[int]:
 # -- the plan ---------------------------------------------------------------------------------------
 
 @attrs.frozen
+class StageOutlet:
+    """One consumer of a stage's operator: the next stage, or a sink (several sinks may read one operator: its
+    main output and side outputs, each through its own per-element nodes)."""
+    index: int                     # the outlet's number among the stage's (its output rows carry it)
+    side_tag: Optional[str]        # the operator's side output it reads, None: the main output
+    post_nodes: tuple              # per-element nodes between the operator and the sink (or the next key_by)
+    output_type: object            # the element type it hands on
+    sink_spec: object = None       # a Kafka sink written directly from the subtask, or None (rows out)
+
+
+@attrs.frozen
 class KeyedStagePlan:
     """Everything both sides of the stage need (pickled into the query)."""
     pre_nodes: tuple               # per-element nodes between the source and key_by
     key_selection: graph.KeySelection
-    operator_node: graph.Node      # KEYED_PROCESS or WINDOW
-    side_tag: Optional[str]        # get_side_output right after the operator: keep that side output
-    post_nodes: tuple              # per-element nodes after the operator
+    operator_node: graph.Node      # a graph.STAGE_OPERATOR_KINDS node
+    outlets: tuple                 # StageOutlet: the one of a stage followed by another, else one per sink
     input_type: object             # the source's element type
     keyed_type: object             # the element type entering the operator
-    output_type: object            # the element type leaving the stage
     parallelism: int
     routes: tuple                  # route value of each subtask
     watermark_spec: object         # the WatermarkSpec generating the watermark the operator sees
     assigner_in_chain: bool        # timestamps come from assign_timestamps_and_watermarks before key_by
     job_name: str
-    sink_spec: object = None       # a Kafka sink written directly from the stage, or None (rows out)
-    next_stage: Optional["KeyedStagePlan"] = None   # the stage after the next key_by: outputs go there
+    next_stage: Optional["KeyedStagePlan"] = None   # the stage after the next key_by: outlets[0] goes there
     plan_id: str = ""              # this stage's identity in the query (its live subtasks are kept by it)
     # Inputs that never send records (readers owning no partition: parallelism above the partition count,
     # unbounded KafkaSource): each holds the watermark back, idleness or not (seen on Flink 2.3 with the
@@ -256,9 +265,9 @@ def make_operator(plan: KeyedStagePlan, subtask: int, collector):
 
 @attrs.frozen
 class SubtaskResult:
-    """One subtask's micro-batch: its outputs, the state to save, and its watermark status after it."""
-    elements: list
-    timestamps: list
+    """One subtask's micro-batch: each outlet's (elements, timestamps), the state to save, and its watermark
+    status after it."""
+    outputs: list
     state: bytes
     watermark: int
     idle: bool
@@ -332,21 +341,28 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     operator.advance_processing_time(now_ms)
 
     collector = live.collector
-    if plan.side_tag is None:
-        out = [(value, None if ts == LONG_MIN else ts) for value, ts in collector.records]
-    else:
-        out = [(value, None if ts == LONG_MIN else ts) for tag, value, ts in collector.side if tag == plan.side_tag]
+    outputs = [_outlet_output(plan, outlet, collector) for outlet in plan.outlets]
     collector.clear()
-    elements = [value for value, _ in out]
-    timestamps = [ts for _, ts in out]
-    if plan.side_tag is not None and elements:
-        tag_type = plan.operator_node.side_output_tags[plan.side_tag].type_info
-        elements = codec.to_python(codec.from_python(elements, tag_type), tag_type)
-    for step in build_steps(list(plan.post_nodes)):
-        elements, timestamps = step.apply(elements, timestamps)
     live.batch_id = batch_id
     saved = pickle.dumps({"operator": operator.snapshot(), "tracker": tracker}, protocol=4)
-    return SubtaskResult(elements, timestamps, saved, tracker.current, tracker.all_idle, tracker.all_finished)
+    return SubtaskResult(outputs, saved, tracker.current, tracker.all_idle, tracker.all_finished)
+
+
+def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector):
+    """What the operator emitted in this batch for one outlet, through the outlet's per-element nodes."""
+    from pyflink_compat.runtime.chain import build_steps
+    if outlet.side_tag is None:
+        out = [(value, None if ts == LONG_MIN else ts) for value, ts in collector.records]
+    else:
+        out = [(value, None if ts == LONG_MIN else ts) for tag, value, ts in collector.side if tag == outlet.side_tag]
+    elements = [value for value, _ in out]
+    timestamps = [ts for _, ts in out]
+    if outlet.side_tag is not None and elements:
+        tag_type = plan.operator_node.side_output_tags[outlet.side_tag].type_info
+        elements = codec.to_python(codec.from_python(elements, tag_type), tag_type)
+    for step in build_steps(list(outlet.post_nodes)):
+        elements, timestamps = step.apply(elements, timestamps)
+    return elements, timestamps
 
 
 def _batch_id() -> Optional[int]:
@@ -377,9 +393,11 @@ def stateful_processor(plan: KeyedStagePlan):
             self.state.update((result.state,))
             if plan.next_stage is not None:
                 for route, payload in zip(plan.next_stage.routes, _forward(plan, subtask, result)):
-                    yield Row(subtask=route, payload=payload)
+                    yield Row(subtask=route, outlet=0, payload=payload)
             else:
-                yield Row(subtask=subtask, payload=_deliver(plan, subtask, result.elements, result.timestamps))
+                for outlet, (elements, timestamps) in zip(plan.outlets, result.outputs):
+                    yield Row(subtask=subtask, outlet=outlet.index,
+                              payload=_deliver(outlet, subtask, elements, timestamps))
 
         def close(self):
             pass
@@ -396,25 +414,25 @@ def _forward(plan: KeyedStagePlan, subtask: int, result: SubtaskResult) -> List[
     if hasattr(selector, "open"):
         selector.open(_runtime_context(following, "KeyBy"))
     columns, targets = [], []
+    elements, timestamps = result.outputs[0]
     try:
-        if result.elements:
-            keyed_columns(result.elements, result.timestamps, get_key, _assigner(following),
-                          following.keyed_type, columns, targets)
+        if elements:
+            keyed_columns(elements, timestamps, get_key, _assigner(following), following.keyed_type, columns, targets)
     finally:
         if hasattr(selector, "close"):
             selector.close()
-    progress = exchange.BatchProgress("%s:%d" % (plan.plan_id, subtask), None, len(result.elements),
+    progress = exchange.BatchProgress("%s:%d" % (plan.plan_id, subtask), None, len(elements),
                                       result.finished, watermark=result.watermark, idle=result.idle)
     return exchange.payloads_by_subtask(columns, targets, following.keyed_type, following.parallelism, progress)
 
 
-def _deliver(plan: KeyedStagePlan, subtask: int, elements: list, timestamps: list) -> bytes:
-    """Send the outputs to a Kafka sink directly (returns no payload), or pack them for the driver."""
-    batch = codec.make_batch(codec.from_python(elements, plan.output_type), pa.array(timestamps, pa.int64()))
-    if plan.sink_spec is not None:
+def _deliver(outlet: StageOutlet, subtask: int, elements: list, timestamps: list) -> bytes:
+    """Send an outlet's outputs to its Kafka sink directly (returns no payload), or pack them for the driver."""
+    batch = codec.make_batch(codec.from_python(elements, outlet.output_type), pa.array(timestamps, pa.int64()))
+    if outlet.sink_spec is not None:
         from pyflink_compat.kafka_io.sink import send_batches
         if elements:
-            send_batches(plan.sink_spec, plan.output_type, iter([batch]), task=subtask)
+            send_batches(outlet.sink_spec, outlet.output_type, iter([batch]), task=subtask)
         return b""
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, batch.schema) as writer:

@@ -471,22 +471,24 @@ class Route:
     chain: tuple                          # source first, sink last, without union and partition nodes
     branch: int                           # the route's index among its sink's routes
     group: object                         # routes of one group can run as one query
-    keyed_union: bool = False             # the routes of its group meet in a keyed operation (union before key_by)
+    staged: bool = False                  # it runs through keyed or two-input operations (stages)
 
 
 def _first_stage_operator(chain) -> Optional[graph.Node]:
     return next((node for node in chain if node.kind in graph.STAGE_OPERATOR_KINDS), None)
 
 
-def job_routes(sinks) -> List[Route]:
-    """The routes of every sink. Routes meeting in a keyed or two-input operation (a union before key_by,
-    connect) form one group: the operation's state sees the elements of all of them."""
+def _last_stage_operator(chain) -> Optional[graph.Node]:
+    return next((node for node in reversed(chain) if node.kind in graph.STAGE_OPERATOR_KINDS), None)
+
+
+def job_routes(sinks, shared: bool = True) -> List[Route]:
+    """The routes of every sink. Routes through the same last keyed or two-input operation form one group
+    (one query): the routes of a sink meeting in it (a union before key_by, connect) and, with ``shared``,
+    the routes of every sink reading that operation (its main output and side outputs), so that it runs once."""
     routes = []
     for sink in sinks:
         chains = sink.routes()
-        group = None
-        meeting = len(chains) > 1 and any(
-            node.kind in graph.STAGE_OPERATOR_KINDS and all(node in chain for chain in chains) for node in chains[0])
         for chain in chains:
             if sum(node.kind in graph.TWO_INPUT_KINDS for node in chain) > 1:
                 raise UnsupportedFeatureError("Two connect() operations on one path of the job", "multi-input-streams")
@@ -494,14 +496,18 @@ def job_routes(sinks) -> List[Route]:
         if two_input and not all(node in chain for node in two_input for chain in chains):
             raise UnsupportedFeatureError(
                 "DataStream.union of the output of a two-input operation with another stream", "multi-input-streams")
-        if meeting:
-            if len({_first_stage_operator(chain).id for chain in chains}) > 1:
-                raise UnsupportedFeatureError(
-                    "DataStream.union between two keyed operations", "multi-input-streams",
-                    "a union may come before the first key_by, or after the keyed operations of each stream")
-            group = ("keyed union", sink.id)
-        routes.extend(Route(sink, tuple(chain), branch, group or chain[0].id, keyed_union=group is not None)
-                      for branch, chain in enumerate(chains))
+        for branch, chain in enumerate(chains):
+            last = _last_stage_operator(chain)
+            if last is None:
+                routes.append(Route(sink, tuple(chain), branch, chain[0].id))
+            else:
+                group = ("stage", last.id) if shared else ("stage", last.id, sink.id)
+                routes.append(Route(sink, tuple(chain), branch, group, staged=True))
+    for group in route_groups(routes):
+        if group[0].staged and len({_first_stage_operator(route.chain).id for route in group}) > 1:
+            raise UnsupportedFeatureError(
+                "DataStream.union between two keyed operations", "multi-input-streams",
+                "a union may come before the first key_by, or after the keyed operations of each stream")
     return routes
 
 
@@ -528,8 +534,8 @@ def plan_queries(spark, job: JobPlan, job_name: str, checkpoints, deliver: Calla
     route."""
     configuration = job.configuration
     planned = []
-    for group in route_groups(job_routes(job.sinks)):
-        if group[0].keyed_union:                       # a union before key_by: one query reads all sources
+    for group in route_groups(job_routes(job.sinks, options.SHARED_PASS.get(configuration))):
+        if group[0].staged:                            # one query, each operation once, all its sources read
             planned.append(plan_keyed_query(spark, job, group, job_name, checkpoints, deliver))
             continue
         if _one_pass(group, configuration):
@@ -629,27 +635,41 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     sink, chain = first.sink, list(first.chain)
     entry = _stage_entry(chain)
     first_operator = _operator_at(chain, entry)
+    last_operator = max(i for i, node in enumerate(chain) if node.kind in graph.STAGE_OPERATOR_KINDS)
     # Where each stage starts (its key_by, or the first stage's entry) and where its operator is.
-    boundaries = [entry] + [i for i in range(first_operator + 1, len(chain)) if chain[i].kind == graph.KEY_BY]
-    for route in routes[1:]:          # the stages run the first route's nodes after the first operator
+    boundaries = [entry] + [i for i in range(first_operator + 1, last_operator) if chain[i].kind == graph.KEY_BY]
+    sinks, tails = [], {}             # each sink, and the nodes between the last operator and it
+    for route in routes:              # the stages run the first route's nodes from the first to the last operator
         other = list(route.chain)
-        if other[_operator_at(other, _stage_entry(other)):] != chain[first_operator:]:
+        other_first = _operator_at(other, _stage_entry(other))
+        other_last = other_first + (last_operator - first_operator)
+        tail = other[other_last + 1:-1]
+        if (other[other_first:other_last + 1] != chain[first_operator:last_operator + 1]
+                or tails.setdefault(route.sink.id, tail) != tail):
             raise UnsupportedFeatureError(
                 "A union of two outputs of one keyed or two-input operation", "multi-input-streams",
                 "write each output to its own sink")
+        if route.sink not in sinks:
+            sinks.append(route.sink)
+    # One read per distinct way into the first stage (the routes of each sink take the same ways).
+    entries = {}
+    for route in routes:
+        other = list(route.chain)
+        entries.setdefault(tuple(node.id for node in other[:_operator_at(other, _stage_entry(other)) + 1]), route)
+    routes_in = list(entries.values())
     configuration = job.configuration
     parallelism = job.parallelism
     operator_node = chain[first_operator]
     # What each route does before the first stage (its source, per-element nodes, watermark strategy, how its
     # records reach the subtasks).
     heads = []
-    for route in routes:
+    for route in routes_in:
         route_chain = list(route.chain)
         route_entry = _stage_entry(route_chain)
         pre_nodes = route_chain[1:route_entry]
         assigners = [node for node in pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
         spec = (assigners[-1] if assigners else route_chain[0]).watermark_spec or WatermarkSpec(NO_WATERMARKS)
-        prefix = "route-%d/" % route.branch if len(routes) > 1 else ""
+        prefix = "route-%d/" % route.branch if len(routes_in) > 1 else ""
         entering = route_chain[route_entry:_operator_at(route_chain, route_entry)]
         side = next((node.payload for node in entering if node.kind == graph.CO_INPUT), 0)
         key_node = entering[0] if entering[0].kind == graph.KEY_BY else None
@@ -666,10 +686,16 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     watermark_spec = heads[0].spec
     input_specs = tuple((head.prefix, head.spec) for head in heads) if len(heads) > 1 else ()
     second_type = operator_node.inputs[1].output_type if operator_node.kind in graph.TWO_INPUT_KINDS else None
-    sink_spec = sink.payload if sink.kind == graph.KAFKA_SINK else None
-    if sink_spec is not None:
-        sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism, lambda: parallelism,
-                                         first.branch)
+    outlets = []                      # the last stage's: one per sink
+    for index, each in enumerate(sinks):
+        side_tag, rest = _side_output_first(tails[each.id])
+        spec = None
+        if each.kind == graph.KAFKA_SINK:
+            branch = next(route.branch for route in routes if route.sink is each)
+            spec = _prepared_kafka_sink(each, each.payload, job_name, checkpoints, parallelism, lambda: parallelism,
+                                        branch)
+        outlets.append(keyed_stage.StageOutlet(index, side_tag, tuple(rest),
+                                               _handed_on_type(chain[last_operator], side_tag, rest), spec))
     stage_routes = tuple(keyed_stage.route_values(parallelism, parallelism))
     silent_inputs = []
     for head in heads:
@@ -680,33 +706,26 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
                      head.source.parallelism or parallelism)
         silent_inputs.extend(head.prefix + keyed_stage.reader_input(r) for r in silent_readers)
     # The stages from the last to the first: each one's plan holds the plan of the stage after it.
-    plan, output_type = None, None
-    ends = boundaries[1:] + [len(chain) - 1]
+    plan = None
+    ends = boundaries[1:] + [None]
     for number, (start, end) in reversed(list(enumerate(zip(boundaries, ends)))):
         operator_index = _operator_at(chain, start)
         operator = chain[operator_index]
         key_node = chain[start] if chain[start].kind == graph.KEY_BY else None
-        rest = chain[operator_index + 1:end]
-        side_tag = None
-        if rest and rest[0].kind == graph.SIDE_OUTPUT:
-            side_tag, rest = rest[0].payload.tag_id, rest[1:]
-        if rest:
-            stage_output_type = rest[-1].output_type
-        elif side_tag is not None:
-            stage_output_type = operator.side_output_tags[side_tag].type_info
+        if end is None:
+            stage_outlets = tuple(outlets)
         else:
-            stage_output_type = operator.output_type
-        if plan is None:
-            output_type = stage_output_type
+            side_tag, rest = _side_output_first(chain[operator_index + 1:end])
+            stage_outlets = (keyed_stage.StageOutlet(0, side_tag, tuple(rest),
+                                                     _handed_on_type(operator, side_tag, rest)),)
         plan = keyed_stage.KeyedStagePlan(
             pre_nodes=heads[0].pre_nodes if number == 0 else (),
             key_selection=key_node.payload if key_node is not None else None,
-            operator_node=operator, side_tag=side_tag, post_nodes=tuple(rest),
+            operator_node=operator, outlets=stage_outlets,
             input_type=heads[0].source.output_type if number == 0 else chain[start - 1].output_type,
-            keyed_type=chain[operator_index - 1].output_type, output_type=stage_output_type,
+            keyed_type=chain[operator_index - 1].output_type,
             parallelism=parallelism, routes=stage_routes, watermark_spec=watermark_spec,
-            assigner_in_chain=heads[0].assigned, job_name=job_name,
-            sink_spec=sink_spec if plan is None else None, next_stage=plan,
+            assigner_in_chain=heads[0].assigned, job_name=job_name, next_stage=plan,
             plan_id="%s-%d" % (uuid.uuid4().hex, number),
             silent_inputs=tuple(silent_inputs) if number == 0 else (),
             max_parallelism=_max_parallelism(operator, job),
@@ -746,18 +765,36 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
                                      keyed_stage.OUTPUT_SCHEMA_DDL, "Append", "None"))
         plan = plan.next_stage
     name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration, first.branch)
-    if sink.kind == graph.KAFKA_SINK:
+    unsupported_sinks = [each.name for each in sinks if each.kind not in graph.SINK_KINDS]
+    if unsupported_sinks:
+        raise UnsupportedFeatureError(unsupported_sinks[0], "connectors")
+    if all(each.kind == graph.KAFKA_SINK for each in sinks):
         start = writer.format("noop").start
-    elif sink.kind == graph.PRINT_SINK:
-        import sys
-        writer = writer.foreachBatch(_keyed_print_writer(sink, output_type, parallelism, lambda: sys.stdout))
-        start = writer.start
-    elif sink.kind == graph.COLLECT_SINK:
-        writer = writer.foreachBatch(_keyed_collect_writer(output_type, deliver))
-        start = writer.start
     else:
-        raise UnsupportedFeatureError(sink.name, "connectors")
+        import sys
+        start = writer.foreachBatch(_keyed_outlets_writer(sinks, outlets, parallelism, lambda: sys.stdout,
+                                                          deliver)).start
+    if len(sinks) > 1:
+        log.info("Sinks %s are fed by one query: one instance of %s", ", ".join(each.name for each in sinks),
+                 chain[last_operator].name)
     return PlannedQuery(name=name, sink=sink, start=start, sources=sources)
+
+
+def _side_output_first(nodes):
+    """(side output tag id, the other nodes) when ``nodes`` start by reading a side output, else (None, nodes)."""
+    nodes = list(nodes)
+    if nodes and nodes[0].kind == graph.SIDE_OUTPUT:
+        return nodes[0].payload.tag_id, nodes[1:]
+    return None, nodes
+
+
+def _handed_on_type(operator: graph.Node, side_tag, rest):
+    """The element type after an operator's output (or side output) and the per-element nodes after it."""
+    if rest:
+        return rest[-1].output_type
+    if side_tag is not None:
+        return operator.side_output_tags[side_tag].type_info
+    return operator.output_type
 
 
 def _needs_processing_time_ticks(operator: graph.Node, watermark_spec) -> bool:
@@ -776,34 +813,34 @@ def _needs_processing_time_ticks(operator: graph.Node, watermark_spec) -> bool:
 
 
 def _keyed_rows(batch_df):
+    """(subtask, outlet, Arrow batch) of each output row of a keyed query's last stage."""
     from pyflink_compat.runtime import keyed_stage
     table = batch_df.toArrow()
     out = []
-    for subtask, payload in zip(table.column("subtask").to_pylist(), table.column("payload").to_pylist()):
+    for subtask, outlet, payload in zip(table.column("subtask").to_pylist(), table.column("outlet").to_pylist(),
+                                        table.column("payload").to_pylist()):
         for batch in keyed_stage.unpack_outputs([payload]):
-            out.append((subtask, batch))
+            out.append((subtask, outlet, batch))
     return out
 
 
-def _keyed_print_writer(sink: graph.Node, element_type, parallelism: int, out):
-    identifier = sink.payload
-
+def _keyed_outlets_writer(sinks, outlets, parallelism: int, out, deliver):
+    """The driver's side of a keyed query: print the outlets of print sinks (by subtask, each sink's lines
+    together), hand a collect sink's elements over; Kafka outlets were written by the subtasks."""
     def write(batch_df, batch_id):
-        elements, subtasks = [], []
-        for subtask, batch in sorted(_keyed_rows(batch_df), key=lambda item: item[0]):
-            printed = codec.to_python(codec.column(batch, codec.ELEMENT), element_type)
-            elements.extend(printed)
-            subtasks.extend([subtask] * len(printed))
-        _print_lines(out(), identifier, elements, subtasks, element_type, parallelism)
-
-    return write
-
-
-def _keyed_collect_writer(element_type, deliver):
-    def write(batch_df, batch_id):
-        for _, batch in _keyed_rows(batch_df):
-            if batch.num_rows:
-                deliver(codec.to_collected(codec.to_python(codec.column(batch, codec.ELEMENT), element_type),
-                                           element_type))
+        rows = sorted(_keyed_rows(batch_df), key=lambda item: (item[1], item[0]))
+        for sink, outlet in zip(sinks, outlets):
+            if sink.kind == graph.KAFKA_SINK:
+                continue
+            elements, subtasks = [], []
+            for subtask, number, batch in rows:
+                if number == outlet.index and batch.num_rows:
+                    values = codec.to_python(codec.column(batch, codec.ELEMENT), outlet.output_type)
+                    elements.extend(values)
+                    subtasks.extend([subtask] * len(values))
+            if sink.kind == graph.PRINT_SINK:
+                _print_lines(out(), sink.payload, elements, subtasks, outlet.output_type, parallelism)
+            elif elements:
+                deliver(codec.to_collected(elements, outlet.output_type))
 
     return write

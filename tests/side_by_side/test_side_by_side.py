@@ -228,10 +228,11 @@ CASES = [
                                           "bob,9000,2", "carol,15000,4", "bob,21000,6", "alice,19000,8"]})},
          outputs={"out": Output(count=5, compare="multiset")}, prints=Prints(count=13)),
     # late data: records behind the watermark by more than the allowed lateness go to the side output
-    Case(name="late-data", job="late_data.py", args=["{bootstrap}", "{in}"], bounded=False,
+    # ... with the window's results and late records also written to Kafka: four sinks of one window instance
+    Case(name="late-data", job="late_data.py", args=["{bootstrap}", "{in}", "{out}"], bounded=False,
          inputs={"in": Input(records={0: ["a,1000,1", "a,2000,2", "a,25000,3"]},
                              late={0: ["a,3000,4", "a,19000,5", "a,24000,6"]})},
-         outputs={}, prints=Prints(count=3)),
+         outputs={"out": Output(count=3, compare="multiset")}, prints=Prints(count=3)),
 ]
 
 

@@ -124,3 +124,20 @@ def test_routes_meeting_in_a_keyed_operation_form_one_group():
         .reduce(lambda x, y: x).print()._node
     with pytest.raises(UnsupportedFeatureError, match="union between two keyed operations"):
         translate.job_routes([between])
+
+
+def test_sinks_reading_one_keyed_operation_form_one_group_unless_shared_pass_is_off():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    late = OutputTag("late", Types.INT())
+    reduced = env.from_collection([1, 2], Types.INT()).key_by(lambda v: v % 2).reduce(lambda x, y: x + y)
+    main = reduced.print()._node
+    mapped = reduced.map(lambda v: v * 2, Types.INT()).print()._node
+    side = reduced.get_side_output(late).print()._node
+    groups = translate.route_groups(translate.job_routes([main, mapped, side]))
+    assert [[route.sink for route in group] for group in groups] == [[main, mapped, side]]
+    assert all(route.staged for route in groups[0])
+    separate = translate.route_groups(translate.job_routes([main, mapped, side], shared=False))
+    assert [[route.sink for route in group] for group in separate] == [[main], [mapped], [side]]
+    # a second keyed operation after the first: its sink is another group (the first one's sinks are not in it)
+    again = reduced.key_by(lambda v: v).reduce(lambda x, y: x).print()._node
+    assert [len(group) for group in translate.route_groups(translate.job_routes([main, again]))] == [1, 1]

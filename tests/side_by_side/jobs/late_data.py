@@ -3,7 +3,10 @@ side output. The first records ("key,epoch_ms,amount") move the watermark past t
 records produced after that first output are late for their (already cleaned up) windows and go to the side
 output; others wait in an open window (the job is stopped before it fires).
 
-Usage: late_data.py BOOTSTRAP INPUT_TOPIC
+With OUTPUT_TOPIC, the window results and the late records also go to Kafka: four sinks read the one window
+(its results and its late-data side output), which must agree about what was late.
+
+Usage: late_data.py BOOTSTRAP INPUT_TOPIC [OUTPUT_TOPIC]
 """
 import sys
 
@@ -11,10 +14,13 @@ from pyflink.common import Time, Types, WatermarkStrategy
 from pyflink.common.serialization import SimpleStringSchema
 from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import OutputTag, StreamExecutionEnvironment
-from pyflink.datastream.connectors.kafka import KafkaOffsetsInitializer, KafkaSource
+from pyflink.datastream.connectors.base import DeliveryGuarantee
+from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
+                                                 KafkaSink, KafkaSource)
 from pyflink.datastream.window import TumblingEventTimeWindows
 
 brokers, input_topic = sys.argv[1:3]
+output_topic = sys.argv[3] if len(sys.argv) > 3 else None
 EVENT = Types.TUPLE([Types.STRING(), Types.LONG(), Types.INT()])
 # The tag gets its own type object: PyFlink cannot pickle a window whose late-data tag holds a type already
 # handed to Java (here EVENT, used by map()): "cannot pickle '_thread.RLock' object".
@@ -42,5 +48,14 @@ sums = events.key_by(lambda e: e[0], key_type=Types.STRING()) \
     .side_output_late_data(LATE) \
     .reduce(lambda a, b: (a[0], max(a[1], b[1]), a[2] + b[2]))
 sums.print("window")
-sums.get_side_output(LATE).map(lambda e: "late %s" % (e,), output_type=Types.STRING()).print("late")
+late = sums.get_side_output(LATE).map(lambda e: "late %s" % (e,), output_type=Types.STRING())
+late.print("late")
+if output_topic:
+    def kafka_sink():
+        return (KafkaSink.builder().set_bootstrap_servers(brokers)
+                .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(output_topic)
+                                       .set_value_serialization_schema(SimpleStringSchema()).build())
+                .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
+    sums.map(lambda e: "window %s" % (e,), output_type=Types.STRING()).sink_to(kafka_sink())
+    late.sink_to(kafka_sink())
 env.execute("side-by-side late data")
