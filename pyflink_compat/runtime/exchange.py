@@ -36,6 +36,28 @@ class BatchProgress:
     side: int = 0                      # the input of a two-input operator the records are for (1 or 2), else 0
 
 
+LINES_MAGIC = b"LINES\0"          # starts a payload of printed lines passed through the stages to the driver
+
+
+def encode_lines(batch: pa.RecordBatch) -> bytes:
+    """A payload of print() lines (runtime/fan_out.py's (sink, line) batch) that stages pass on unchanged."""
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, batch.schema) as writer:
+        writer.write_batch(batch)
+    return LINES_MAGIC + sink.getvalue().to_pybytes()
+
+
+def is_lines(payload: bytes) -> bool:
+    return payload[:len(LINES_MAGIC)] == LINES_MAGIC
+
+
+def decode_lines(payload: bytes) -> List[str]:
+    lines = []
+    for batch in pa.ipc.open_stream(pa.py_buffer(payload[len(LINES_MAGIC):])):
+        lines.extend(batch.column(1).to_pylist())
+    return lines
+
+
 def key_bytes(key) -> bytes:
     """A key's identity: equal keys (as PyFlink compares them, by their serialized form) give equal bytes."""
     return pickle.dumps(key, protocol=4)

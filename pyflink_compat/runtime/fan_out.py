@@ -124,53 +124,94 @@ def _evaluate(root: _TreeNode, elements: list, timestamps: list) -> Dict[int, tu
     return outputs
 
 
+class SharedPass:
+    """What a read task runs for the sinks of one source: the tree of their functions, opened once, each node
+    called once per element. ``extra_ends``: further tree ends whose elements the caller takes (a keyed
+    stage's input, graph nodes, or None for the source's own elements)."""
+
+    def __init__(self, input_type, outlets: List[Outlet], extra_nodes=()):
+        self.input_type = input_type
+        self.outlets = outlets
+        self.extra = _ExtraOutlet(tuple(extra_nodes))
+        self.root, ends, self.made = _tree(input_type, list(outlets) + [self.extra])
+        self.ends, self.extra_end = ends[:-1], ends[-1]
+        self.pending = {outlet.index: [] for outlet in outlets if outlet.kind == graph.KAFKA_SINK}
+        self.steps = [(tree_node.step, tree_node.node) for tree_node in self.made if tree_node.step is not None]
+
+    def open(self, parallelism: int):
+        from pyflink_compat.datastream.functions import SimpleRuntimeContext
+        from pyflink_compat.kafka_io import source as ksource
+        for step, node in self.steps:
+            if hasattr(step.function, "open"):
+                own = node.parallelism or parallelism
+                step.function.open(SimpleRuntimeContext(node.name, ksource.reader_index(own), own, {}))
+
+    def process(self, batch):
+        """One Arrow batch of (element, event_ts): queues the Kafka sinks' records; returns the print sinks'
+        (sink indexes, lines), and every node's (elements, timestamps) by node id (0: the source's)."""
+        from pyflink_compat.kafka_io import source as ksource
+        elements = codec.to_python(codec.column(batch, codec.ELEMENT), self.input_type)
+        timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+        outputs = _evaluate(self.root, elements, timestamps)
+        sinks, lines = [], []
+        for outlet, end in zip(self.outlets, self.ends):
+            out, out_ts = outputs[_SOURCE if end.node is None else end.node.id]
+            if not out:
+                continue
+            if outlet.kind == graph.KAFKA_SINK:
+                self.pending[outlet.index].append(codec.make_batch(
+                    codec.from_python(out, outlet.element_type), pa.array(out_ts, pa.int64())))
+            else:
+                prefix = printing.line_prefix(outlet.identifier, ksource.reader_index(outlet.parallelism),
+                                              outlet.parallelism)
+                lines.extend(prefix + printing.element_string(e, outlet.element_type) for e in out)
+                sinks.extend([outlet.index] * len(out))
+        return sinks, lines, outputs
+
+    def extra_output(self, outputs) -> tuple:
+        """The (elements, timestamps) reaching the extra end."""
+        return outputs[_SOURCE if self.extra_end.node is None else self.extra_end.node.id]
+
+    def send(self):
+        """Send the queued Kafka records; raises if any send is not acknowledged."""
+        from pyflink_compat.kafka_io import sink as ksink
+        for outlet in self.outlets:
+            if outlet.kind == graph.KAFKA_SINK:
+                ksink.send_batches(outlet.spec, outlet.element_type, self.pending.pop(outlet.index))
+
+    def close(self):
+        for step, _ in self.steps:
+            if hasattr(step.function, "close"):
+                step.function.close()
+
+
+@attrs.frozen
+class _ExtraOutlet:
+    nodes: tuple
+
+
+def lines_batch(sinks: list, lines: list) -> pa.RecordBatch:
+    return pa.RecordBatch.from_arrays([pa.array(sinks, pa.int32()), pa.array(lines, pa.string())],
+                                      [SINK_COLUMN, LINE_COLUMN])
+
+
 def shared_pass(input_type, outlets: List[Outlet]):
     """The read task's function: Arrow batches of the source's (element, event_ts) in, Arrow batches of
     (sink, line) out for the print sinks; the Kafka sinks' records are sent before the task ends, and the task
     fails if any send fails (so does the micro-batch: nothing is marked done)."""
     def run(batches):
-        from pyflink_compat.datastream.functions import SimpleRuntimeContext
-        from pyflink_compat.kafka_io import sink as ksink
-        from pyflink_compat.kafka_io import source as ksource
         from pyflink_compat.runtime import gc_pause
-        root, ends, made = _tree(input_type, outlets)
-        steps = [(tree_node.step, tree_node.node) for tree_node in made if tree_node.step is not None]
-        for step, node in steps:
-            if hasattr(step.function, "open"):
-                parallelism = node.parallelism or outlets[0].parallelism
-                step.function.open(SimpleRuntimeContext(node.name, ksource.reader_index(parallelism), parallelism,
-                                                        {}))
-        pending = {outlet.index: [] for outlet in outlets if outlet.kind == graph.KAFKA_SINK}
+        shared = SharedPass(input_type, outlets)
+        shared.open(outlets[0].parallelism)
         try:
             for batch in batches:
                 with gc_pause.paused():
-                    elements = codec.to_python(codec.column(batch, codec.ELEMENT), input_type)
-                    timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
-                    outputs = _evaluate(root, elements, timestamps)
-                    sinks, lines = [], []
-                    for outlet, end in zip(outlets, ends):
-                        out, out_ts = outputs[_SOURCE if end.node is None else end.node.id]
-                        if not out:
-                            continue
-                        if outlet.kind == graph.KAFKA_SINK:
-                            pending[outlet.index].append(codec.make_batch(
-                                codec.from_python(out, outlet.element_type), pa.array(out_ts, pa.int64())))
-                        else:
-                            prefix = printing.line_prefix(outlet.identifier,
-                                                          ksource.reader_index(outlet.parallelism),
-                                                          outlet.parallelism)
-                            lines.extend(prefix + printing.element_string(e, outlet.element_type) for e in out)
-                            sinks.extend([outlet.index] * len(out))
+                    sinks, lines, _ = shared.process(batch)
                 if lines:
-                    yield pa.RecordBatch.from_arrays([pa.array(sinks, pa.int32()), pa.array(lines, pa.string())],
-                                                     [SINK_COLUMN, LINE_COLUMN])
-            for outlet in outlets:
-                if outlet.kind == graph.KAFKA_SINK:
-                    ksink.send_batches(outlet.spec, outlet.element_type, pending.pop(outlet.index))
+                    yield lines_batch(sinks, lines)
+            shared.send()
         finally:
-            for step, _ in steps:
-                if hasattr(step.function, "close"):
-                    step.function.close()
+            shared.close()
 
     return run
 

@@ -35,6 +35,7 @@ ROUTE = "subtask"              # the group column: a route value (see route_valu
 STATE_SCHEMA = "blob binary"
 BY_KEY, FORWARD, ROUND_ROBIN, TO_ALL = "key", "forward", "round-robin", "broadcast"
 OUTLET = "outlet"
+LINES_OUTLET = -1                 # the outlet number of rows carrying print lines of sinks outside the stages
 OUTPUT_SCHEMA_DDL = "subtask int, outlet int, payload binary"
 
 
@@ -117,6 +118,9 @@ class KeyedStagePlan:
     distribution: str = "key"
     # The watermark strategy of each route's input, by input-name prefix, where routes differ.
     input_specs: tuple = ()
+    # Read side: sinks of the same source outside the stages (fan_out.Outlet): the read task feeds them in the
+    # same pass (each function once per element), sends their Kafka records and passes print lines through.
+    pass_outlets: tuple = ()
 
 
 # -- read-task side ---------------------------------------------------------------------------------
@@ -132,32 +136,53 @@ def exchange_transform(plan: KeyedStagePlan):
     def run(batches):
         from pyflink_compat.kafka_io import source as ksource
         from pyflink_compat.runtime.chain import AssignTimestampsStep, build_steps
-        steps = build_steps(list(plan.pre_nodes))
+        from pyflink_compat.runtime.fan_out import SharedPass, lines_batch
+        shared = None
+        if plan.pass_outlets:               # the other sinks of this source, in the same pass
+            shared = SharedPass(plan.input_type, list(plan.pass_outlets), plan.pre_nodes)
+            shared.open(plan.parallelism)
+            steps = []
+        else:
+            steps = build_steps(list(plan.pre_nodes))
         for step in steps:
             if hasattr(step.function, "open"):
                 step.function.open(_runtime_context(plan, "Source"))
+        assigners = [node for node in plan.pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
         get_key, assign = _distribution(plan)
         # Per batch: the records as Arrow columns (element, timestamp, key bytes) and their subtasks;
         # Python objects live only while their batch is processed.
         columns, targets = [], []
+        printed_sinks, printed = [], []
         max_ts = None
         records = 0
+
+        def seen(present_stamps):
+            nonlocal max_ts
+            present = [t for t in present_stamps if t is not None]
+            if present:
+                max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
+
         def handle(batch):
-            nonlocal max_ts, records
-            items = codec.to_python(codec.column(batch, codec.ELEMENT), plan.input_type)
-            stamps = codec.column(batch, codec.EVENT_TS).to_pylist()
-            records += len(items)
-            if not plan.assigner_in_chain:          # the source's generator sees every record read
-                present = [t for t in stamps if t is not None]
-                if present:
-                    max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
-            for step in steps:
-                items, stamps = step.apply(items, stamps)
-                if isinstance(step, AssignTimestampsStep) and stamps:
-                    # the assigner's generator sees what reaches it, with the new timestamps
-                    present = [t for t in stamps if t is not None]
-                    if present:
-                        max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
+            nonlocal records
+            if shared is not None:
+                sinks, lines, outputs = shared.process(batch)
+                printed_sinks.extend(sinks)
+                printed.extend(lines)
+                items, stamps = shared.extra_output(outputs)
+                records += batch.num_rows
+                # the generator sees what reaches it: the source's records, or the assigner's outputs
+                seen(outputs[assigners[-1].id][1] if plan.assigner_in_chain else codec.column(
+                    batch, codec.EVENT_TS).to_pylist())
+            else:
+                items = codec.to_python(codec.column(batch, codec.ELEMENT), plan.input_type)
+                stamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+                records += len(items)
+                if not plan.assigner_in_chain:          # the source's generator sees every record read
+                    seen(stamps)
+                for step in steps:
+                    items, stamps = step.apply(items, stamps)
+                    if isinstance(step, AssignTimestampsStep) and stamps:
+                        seen(stamps)    # the assigner's generator sees what reaches it, with the new timestamps
             if not items:
                 return
             keyed_columns(items, stamps, get_key, assign,
@@ -167,10 +192,14 @@ def exchange_transform(plan: KeyedStagePlan):
             for batch in batches:
                 with gc_pause.paused():
                     handle(batch)
+            if shared is not None:
+                shared.send()
         finally:
             for step in steps:
                 if hasattr(step.function, "close"):
                     step.function.close()
+            if shared is not None:
+                shared.close()
         split = ksource.current_split
         prefix = plan.input_prefix
         if split is not None:
@@ -188,8 +217,12 @@ def exchange_transform(plan: KeyedStagePlan):
         read_type = plan.second_type if plan.input_side == 2 else plan.keyed_type
         payloads = exchange.payloads_by_subtask(columns, None if plan.distribution == TO_ALL else targets,
                                                 read_type, plan.parallelism, progress)
+        routes = list(plan.routes)
+        if printed:                         # to the reader's own subtask, which passes them on
+            routes.append(plan.routes[ksource.reader_index(plan.parallelism) % plan.parallelism])
+            payloads.append(exchange.encode_lines(lines_batch(printed_sinks, printed)))
         yield pa.RecordBatch.from_arrays(
-            [pa.array(list(plan.routes), pa.int32()), pa.array(payloads, pa.binary())], names=[ROUTE, exchange.PAYLOAD])
+            [pa.array(routes, pa.int32()), pa.array(payloads, pa.binary())], names=[ROUTE, exchange.PAYLOAD])
 
     return run
 
@@ -386,11 +419,17 @@ def stateful_processor(plan: KeyedStagePlan):
 
         def handleInputRows(self, key, rows, timerValues):
             subtask = plan.routes.index(int(key[0]))
-            payloads = [row[exchange.PAYLOAD] for row in rows]
+            payloads, lines = [], []
+            for row in rows:
+                payload = row[exchange.PAYLOAD]
+                (lines if exchange.is_lines(payload) else payloads).append(payload)
             saved = self.state.get()[0] if self.state.exists() else None
             result = run_subtask(plan, plan.plan_id, subtask, payloads, saved, _batch_id(),
                                  int(time.time() * 1000))
             self.state.update((result.state,))
+            for payload in lines:           # print lines of sinks outside the stages: on to the driver
+                route = plan.next_stage.routes[subtask] if plan.next_stage is not None else subtask
+                yield Row(subtask=route, outlet=LINES_OUTLET, payload=payload)
             if plan.next_stage is not None:
                 for route, payload in zip(plan.next_stage.routes, _forward(plan, subtask, result)):
                     yield Row(subtask=route, outlet=0, payload=payload)

@@ -534,18 +534,40 @@ def plan_queries(spark, job: JobPlan, job_name: str, checkpoints, deliver: Calla
     route."""
     configuration = job.configuration
     planned = []
-    for group in route_groups(job_routes(job.sinks, options.SHARED_PASS.get(configuration))):
+    groups = route_groups(job_routes(job.sinks, options.SHARED_PASS.get(configuration)))
+    # Sinks of a source outside any stage join the first stage query reading that source, where one pass feeds
+    # them too (print and direct Kafka sinks, as in a shared pass).
+    plain_of = {}
+    for group in groups:
+        if group[0].staged:
+            for route in group:
+                source = route.chain[0]
+                for other in groups:
+                    if (not other[0].staged and other[0].chain[0] is source and id(other) not in plain_of
+                            and _passes_along(other, configuration)):
+                        plain_of[id(other)] = id(group)
+    for group in groups:
         if group[0].staged:                            # one query, each operation once, all its sources read
-            planned.append(plan_keyed_query(spark, job, group, job_name, checkpoints, deliver))
+            plain = [route for other in groups if plain_of.get(id(other)) == id(group) for route in other]
+            planned.append(plan_keyed_query(spark, job, group, job_name, checkpoints, deliver, plain))
+            continue
+        if id(group) in plain_of:
             continue
         if _one_pass(group, configuration):
             planned.append(plan_shared_query(spark, job, group, job_name, checkpoints))
             continue
         if len(group) > 1:
-            log.info("Sinks %s read their source once each (a keyed stage or a Spark-side writer is on the way)",
+            log.info("Sinks %s read their source once each (a Spark-side writer is on the way)",
                      ", ".join(route.sink.name for route in group))
         planned.extend(plan_query(spark, job, route, job_name, checkpoints, deliver) for route in group)
     return planned
+
+
+def _passes_along(group: List[Route], configuration: dict) -> bool:
+    """Whether the group's sinks can ride along a stage query's read of their source."""
+    direct = options.DIRECT_KAFKA_SINK.get(configuration)
+    return options.SHARED_PASS.get(configuration) and all(
+        route.sink.kind == graph.PRINT_SINK or route.sink.kind == graph.KAFKA_SINK and direct for route in group)
 
 
 def plan_shared_query(spark, job: JobPlan, routes: List[Route], job_name: str, checkpoints) -> PlannedQuery:
@@ -624,13 +646,14 @@ def _operator_at(chain, start: int) -> int:
 
 
 def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, checkpoints,
-                     deliver: Callable = None) -> PlannedQuery:
+                     deliver: Callable = None, plain_routes: List["Route"] = ()) -> PlannedQuery:
     """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes
     [-> key_by -> keyed operation ...] -> sink, as read tasks that hand records to keyed subtasks, and one
     transformWithState per keyed stage (runtime/keyed_stage.py). Several routes (a union before the first
-    key_by): one read per source, all feeding the same keyed subtasks."""
+    key_by): one read per source, all feeding the same keyed subtasks. ``plain_routes``: routes of sinks
+    outside the stages from one of those sources, fed by the same read (runtime/fan_out.py)."""
     from pyflink_compat.common.watermark_strategy import NO_WATERMARKS, WatermarkSpec
-    from pyflink_compat.runtime import exchange, keyed_stage
+    from pyflink_compat.runtime import exchange, fan_out, keyed_stage
     first = routes[0]
     sink, chain = first.sink, list(first.chain)
     entry = _stage_entry(chain)
@@ -733,13 +756,30 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
             input_specs=input_specs if number == 0 else ())
     operators = [chain[_operator_at(chain, start)] for start in boundaries]
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
+    pass_outlets = {}                 # head position -> the plain sinks its read feeds
+    plain_sinks = []
+    for index, route in enumerate(plain_routes):
+        route_chain = list(route.chain)
+        _check_chain(route_chain, job.runtime_mode)
+        position = next(i for i, head in enumerate(heads) if head.source is route_chain[0])
+        each = route.sink
+        own_parallelism = each.parallelism or parallelism
+        spec = None
+        if each.kind == graph.KAFKA_SINK:
+            spec = _prepared_kafka_sink(each, each.payload, job_name, checkpoints, own_parallelism,
+                                        lambda: _source_tasks(route_chain[0], own_parallelism), route.branch)
+        pass_outlets.setdefault(position, []).append(fan_out.Outlet(
+            index=index, kind=each.kind, nodes=tuple(route_chain[1:-1]), element_type=route_chain[-2].output_type,
+            parallelism=own_parallelism, spec=spec, identifier=each.payload if each.kind == graph.PRINT_SINK else None))
+        plain_sinks.append(each)
     frames, sources = [], []
     for position, head in enumerate(heads):
         route, source = head.route, head.source
         # the read side of the first stage, as this route's source feeds it
         reading = attrs.evolve(plan, pre_nodes=head.pre_nodes, input_type=source.output_type,
                                assigner_in_chain=head.assigned, input_prefix=head.prefix, input_side=head.side,
-                               key_selection=head.key_selection, distribution=head.distribution)
+                               key_selection=head.key_selection, distribution=head.distribution,
+                               pass_outlets=tuple(pass_outlets.get(position, ())))
         transform = keyed_stage.exchange_transform(reading)
         if source.kind == graph.KAFKA_SOURCE:
             extra = {"plan_all_partitions": "true"}
@@ -768,15 +808,16 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     unsupported_sinks = [each.name for each in sinks if each.kind not in graph.SINK_KINDS]
     if unsupported_sinks:
         raise UnsupportedFeatureError(unsupported_sinks[0], "connectors")
-    if all(each.kind == graph.KAFKA_SINK for each in sinks):
+    if all(each.kind == graph.KAFKA_SINK for each in sinks + plain_sinks):
         start = writer.format("noop").start
     else:
         import sys
         start = writer.foreachBatch(_keyed_outlets_writer(sinks, outlets, parallelism, lambda: sys.stdout,
                                                           deliver)).start
-    if len(sinks) > 1:
-        log.info("Sinks %s are fed by one query: one instance of %s", ", ".join(each.name for each in sinks),
-                 chain[last_operator].name)
+    if len(sinks) + len(plain_sinks) > 1:
+        log.info("Sinks %s are fed by one query: one instance of %s, one read of %s",
+                 ", ".join(each.name for each in sinks + plain_sinks), chain[last_operator].name,
+                 ", ".join(head.source.name for head in heads))
     return PlannedQuery(name=name, sink=sink, start=start, sources=sources)
 
 
@@ -812,15 +853,15 @@ def _needs_processing_time_ticks(operator: graph.Node, watermark_spec) -> bool:
     return False
 
 
-def _keyed_rows(batch_df):
-    """(subtask, outlet, Arrow batch) of each output row of a keyed query's last stage."""
-    from pyflink_compat.runtime import keyed_stage
-    table = batch_df.toArrow()
+def _keyed_rows(table):
+    """(subtask, outlet, Arrow batch) of each output row of a keyed query's last stage (print lines left out)."""
+    from pyflink_compat.runtime import exchange, keyed_stage
     out = []
     for subtask, outlet, payload in zip(table.column("subtask").to_pylist(), table.column("outlet").to_pylist(),
                                         table.column("payload").to_pylist()):
-        for batch in keyed_stage.unpack_outputs([payload]):
-            out.append((subtask, outlet, batch))
+        if payload and not exchange.is_lines(payload):
+            for batch in keyed_stage.unpack_outputs([payload]):
+                out.append((subtask, outlet, batch))
     return out
 
 
@@ -828,7 +869,15 @@ def _keyed_outlets_writer(sinks, outlets, parallelism: int, out, deliver):
     """The driver's side of a keyed query: print the outlets of print sinks (by subtask, each sink's lines
     together), hand a collect sink's elements over; Kafka outlets were written by the subtasks."""
     def write(batch_df, batch_id):
-        rows = sorted(_keyed_rows(batch_df), key=lambda item: (item[1], item[0]))
+        from pyflink_compat.runtime import exchange
+        table = batch_df.toArrow()
+        printed = [line for payload in table.column("payload").to_pylist()
+                   if payload and exchange.is_lines(payload) for line in exchange.decode_lines(payload)]
+        if printed:                                   # sinks outside the stages, formatted by the read tasks
+            stream = out()
+            stream.write("".join(line + "\n" for line in printed))
+            stream.flush()
+        rows = sorted(_keyed_rows(table), key=lambda item: (item[1], item[0]))
         for sink, outlet in zip(sinks, outlets):
             if sink.kind == graph.KAFKA_SINK:
                 continue

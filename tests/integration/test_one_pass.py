@@ -116,3 +116,36 @@ def test_a_failed_send_to_one_sink_of_a_pass_fails_the_job(spark, bootstrap, cap
     words.sink_to(bad)
     with pytest.raises(Exception, match='Topic name "no/such topic" is illegal'):
         env.execute("one pass, one failing sink")
+
+
+def test_a_source_feeding_a_keyed_operation_and_other_sinks_is_read_once(spark, bootstrap, capsys, caplog):
+    source_topic = create_topic(bootstrap, unique_topic("one-pass-keyed-in"), partitions=2)
+    all_topic = create_topic(bootstrap, unique_topic("one-pass-keyed-all"))
+    keyed_topic = create_topic(bootstrap, unique_topic("one-pass-keyed-out"))
+    words = ["k%d-%03d" % (i % 5, i) for i in range(60)]
+    for partition in range(2):
+        produce(bootstrap, source_topic, words[partition::2], partition=partition)
+
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    tagged = env.from_source(_source(bootstrap, source_topic), WatermarkStrategy.no_watermarks(), "words") \
+        .map(_tagging(), output_type=Types.STRING())
+    tagged.print("all")
+    tagged.sink_to(_sink(bootstrap, all_topic))
+    keyed = tagged.key_by(lambda s: s[:2], key_type=Types.STRING()).map(lambda s: "keyed " + s,
+                                                                         output_type=Types.STRING())
+    keyed.sink_to(_sink(bootstrap, keyed_topic))
+    keyed.print("keyed")
+    with caplog.at_level(logging.INFO, logger="pyflink_compat"):
+        env.execute("one pass with a keyed stage")
+
+    lines = capsys.readouterr().out.splitlines()
+    printed = sorted(line.split("> ", 1)[1] for line in lines if line.startswith("all:"))
+    printed_keyed = sorted(line.split("> ", 1)[1] for line in lines if line.startswith("keyed:"))
+    written = sorted(r.value.decode() for r in consume(bootstrap, all_topic, 60))
+    written_keyed = sorted(r.value.decode() for r in consume(bootstrap, keyed_topic, 60))
+    # one call of the map per element: the keyed operation got the very values the other sinks did
+    assert len(printed) == 60 and printed == written
+    assert sorted(p.split("@")[0] for p in printed) == sorted(words)
+    assert written_keyed == printed_keyed == sorted("keyed " + p for p in printed)
+    assert any("running 1 Spark query" in r.getMessage() for r in caplog.records)
