@@ -186,8 +186,10 @@ class CheckpointConfig(object):
     def set_externalized_checkpoint_retention(
             self, retention_mode: 'ExternalizedCheckpointRetention') -> 'CheckpointConfig':
         if not isinstance(retention_mode, ExternalizedCheckpointRetention):
-            raise TypeError("retention_mode must be an ExternalizedCheckpointRetention, got %r"
-                            % (retention_mode,))
+            # PyFlink fails reading the enum's name; the same error, saying what was expected
+            raise AttributeError("'%s' object has no attribute 'name' (retention_mode must be an "
+                                 "ExternalizedCheckpointRetention, got %r)"
+                                 % (type(retention_mode).__name__, retention_mode))
         self._externalized_checkpoint_retention = retention_mode
         return self
 

@@ -354,14 +354,23 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
                       key=lambda item: (item[1].side != broadcast_side, item[1].input_id))
     for input_id in plan.silent_inputs:
         tracker.declare(input_id, now_ms, can_idle=False)
-    for batch, progress in received:
+    for _, progress in received:
         tracker.declare(progress.input_id, now_ms)
-        for start in range(0, batch.num_rows, CHUNK_ROWS):      # Python objects for one chunk at a time
-            part = batch.slice(start, CHUNK_ROWS)
-            elements = codec.to_python(part.column(0), plan.second_type if progress.side == 2 else plan.keyed_type)
-            keys = [pickle.loads(k) for k in part.column(2).to_pylist()]
-            stamps = part.column(1).to_pylist()
-            operator.process_input(progress.side, zip(keys, elements, stamps))
+    if plan.operator_node.kind in (graph.CO_PROCESS, graph.KEYED_CO_PROCESS):
+        # Two connected inputs take turns, record by record, as Flink's two-input tasks interleave their inputs
+        # (a function keeping the latest element of each side sees them alternate, not one side's batch first).
+        turns = [_records(plan, batch, progress) for batch, progress in received]
+        while turns:
+            for turn in list(turns):
+                record = next(turn, None)
+                if record is None:
+                    turns.remove(turn)
+                else:
+                    operator.process_input(record[0], (record[1:],))
+    else:
+        for batch, progress in received:
+            for side, keys, elements, stamps in _chunks(plan, batch, progress):
+                operator.process_input(side, zip(keys, elements, stamps))
     for _, progress in received:
         if progress.watermark is not None:              # from a keyed subtask of the stage before
             tracker.observe_forwarded(progress.input_id, progress.watermark, progress.idle, progress.finished)
@@ -396,6 +405,23 @@ def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector):
     for step in build_steps(list(outlet.post_nodes)):
         elements, timestamps = step.apply(elements, timestamps)
     return elements, timestamps
+
+
+def _chunks(plan: KeyedStagePlan, batch, progress):
+    """(side, keys, elements, timestamps) of a payload's records, a chunk at a time (Python objects for one
+    chunk only)."""
+    element_type = plan.second_type if progress.side == 2 else plan.keyed_type
+    for start in range(0, batch.num_rows, CHUNK_ROWS):
+        part = batch.slice(start, CHUNK_ROWS)
+        yield (progress.side, [pickle.loads(k) for k in part.column(2).to_pylist()],
+               codec.to_python(part.column(0), element_type), part.column(1).to_pylist())
+
+
+def _records(plan: KeyedStagePlan, batch, progress):
+    """(side, key, element, timestamp) of a payload's records, one by one."""
+    for side, keys, elements, stamps in _chunks(plan, batch, progress):
+        for key, element, stamp in zip(keys, elements, stamps):
+            yield side, key, element, stamp
 
 
 def _batch_id() -> Optional[int]:

@@ -109,8 +109,9 @@ CASES = [
     # connect: two topics of different types through a CoMapFunction (a None result dropped) into print and
     # Kafka, and through a CoFlatMapFunction counting per input in a Python attribute of each instance
     Case(name="connect-comap", job="connect_comap.py", args=["{bootstrap}", "{words}", "{numbers}", "{out}"],
-         inputs={"words": Input(records={0: ["kafka", "spark", "flink", "io"]}),
-                 "numbers": Input(records={0: ["3", "0", "4", "5", "7"]})},
+         # topic names whose partition Flink gives to reader 0 (words) and 1 (numbers): prefixes compared
+         inputs={"words": Input(records={0: ["kafka", "spark", "flink", "io"]}, first_reader=(2, 0)),
+                 "numbers": Input(records={0: ["3", "0", "4", "5", "7"]}, first_reader=(2, 1))},
          outputs={"out": Output(count=8, compare="multiset")}, prints=Prints(count=16, parallelism=2)),
     # a keyed co-process join of orders and payments: shared state and event-time timers (timeouts), a
     # different watermark strategy per input
