@@ -159,6 +159,7 @@ def test_keyed_and_broadcast_state_of_a_broadcast_connect_survive_kill_9_and_res
     assert resumed_batches >= 1, "no restart resumed a checkpoint with state in it"
 
 
+@pytest.mark.crash_full
 def test_the_shared_state_of_a_keyed_connect_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     # Even keys through the first input, odd through the second: one KeyedCoProcessFunction sums both.
     expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
