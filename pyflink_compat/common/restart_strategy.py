@@ -207,12 +207,12 @@ def write_configuration(configuration, restart_strategy_configuration: RestartSt
 def read_configuration(configuration) -> Optional[RestartStrategyConfiguration]:
     """The strategy the ``restart-strategy.*`` entries of ``configuration`` describe (Flink 1.x's
     ``get_restart_strategy``): the fallback (the cluster's) when none is set."""
-    from pyflink_compat.runtime.checkpoints import _duration_ms
+    from pyflink_compat.util.durations import duration_ms
     settings = configuration.to_dict()
     kind = settings.get(TYPE_KEY, "").strip().lower().replace("_", "-")
 
     def millis(key, default):
-        value = _duration_ms(settings[key]) if key in settings else None
+        value = duration_ms(settings[key]) if key in settings else None
         return default if value is None else value
 
     if kind in ("none", "off", "disable"):

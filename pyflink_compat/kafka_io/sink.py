@@ -130,7 +130,7 @@ def _send_and_check(producer, spec, element_type, batches) -> Tuple[int, bool]:
     whether all were acknowledged): the second is False only when failures are just logged; otherwise any
     failure raises ``SinkWriteError``."""
     from kafka.errors import KafkaTimeoutError
-    from pyflink_compat.runtime import codec
+    from pyflink_compat import codec
     tracker = batch_send.FailureTracker()
     sender = batch_send.BatchSender(producer, tracker) if batch_send.supports(producer) else None
     fixed_partitions = {}                 # topic -> this subtask's partition (FlinkFixedPartitioner)

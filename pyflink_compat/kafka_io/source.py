@@ -571,7 +571,7 @@ def _decode_batch(deserializer, element_type, values: pa.BinaryArray, timestamps
     (element, event_ts): vectorised when the format can, else record by record. Null values (tombstones)
     are no records: Flink's deserializers return null for them, which skips them."""
     import numpy as np
-    from pyflink_compat.runtime import codec
+    from pyflink_compat import codec
     if values.null_count:
         present = values.is_valid()
         values, timestamps = values.filter(present), timestamps.filter(present)

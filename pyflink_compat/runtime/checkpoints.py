@@ -29,6 +29,8 @@ from typing import Dict, List, Optional
 
 import attrs
 
+from pyflink_compat.util.durations import duration_ms
+
 log = logging.getLogger("pyflink_compat")
 
 SAVEPOINT_PATH_KEY = "execution.savepoint.path"
@@ -42,25 +44,11 @@ JOB_FILE = "job.json"
 FINISHED, CANCELED, FAILED = "FINISHED", "CANCELED", "FAILED"
 
 
-def _duration_ms(text) -> Optional[int]:
-    """A Flink duration setting ("10 s", "500ms", "1min", "10000") in milliseconds; None if unparsable."""
-    match = re.fullmatch(r"\s*(\d+)\s*([a-z]*)\s*", str(text).lower())
-    if not match:
-        return None
-    number, unit = int(match.group(1)), match.group(2)
-    factors = {"": 1, "ms": 1, "milli": 1, "millis": 1, "millisecond": 1, "milliseconds": 1,
-               "s": 1000, "sec": 1000, "secs": 1000, "second": 1000, "seconds": 1000,
-               "min": 60_000, "m": 60_000, "minute": 60_000, "minutes": 60_000,
-               "h": 3_600_000, "hour": 3_600_000, "hours": 3_600_000, "d": 86_400_000, "day": 86_400_000,
-               "days": 86_400_000}
-    return number * factors[unit] if unit in factors else None
-
-
 def checkpointing_enabled(job) -> bool:
     if job.checkpointing:
         return True
     interval = job.configuration.get(CHECKPOINT_INTERVAL_KEY)
-    return interval is not None and (_duration_ms(interval) or 0) > 0
+    return interval is not None and (duration_ms(interval) or 0) > 0
 
 
 def _local_path(location: str) -> Optional[str]:

@@ -41,7 +41,7 @@ class CollectionStreamReader(DataSourceStreamReader):
         return [InputPartition((start["index"], end["index"]))]
 
     def read(self, partition):
-        from pyflink_compat.runtime import codec
+        from pyflink_compat import codec
         first, last = partition.value
         elements = list(decode_object(self.elements_text))[first:last]
         element_type = decode_object(self.element_type_text)

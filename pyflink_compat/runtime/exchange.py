@@ -14,7 +14,7 @@ from typing import List, Optional
 import attrs
 import pyarrow as pa
 
-from pyflink_compat.runtime import codec
+from pyflink_compat import codec
 
 PAYLOAD = "payload"
 KEY = "key"

@@ -16,7 +16,8 @@ import attrs
 import pyarrow as pa
 
 from pyflink_compat.plan import graph
-from pyflink_compat.runtime import codec, printing
+from pyflink_compat import codec
+from pyflink_compat.runtime import printing
 
 SINK_COLUMN, LINE_COLUMN = "sink", "line"
 #: The rows the read task returns: a print sink's index and one printed line.

@@ -27,7 +27,8 @@ import attrs
 import pyarrow as pa
 
 from pyflink_compat.plan import graph
-from pyflink_compat.runtime import codec, exchange, gc_pause
+from pyflink_compat import codec
+from pyflink_compat.runtime import exchange, gc_pause
 from pyflink_compat.runtime.event_time import LONG_MIN, WatermarkTracker
 
 CHUNK_ROWS = 20_000            # records turned into Python objects at a time by a keyed subtask

@@ -25,7 +25,7 @@ def element_string(element, type_info) -> str:
         return element._flink_str()
     # Other typed elements reach Java's toString() after their trip to the JVM: a FLOAT as the 32-bit
     # float (0.1, not 0.10000000149011612), also inside tuples, lists and maps.
-    from pyflink_compat.runtime import codec
+    from pyflink_compat import codec
     return _java_str(codec.to_collected([element], type_info)[0])
 
 

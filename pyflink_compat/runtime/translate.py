@@ -24,7 +24,8 @@ from pyflink_compat.common.typeinfo import Types
 from pyflink_compat import options
 from pyflink_compat.plan import graph
 from pyflink_compat.plan.job import JobPlan
-from pyflink_compat.runtime import codec, collection_source, printing
+from pyflink_compat import codec
+from pyflink_compat.runtime import collection_source, printing
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, illegal_state
 
 log = logging.getLogger("pyflink_compat")

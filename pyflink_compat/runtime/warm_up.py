@@ -41,7 +41,7 @@ class WarmUpReader(DataSourceReader):
         import kafka                                         # noqa: F401
         import pyarrow                                       # noqa: F401
         from pyflink_compat.kafka_io import sink, source     # noqa: F401
-        from pyflink_compat.runtime import codec             # noqa: F401
+        from pyflink_compat import codec                     # noqa: F401
         yield (True,)
 
 

@@ -9,6 +9,7 @@ from pyflink_compat.datastream import StreamExecutionEnvironment
 from pyflink_compat.datastream.checkpoint_config import ExternalizedCheckpointRetention
 from pyflink_compat.runtime import checkpoints
 from pyflink_compat.plan.graph import Node
+from pyflink_compat.util.durations import duration_ms
 from pyflink_compat.util.exceptions import JavaStyleError
 
 
@@ -43,7 +44,7 @@ def env(interval=None, retention=None):
 @pytest.mark.parametrize("text, ms", [("10000", 10000), ("10 s", 10000), ("500ms", 500), ("1min", 60000),
                                       ("2 h", 7200000), ("soon", None)])
 def test_flink_durations(text, ms):
-    assert checkpoints._duration_ms(text) == ms
+    assert duration_ms(text) == ms
 
 
 def test_checkpointing_is_enabled_by_the_api_or_the_interval_setting():

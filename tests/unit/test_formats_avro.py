@@ -151,7 +151,7 @@ def test_every_avro_type_maps_to_flinks_type_info():
 
 
 def test_produced_type_has_a_spark_column_type():
-    from pyflink_compat.runtime import codec
+    from pyflink_compat import codec
     de = AvroRowDeserializationSchema(avro_schema_string=record(
         ("a", {"type": "array", "items": "string"}), ("t", {"type": "int", "logicalType": "time-millis"}),
         ("m", {"type": "map", "values": "int"})))

@@ -14,7 +14,7 @@ from py4j.protocol import Py4JJavaError
 from pyflink_compat.common import Row, Types
 from pyflink_compat.datastream.formats.csv import (CsvBulkWriters, CsvReaderFormat, CsvRowDeserializationSchema,
                                                    CsvRowSerializationSchema, CsvSchema, CsvSchemaBuilder)
-from pyflink_compat.runtime import codec
+from pyflink_compat import codec
 from pyflink_compat.util.exceptions import UnsupportedFeatureError
 
 D, S = CsvRowDeserializationSchema, CsvRowSerializationSchema

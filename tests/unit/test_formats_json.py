@@ -14,7 +14,7 @@ from pyflink_compat.common import Row, Types
 from pyflink_compat.common.time import Instant
 from pyflink_compat.datastream.formats.json import (JsonDeserializationError, JsonRowDeserializationSchema,
                                                     JsonRowSerializationSchema, java_double_str, java_float_str)
-from pyflink_compat.runtime import codec
+from pyflink_compat import codec
 from pyflink_compat.util.exceptions import UnsupportedFeatureError
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pyflink_compat.common import Row, Types
 from pyflink_compat.datastream.formats.csv import CsvRowSerializationSchema
 from pyflink_compat.datastream.formats.json import JsonRowSerializationSchema
-from pyflink_compat.runtime import codec
+from pyflink_compat import codec
 
 EDGE_DOUBLES = [0.0, -0.0, 1.0, -1.0, 100.0, 0.1, 1e7, -1e7, 9999999.999, 9999999.0, 1e-3, -1e-3, 0.00099,
                 0.0009999999999999998, 1e-7, 1.234e-7, 1e16, 1e21, 1e22, 123456789.0, 12345678.9,

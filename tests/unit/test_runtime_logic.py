@@ -13,7 +13,8 @@ from pyflink_compat.common import Row, Types
 from pyflink_compat.datastream import StreamExecutionEnvironment
 from pyflink_compat.kafka_io.offsets import from_json, to_json
 from pyflink_compat.kafka_io.source import _cap
-from pyflink_compat.runtime import codec, printing
+from pyflink_compat import codec
+from pyflink_compat.runtime import printing
 from pyflink_compat.runtime.translate import offsets_reached
 from pyflink_compat.util.exceptions import UnsupportedFeatureError
 

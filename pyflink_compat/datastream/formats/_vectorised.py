@@ -69,7 +69,7 @@ def _patch(text, mask, source, per_value):
 def _column(array, type_info):
     """``array`` as one Arrow array of ``codec.arrow_type(type_info)`` (chunks combined; large or view
     strings, and fields declared not-nullable, as from Spark, cast), or None when its type is another."""
-    from pyflink_compat.runtime import codec
+    from pyflink_compat import codec
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks()
     try:

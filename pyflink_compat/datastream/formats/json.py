@@ -530,7 +530,7 @@ class JsonRowDeserializationSchema(DeserializationSchema):
         import pyarrow as pa
         import pyarrow.compute as pc
         import pyarrow.json as pj
-        from pyflink_compat.runtime import codec
+        from pyflink_compat import codec
         # Lines, the non-standard NaN/Infinity tokens Arrow accepts and Jackson rejects, and an integer -0
         # (Flink: 0.0 for a DOUBLE, Arrow: -0.0) are left to the per-record path.
         if pc.any(pc.match_substring_regex(array, _NOT_VECTORISED)).as_py():
