@@ -15,10 +15,45 @@ from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import (KeyedProcessFunction, OutputTag, ProcessFunction, StreamExecutionEnvironment)
 from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
                                                  KafkaSink, KafkaSource)
-from pyflink.datastream.functions import AggregateFunction, ProcessWindowFunction
+from pyflink.datastream.functions import (AggregateFunction, BroadcastProcessFunction, CoMapFunction,
+                                          KeyedBroadcastProcessFunction, KeyedCoProcessFunction,
+                                          ProcessWindowFunction)
+from pyflink.datastream.state import MapStateDescriptor
 from pyflink.datastream.window import (TumblingEventTimeWindows, TumblingProcessingTimeWindows)
 
 PAIR = Types.TUPLE([Types.INT(), Types.STRING()])
+
+
+class Both(CoMapFunction):
+    def map1(self, value):
+        return value
+
+    def map2(self, value):
+        return value
+
+
+class BothKeyed(KeyedCoProcessFunction):
+    def process_element1(self, value, ctx):
+        yield value
+
+    def process_element2(self, value, ctx):
+        yield value
+
+
+class Rules(BroadcastProcessFunction):
+    def process_element(self, value, ctx):
+        yield value
+
+    def process_broadcast_element(self, value, ctx):
+        pass
+
+
+class KeyedRules(KeyedBroadcastProcessFunction):
+    def process_element(self, value, ctx):
+        yield value
+
+    def process_broadcast_element(self, value, ctx):
+        pass
 
 
 class Passing(ProcessFunction):
@@ -162,6 +197,20 @@ def unions(env):
     second.union(merged.rebalance()).filter(lambda x: True).print()
 
 
+def connected(env):
+    first, second = collection(env), collection(env).map(lambda x: x, PAIR)
+    first.connect(second).map(Both(), PAIR).print()
+    first.connect(second).key_by(lambda x: x[0], lambda x: x[0]).process(BothKeyed(), PAIR).map(lambda x: x).print()
+
+
+def broadcasts(env):
+    rules = collection(env)
+    descriptor = MapStateDescriptor("rules", Types.STRING(), Types.STRING())
+    events = kafka(env)
+    events.connect(rules.broadcast(descriptor)).process(Rules(), Types.STRING()).print()
+    events.key_by(lambda x: x).connect(rules.broadcast(descriptor)).process(KeyedRules(), Types.STRING()).print()
+
+
 def renumbered(plan: str) -> str:
     """The plan text with ids replaced by their position in the node list."""
     order = {node["id"]: position for position, node in enumerate(json.loads(plan)["nodes"], 1)}
@@ -169,7 +218,8 @@ def renumbered(plan: str) -> str:
 
 
 for job in (partitioners, keyed_chain, side_outputs, event_time_window, chaining_settings, rolling,
-            sinks_and_windows, operator_names, late_data, forward_with_new_parallelism, unions):
+            sinks_and_windows, operator_names, late_data, forward_with_new_parallelism, unions, connected,
+            broadcasts):
     env = environment()
     print("== %s" % job.__name__)
     try:
