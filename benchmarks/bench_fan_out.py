@@ -43,15 +43,7 @@ class FanOutWatcher(bench_upper.OutputWatcher):
                     slot = 3 * int(value[:DIGITS]) + 2
             except ValueError:
                 slot = -1
-            if 0 <= slot < self.expected:
-                if self.seen[slot]:
-                    self.duplicates += 1
-                else:
-                    self.seen[slot] = 1
-            else:
-                self.bad += 1
-                if len(self.bad_examples) < 3:
-                    self.bad_examples.append(repr(value[:80]))
+            self.mark(slot, value)
         self.count += len(records)
 
 

@@ -52,15 +52,7 @@ class JsonOutputWatcher(bench_upper.OutputWatcher):
             except (TypeError, ValueError, KeyError):
                 index = -1
             slot = index // 2 if isinstance(index, int) and index >= 0 and index % 2 == 0 else -1
-            if 0 <= slot < self.expected and value == expected_output(index):
-                if self.seen[slot]:
-                    self.duplicates += 1
-                else:
-                    self.seen[slot] = 1
-            else:
-                self.bad += 1
-                if len(self.bad_examples) < 3:
-                    self.bad_examples.append(repr(value[:80]))
+            self.mark(slot if slot >= 0 and value == expected_output(index) else -1, value)
         self.count += len(records)
 
 

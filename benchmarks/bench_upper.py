@@ -221,6 +221,18 @@ class OutputWatcher(threading.Thread):
                     self.bad_examples.append(repr(value[:40]))
         self.count += len(records)
 
+    def mark(self, slot: int, value: bytes):
+        """Count one output record: the first of its slot, a duplicate, or (slot -1) a bad record."""
+        if 0 <= slot < self.expected:
+            if self.seen[slot]:
+                self.duplicates += 1
+            else:
+                self.seen[slot] = 1
+        else:
+            self.bad += 1
+            if len(self.bad_examples) < 3:
+                self.bad_examples.append(repr(value[:80]))
+
     def missing(self):
         return self.expected - sum(self.seen)
 

@@ -301,6 +301,13 @@ class _KeyedProcessOnTimerContext(_KeyedProcessContext, KeyedProcessFunction.OnT
         return self._time_domain
 
 
+def call_on_timer(operator: KeyedOperator, ctx, timer, domain) -> None:
+    """A timer fired: the function's ``on_timer`` with the timer's timestamp and domain in its context."""
+    ctx._timestamp = timer.timestamp
+    ctx._time_domain = domain
+    operator._emit(operator.function.on_timer(timer.timestamp, ctx), timer.timestamp)
+
+
 class KeyedProcessOperator(KeyedOperator):
     """Runs a ``KeyedProcessFunction`` (``KeyedStream.process``)."""
 
@@ -324,10 +331,7 @@ class KeyedProcessOperator(KeyedOperator):
         self._emit(self.function.process_element(value, self._ctx), timestamp)
 
     def _on_timer(self, timer, domain):
-        ctx = self._on_timer_ctx
-        ctx._timestamp = timer.timestamp
-        ctx._time_domain = domain
-        self._emit(self.function.on_timer(timer.timestamp, ctx), timer.timestamp)
+        call_on_timer(self, self._on_timer_ctx, timer, domain)
 
     def _on_event_time(self, timer):
         self._on_timer(timer, TimeDomain.EVENT_TIME)

@@ -15,7 +15,7 @@ from pyflink_compat.datastream.functions import (BroadcastProcessFunction, CoPro
                                                  KeyedBroadcastProcessFunction, SimpleRuntimeContext)
 from pyflink_compat.datastream.state import BroadcastState, ReadOnlyBroadcastState
 from pyflink_compat.datastream.time_domain import TimeDomain
-from pyflink_compat.runtime.keyed.operators import NO_TIMESTAMP, KeyedOperator, _TimerServiceImpl
+from pyflink_compat.runtime.keyed.operators import NO_TIMESTAMP, KeyedOperator, _TimerServiceImpl, call_on_timer
 
 __all__ = ['CoProcessOperator', 'BroadcastProcessOperator', 'KeyedBroadcastProcessOperator']
 
@@ -254,14 +254,8 @@ class KeyedBroadcastProcessOperator(_BroadcastOperator):
             backend.set_current_key(key)
             self._run(method, ctx, value, NO_TIMESTAMP if timestamp is None else timestamp)
 
-    def _on_timer(self, timer, domain):
-        ctx = self._timer_ctx
-        ctx._timestamp = timer.timestamp
-        ctx._time_domain = domain
-        self._emit(self.function.on_timer(timer.timestamp, ctx), timer.timestamp)
-
     def _on_event_time(self, timer):
-        self._on_timer(timer, TimeDomain.EVENT_TIME)
+        call_on_timer(self, self._timer_ctx, timer, TimeDomain.EVENT_TIME)
 
     def _on_processing_time(self, timer):
-        self._on_timer(timer, TimeDomain.PROCESSING_TIME)
+        call_on_timer(self, self._timer_ctx, timer, TimeDomain.PROCESSING_TIME)
