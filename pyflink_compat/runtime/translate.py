@@ -655,6 +655,8 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     outside the stages from one of those sources, fed by the same read (runtime/fan_out.py)."""
     from pyflink_compat.common.watermark_strategy import NO_WATERMARKS, WatermarkSpec
     from pyflink_compat.runtime import exchange, fan_out, keyed_stage
+    for route in routes:
+        _check_chain(list(route.chain), job.runtime_mode)
     first = routes[0]
     sink, chain = first.sink, list(first.chain)
     entry = _stage_entry(chain)

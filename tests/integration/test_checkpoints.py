@@ -107,6 +107,7 @@ def _run_keyed_job_with_kills(job, bootstrap, tmp_path, records, keys, seed_offs
     return expected, output, report_and_check_resumed
 
 
+@pytest.mark.crash_full
 def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
         "keyed-sum", bootstrap, tmp_path, records=40_000, keys=50, seed_offset=1, kills=max(3, KILLS // 4))
@@ -121,6 +122,7 @@ def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     report_and_check_resumed()
 
 
+@pytest.mark.crash_full
 def test_keyed_state_after_a_union_of_two_sources_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     # One query reads both sources; its checkpoint holds the offsets of both and the keyed state they share.
     expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
