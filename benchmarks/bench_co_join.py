@@ -11,7 +11,6 @@ one after the other, each measured as ``bench_upper.py`` measures its runs. The 
 import argparse
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_upper  # noqa: E402  (the shared measuring machinery)
@@ -49,23 +48,10 @@ class JoinWatcher(bench_upper.OutputWatcher):
 
 def produce_input(bootstrap, topic, records):
     """Orders to ``topic``, payments to ``topic``-payments (created here), ids in the same order in both."""
-    from kafka import KafkaProducer
     bench_upper.create_topics(bootstrap, [topic + "-payments"], bench_upper.PARTITIONS)
-    producer = KafkaProducer(bootstrap_servers=bootstrap, linger_ms=20, batch_size=512 * 1024)
-    started = time.monotonic()
-    try:
-        for name, number in ((topic, amount), (topic + "-payments", paid)):
-            for partition in range(bench_upper.PARTITIONS):
-                indexes = list(range(partition, records, bench_upper.PARTITIONS))
-                for index in indexes[:-1]:
-                    producer.send(name, b"%0*d,%d" % (DIGITS, index, number(index)), partition=partition)
-                producer.flush(timeout=120)
-                # The last record alone (Tansu's end offsets are exact only then: test-broker.md).
-                last = indexes[-1]
-                producer.send(name, b"%0*d,%d" % (DIGITS, last, number(last)), partition=partition).get(timeout=60)
-    finally:
-        producer.close()
-    return time.monotonic() - started
+    return sum(comparison.produce_indexed(bootstrap, name, records,
+                                          lambda index, number=number: b"%0*d,%d" % (DIGITS, index, number(index)))
+               for name, number in ((topic, amount), (topic + "-payments", paid)))
 
 
 def main(argv=None):

@@ -12,7 +12,6 @@ import argparse
 import json
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_upper  # noqa: E402  (the shared measuring machinery)
@@ -57,20 +56,7 @@ class JsonOutputWatcher(bench_upper.OutputWatcher):
 
 
 def produce_input(bootstrap, topic, records):
-    from kafka import KafkaProducer
-    producer = KafkaProducer(bootstrap_servers=bootstrap, linger_ms=20, batch_size=512 * 1024)
-    started = time.monotonic()
-    try:
-        for partition in range(bench_upper.PARTITIONS):
-            indexes = list(range(partition, records, bench_upper.PARTITIONS))
-            for index in indexes[:-1]:
-                producer.send(topic, order_json(index), partition=partition)
-            producer.flush(timeout=120)
-            # The last record alone (Tansu's end offsets are exact only then: test-broker.md).
-            producer.send(topic, order_json(indexes[-1]), partition=partition).get(timeout=60)
-    finally:
-        producer.close()
-    return time.monotonic() - started
+    return comparison.produce_indexed(bootstrap, topic, records, order_json)
 
 
 def main(argv=None):

@@ -12,6 +12,25 @@ from typing import Callable, Optional
 import bench_upper
 
 
+def produce_indexed(bootstrap: str, topic: str, records: int, value_of: Callable[[int], bytes]) -> float:
+    """Write ``value_of(i)`` for i in 0..records-1 to the topic, index i to partition i % PARTITIONS, each
+    partition's last record alone and acknowledged (Tansu's end offsets are exact only then: test-broker.md).
+    Returns the seconds it took."""
+    from kafka import KafkaProducer
+    producer = KafkaProducer(bootstrap_servers=bootstrap, linger_ms=20, batch_size=512 * 1024)
+    started = time.monotonic()
+    try:
+        for partition in range(bench_upper.PARTITIONS):
+            indexes = list(range(partition, records, bench_upper.PARTITIONS))
+            for index in indexes[:-1]:
+                producer.send(topic, value_of(index), partition=partition)
+            producer.flush(timeout=120)
+            producer.send(topic, value_of(indexes[-1]), partition=partition).get(timeout=60)
+    finally:
+        producer.close()
+    return time.monotonic() - started
+
+
 def run_comparison(benchmark: str, job: str, records: int, expected_out: int, produce: Callable[[str, str], None],
                    watcher_class, watch: str, timeout_s: float, target: float, job_args=(),
                    describe: Optional[Callable[[dict], None]] = None, compat_variants=()) -> int:

@@ -19,6 +19,7 @@ as over input channels in Flink.
 Spark groups rows by hashing the group value; ``route_values`` picks, for each subtask, an int that Spark
 sends to its own partition (so two subtasks never share one task).
 """
+import itertools
 import pickle
 import time
 from typing import List, Optional
@@ -244,7 +245,7 @@ def _distribution(plan: KeyedStagePlan):
         own = ksource.reader_index(plan.parallelism) % plan.parallelism
         return _no_key, lambda key: own
     if plan.distribution == ROUND_ROBIN:
-        turns = iter(range(1 << 62))
+        turns = itertools.count()
         return _no_key, lambda key: next(turns) % plan.parallelism
     return _no_key, lambda key: 0            # TO_ALL: every subtask gets every record anyway
 

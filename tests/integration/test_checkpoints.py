@@ -89,6 +89,15 @@ def _produce_keyed_amounts(bootstrap, topic, records, keys):
     return expected
 
 
+def _sums_by_key(lines):
+    """Each key's running sums in "key:sum" output lines."""
+    seen = {}
+    for line in lines:
+        key, total = line.split(":")
+        seen.setdefault(key, set()).add(int(total))
+    return seen
+
+
 def _run_keyed_job_with_kills(job, bootstrap, tmp_path, records, keys, seed_offset, kills):
     """Run a keyed crash job over fresh amounts, killing it ``kills`` times; its expected running sums per
     key, its output values, and a check to call once they are verified (the report and the resume check)."""
@@ -111,10 +120,7 @@ def _run_keyed_job_with_kills(job, bootstrap, tmp_path, records, keys, seed_offs
 def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
         "keyed-sum", bootstrap, tmp_path, records=40_000, keys=50, seed_offset=1, kills=max(3, KILLS // 4))
-    seen = {}
-    for line in output:
-        key, total = line.split(":")
-        seen.setdefault(key, set()).add(int(total))
+    seen = _sums_by_key(output)
     for key, sums in expected.items():
         assert seen.get(key) == set(sums), (
             "seed %d, key %s: outputs that are no running sum %s, running sums never output %s"
@@ -127,10 +133,7 @@ def test_keyed_state_after_a_union_of_two_sources_survives_restarts_from_checkpo
     # One query reads both sources; its checkpoint holds the offsets of both and the keyed state they share.
     expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
         "union-sum", bootstrap, tmp_path, records=16_000, keys=20, seed_offset=3, kills=3)
-    seen = {}
-    for line in output:
-        key, total = line.split(":")
-        seen.setdefault(key, set()).add(int(total))
+    seen = _sums_by_key(output)
     assert seen == {key: set(sums) for key, sums in expected.items()}, "seed %d" % SEED
     report_and_check_resumed()
 
@@ -166,10 +169,7 @@ def test_the_shared_state_of_a_keyed_connect_survives_restarts_from_checkpoints(
     # Even keys through the first input, odd through the second: one KeyedCoProcessFunction sums both.
     expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
         "connect-sum", bootstrap, tmp_path, records=12_000, keys=20, seed_offset=5, kills=3)
-    seen = {}
-    for line in output:
-        key, total = line.split(":")
-        seen.setdefault(key, set()).add(int(total))
+    seen = _sums_by_key(output)
     assert seen == {key: set(sums) for key, sums in expected.items()}, "seed %d" % SEED
     report_and_check_resumed()
 

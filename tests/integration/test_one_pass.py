@@ -149,3 +149,25 @@ def test_a_source_feeding_a_keyed_operation_and_other_sinks_is_read_once(spark, 
     assert sorted(p.split("@")[0] for p in printed) == sorted(words)
     assert written_keyed == printed_keyed == sorted("keyed " + p for p in printed)
     assert any("running 1 Spark query" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("where", ["beside the keyed operation", "after the keyed operation"])
+def test_a_failed_send_in_a_keyed_query_fails_the_job(spark, bootstrap, capsys, where):
+    # Fault injected: a Kafka sink of a keyed query sends to an illegal topic, either riding along the stage's
+    # read of the source or written by the keyed subtasks. The task, hence the job, fails.
+    good = create_topic(bootstrap, unique_topic("keyed-pass-good"))
+    bad = (KafkaSink.builder().set_bootstrap_servers(bootstrap)
+           .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic("no/such topic")
+                                  .set_value_serialization_schema(SimpleStringSchema()).build())
+           .set_property("max.block.ms", "5000").set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
+    env = StreamExecutionEnvironment.get_execution_environment()
+    words = env.from_collection(["a", "b", "a"], type_info=Types.STRING())
+    keyed = words.key_by(lambda w: w, key_type=Types.STRING()).map(lambda w: w.upper(), output_type=Types.STRING())
+    if where == "beside the keyed operation":
+        keyed.sink_to(_sink(bootstrap, good))
+        words.sink_to(bad)
+    else:
+        words.sink_to(_sink(bootstrap, good))
+        keyed.sink_to(bad)
+    with pytest.raises(Exception, match='Topic name "no/such topic" is illegal'):
+        env.execute("keyed query, one failing sink")

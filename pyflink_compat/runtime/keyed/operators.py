@@ -38,7 +38,7 @@ from pyflink_compat.runtime.keyed.state_backend import (VOID_NAMESPACE, KeyedSta
                                                         loads, system_clock)
 from pyflink_compat.runtime.keyed.timers import MAX_WATERMARK, MIN_WATERMARK, InternalTimerService
 
-__all__ = ['KeyedOperator', 'KeyedProcessOperator', 'KeyedCoProcessOperator', 'ListCollector',
+__all__ = ['KeyedOperator', 'UserFunctionOperator', 'KeyedProcessOperator', 'KeyedCoProcessOperator', 'ListCollector',
            'KeyedRuntimeContext']
 
 _SNAPSHOT_VERSION = 1
@@ -308,15 +308,12 @@ def call_on_timer(operator: KeyedOperator, ctx, timer, domain) -> None:
     operator._emit(operator.function.on_timer(timer.timestamp, ctx), timer.timestamp)
 
 
-class KeyedProcessOperator(KeyedOperator):
-    """Runs a ``KeyedProcessFunction`` (``KeyedStream.process``)."""
+class UserFunctionOperator(KeyedOperator):
+    """An operator running one user function: opened and closed with the operator."""
 
-    def __init__(self, function: KeyedProcessFunction, **kwargs):
-        super(KeyedProcessOperator, self).__init__(**kwargs)
+    def __init__(self, function, **kwargs):
+        super(UserFunctionOperator, self).__init__(**kwargs)
         self.function = function
-        timer_service = _TimerServiceImpl(self.timer_service)
-        self._ctx = _KeyedProcessContext(timer_service, self.backend)
-        self._on_timer_ctx = _KeyedProcessOnTimerContext(timer_service, self.backend)
 
     def open(self):
         if hasattr(self.function, 'open'):
@@ -325,6 +322,16 @@ class KeyedProcessOperator(KeyedOperator):
     def close(self):
         if hasattr(self.function, 'close'):
             self.function.close()
+
+
+class KeyedProcessOperator(UserFunctionOperator):
+    """Runs a ``KeyedProcessFunction`` (``KeyedStream.process``)."""
+
+    def __init__(self, function: KeyedProcessFunction, **kwargs):
+        super(KeyedProcessOperator, self).__init__(function, **kwargs)
+        timer_service = _TimerServiceImpl(self.timer_service)
+        self._ctx = _KeyedProcessContext(timer_service, self.backend)
+        self._on_timer_ctx = _KeyedProcessOnTimerContext(timer_service, self.backend)
 
     def _process(self, value, timestamp):
         self._ctx._timestamp = timestamp

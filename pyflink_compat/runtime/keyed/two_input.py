@@ -15,7 +15,8 @@ from pyflink_compat.datastream.functions import (BroadcastProcessFunction, CoPro
                                                  KeyedBroadcastProcessFunction, SimpleRuntimeContext)
 from pyflink_compat.datastream.state import BroadcastState, ReadOnlyBroadcastState
 from pyflink_compat.datastream.time_domain import TimeDomain
-from pyflink_compat.runtime.keyed.operators import NO_TIMESTAMP, KeyedOperator, _TimerServiceImpl, call_on_timer
+from pyflink_compat.runtime.keyed.operators import (NO_TIMESTAMP, KeyedOperator, UserFunctionOperator,
+                                                    _TimerServiceImpl, call_on_timer)
 
 __all__ = ['CoProcessOperator', 'BroadcastProcessOperator', 'KeyedBroadcastProcessOperator']
 
@@ -154,26 +155,17 @@ class _ReadOnlyContext(_Context, BroadcastProcessFunction.ReadOnlyContext,
     pass
 
 
-class _TwoInputOperator(KeyedOperator):
-    """Opens and closes the function; non-keyed variants get a RuntimeContext without keyed state."""
+class _TwoInputOperator(UserFunctionOperator):
+    """Non-keyed variants get a RuntimeContext without keyed state."""
 
     keyed = True
 
     def __init__(self, function, task_name: str, **kwargs):
-        super(_TwoInputOperator, self).__init__(task_name=task_name, **kwargs)
-        self.function = function
+        super(_TwoInputOperator, self).__init__(function, task_name=task_name, **kwargs)
         if not self.keyed:
             self.runtime_context = SimpleRuntimeContext(
                 task_name, kwargs.get("subtask_index", 0), kwargs.get("parallelism", 1),
                 job_parameters=kwargs.get("job_parameters"), max_parallelism=kwargs.get("max_parallelism"))
-
-    def open(self):
-        if hasattr(self.function, 'open'):
-            self.function.open(self.runtime_context)
-
-    def close(self):
-        if hasattr(self.function, 'close'):
-            self.function.close()
 
     def _run(self, method, context, value, timestamp):
         context._timestamp = timestamp
