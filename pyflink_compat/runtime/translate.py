@@ -522,12 +522,10 @@ def route_groups(routes: List[Route]) -> List[List[Route]]:
 
 
 def _one_pass(group: List[Route], configuration: dict) -> bool:
-    """Whether the group's sinks can be fed by one read of the source: no keyed stage (each keyed stage is
-    its own query still), print sinks and Kafka sinks written from the read task."""
-    direct = options.DIRECT_KAFKA_SINK.get(configuration)
-    return len(group) > 1 and options.SHARED_PASS.get(configuration) and all(
-        (route.sink.kind == graph.PRINT_SINK or route.sink.kind == graph.KAFKA_SINK and direct)
-        and not any(node.kind == graph.KEY_BY for node in route.chain) for route in group)
+    """Whether the group's sinks can be fed by one read of the source: several of them, none behind a keyed
+    stage (stage queries feed those), print sinks and Kafka sinks written from the read task."""
+    return (len(group) > 1 and _passes_along(group, configuration)
+            and not any(node.kind == graph.KEY_BY for route in group for node in route.chain))
 
 
 def plan_queries(spark, job: JobPlan, job_name: str, checkpoints, deliver: Callable = None) -> List[PlannedQuery]:
