@@ -19,7 +19,7 @@ from pyflink_compat.datastream.functions import (
     BroadcastProcessFunction, CoFlatMapFunction, CoMapFunction, CoProcessFunction, KeyedBroadcastProcessFunction,
     KeyedCoProcessFunction,
     MapFunction, NullByteKeySelector, PassThroughAllWindowFunction, PassThroughWindowFunction, ProcessAllWindowFunction,
-    ProcessFunction, ProcessWindowFunction, ReduceFunction, SinkFunction, WindowFunction)
+    Partitioner, ProcessFunction, ProcessWindowFunction, ReduceFunction, SinkFunction, WindowFunction)
 from pyflink_compat.datastream.state import (AggregatingStateDescriptor, ListStateDescriptor, MapStateDescriptor,
                                              ReducingStateDescriptor)
 from pyflink_compat.datastream.window import (CountSlidingWindowAssigner, CountTumblingWindowAssigner, Trigger,
@@ -262,9 +262,47 @@ class DataStream(object):
                 raise TypeError("broadcast_state_descriptor must be MapStateDescriptor")
         return BroadcastStream(self._partitioned("BROADCAST"), descriptors)
 
-    project = unsupported("DataStream.project", "unsupported-apis")
-    partition_custom = unsupported("DataStream.partition_custom", "unsupported-apis")
-    cache = unsupported("DataStream.cache", "unsupported-apis")
+    def project(self, *field_indexes: int) -> 'DataStream':
+        """The tuples' fields at ``field_indexes``, in that order, as a tuple stream (Flink's Projection)."""
+        from pyflink_compat.common.typeinfo import TupleTypeInfo
+        from pyflink_compat.util.exceptions import JavaStyleError
+        input_type = self._node.output_type
+        if not isinstance(input_type, TupleTypeInfo):
+            raise Exception('Only Tuple DataStreams can be projected.')
+        if not field_indexes:
+            raise illegal_argument("project() needs to select at least one (1) field.", "project")
+        if len(field_indexes) > _MAX_PROJECTED_FIELDS:
+            raise illegal_argument("project() may select only up to (%d) fields." % _MAX_PROJECTED_FIELDS,
+                                   "project")
+        field_types = input_type.get_field_types()
+        for index in field_indexes:
+            if not 0 <= index < len(field_types):
+                raise JavaStyleError("java.lang.IndexOutOfBoundsException",
+                                     "Index: %d, Size: %d" % (index, len(field_types)), "project")
+        output_type = Types.TUPLE([field_types[index] for index in field_indexes])
+        return self._then(graph.PROJECT, "Projection", tuple(field_indexes), output_type)
+
+    def partition_custom(self, partitioner: Union[Callable, Partitioner],
+                         key_selector: Union[Callable, KeySelector]) -> 'DataStream':
+        """Each element to the parallel instance of the next operation that ``partitioner(key, n)`` picks for
+        its key (``key_selector``), n being that operation's parallelism."""
+        if not isinstance(partitioner, Partitioner) and not callable(partitioner):
+            raise TypeError("Parameter partitioner should be type of Partitioner or a callable function.")
+        if not isinstance(key_selector, KeySelector) and not callable(key_selector):
+            raise TypeError("Parameter key_selector should be type of KeySelector or a callable function.")
+        # PyFlink's operators for it: a Python map adding the partition, the custom partitioning, then the Python
+        # map dropping it again (this node); Flink numbers them in that order.
+        reserved = (graph.new_id(), graph.new_id())
+        node = graph.Node(kind=graph.PARTITION_CUSTOM, name="_keyed_stream_values_operator",
+                          output_type=self._node.output_type, input=self._node,
+                          payload=graph.CustomPartitioning(partitioner, key_selector), reserved_ids=reserved)
+        return DataStream((node, self._env))
+
+    def cache(self) -> 'CachedDataStream':
+        """The stream, marked as cached. Flink keeps a cached result only in BATCH mode, between jobs of one
+        environment; a later job here computes it again (PyFlink 2.3 does too on its local executor)."""
+        graph.new_id()                       # Flink's cache transformation takes an id
+        return CachedDataStream((self._node, self._env))
 
     # -- sinks ----------------------------------------------------------------------------------
 
@@ -402,6 +440,7 @@ _AccumulateType.__qualname__ = "KeyedStream.AccumulateType"
 
 WINDOW_STATE_NAME = 'window-contents'
 _KEYED_PARTITIONING = 'Cannot override partitioning for KeyedStream.'
+_MAX_PROJECTED_FIELDS = 24         # Flink's Tuple25 less one
 
 
 class KeyedStream(DataStream):
@@ -817,5 +856,42 @@ class BroadcastConnectedStream(object):
         return isinstance(self.non_broadcast_stream, KeyedStream)
 
 
-CachedDataStream = _unsupported_stream_class("CachedDataStream", "unsupported-apis",
-                                             _DATA_STREAM_METHODS + ('invalidate',))
+class CachedDataStream(DataStream):
+    """What ``cache()`` returns: the stream, with PyFlink's refusals of settings on it."""
+
+    @no_effect("a later job computes the stream again; see porting guide: unsupported-apis")
+    def invalidate(self):
+        pass
+
+    def set_parallelism(self, parallelism: int):
+        raise Exception("Set parallelism for CachedDataStream is not supported.")
+
+    def name(self, name: str):
+        raise Exception("Set name for CachedDataStream is not supported.")
+
+    def get_name(self) -> str:
+        raise Exception("Get name of CachedDataStream is not supported.")
+
+    def uid(self, uid: str):
+        raise Exception("Set uid for CachedDataStream is not supported.")
+
+    def set_uid_hash(self, uid_hash: str):
+        raise Exception("Set uid hash for CachedDataStream is not supported.")
+
+    def set_max_parallelism(self, max_parallelism: int):
+        raise Exception("Set max parallelism for CachedDataStream is not supported.")
+
+    def force_non_parallel(self):
+        raise Exception("Set force non-parallel for CachedDataStream is not supported.")
+
+    def set_buffer_timeout(self, timeout_millis: int):
+        raise Exception("Set buffer timeout for CachedDataStream is not supported.")
+
+    def start_new_chain(self) -> DataStream:
+        raise Exception("Start new chain for CachedDataStream is not supported.")
+
+    def disable_chaining(self) -> DataStream:
+        raise Exception("Disable chaining for CachedDataStream is not supported.")
+
+    def slot_sharing_group(self, slot_sharing_group) -> DataStream:
+        raise Exception("Setting slot sharing group for CachedDataStream is not supported.")

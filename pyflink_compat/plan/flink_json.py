@@ -26,7 +26,7 @@ from pyflink_compat.plan import graph
 from pyflink_compat.util.exceptions import JavaStyleError
 
 _PYTHON_OPERATORS = (graph.MAP, graph.FLAT_MAP, graph.FILTER, graph.PROCESS, graph.KEY_BY, graph.KEYED_PROCESS,
-                     graph.WINDOW) + graph.TWO_INPUT_KINDS
+                     graph.WINDOW, graph.PARTITION_CUSTOM) + graph.TWO_INPUT_KINDS
 
 
 @attrs.define(eq=False)
@@ -111,6 +111,16 @@ class _Builder:
             upstream, _ = self.upstream(node)
             vertex = self.add(self.operator(node, upstream.parallelism))
             self.connect(vertex, node)
+        elif kind == graph.PARTITION_CUSTOM:
+            # PyFlink's Python map adding each element's partition, beside its input, then the custom
+            # partitioning to the Python map that drops it again (this node)
+            upstream, _ = self.upstream(node)
+            tagging = self.add(_Vertex(node.reserved_ids[0], "_partition_custom_map_operator", upstream.parallelism,
+                                       python=True))
+            self.connect(tagging, node)
+            # at the environment's parallelism: PyFlink 2.3 ignores set_parallelism on the stream it returns
+            vertex = self.add(self.operator(node, self.default_parallelism))
+            vertex.inputs.append((tagging, "CUSTOM"))
         elif kind == graph.ASSIGN_TIMESTAMPS and node.payload is None:
             upstream, _ = self.upstream(node)      # the strategy's own: a Java operator beside its input
             vertex = self.add(_Vertex(node.id, node.name, upstream.parallelism))

@@ -24,6 +24,10 @@ KAFKA_SINK = "kafka_sink"
 PRINT_SINK = "print_sink"
 COLLECT_SINK = "collect_sink"
 PARTITION = "partition"                # shuffle/rebalance/rescale/forward (payload: one of PARTITIONERS)
+PROJECT = "project"                    # DataStream.project on a tuple stream (payload: the field indexes)
+# partition_custom: each element goes to the subtask its partitioner picks (payload: CustomPartitioning). It
+# runs as a stage, as Flink sends the elements over a network exchange to the chosen parallel instance.
+PARTITION_CUSTOM = "partition_custom"
 UNION = "union"                        # DataStream.union: several inputs (``inputs``), no input
 # Two-input operators (``inputs``: their two CO_INPUT ports, first and second, no input)
 CO_INPUT = "co_input"                  # one input of a two-input operator (payload: 1 or 2), in every route to it
@@ -37,13 +41,15 @@ PARTITIONERS = ("SHUFFLE", "REBALANCE", "RESCALE", "FORWARD", "BROADCAST")
 CHAIN_DEFAULT, CHAIN_HEAD, CHAIN_NEVER = "default", "head", "never"
 
 SOURCE_KINDS = (KAFKA_SOURCE, COLLECTION_SOURCE)
-FUNCTION_KINDS = (MAP, FLAT_MAP, FILTER, PROCESS, ASSIGN_TIMESTAMPS, SIDE_OUTPUT)   # per element, no state
+FUNCTION_KINDS = (MAP, FLAT_MAP, FILTER, PROCESS, ASSIGN_TIMESTAMPS, SIDE_OUTPUT, PROJECT)   # per element, no state
 KEYED_KINDS = (KEY_BY, KEYED_PROCESS, WINDOW)
 SINK_KINDS = (KAFKA_SINK, PRINT_SINK, COLLECT_SINK)
 TWO_INPUT_KINDS = (CO_PROCESS, KEYED_CO_PROCESS, BROADCAST_PROCESS, KEYED_BROADCAST_PROCESS)
 BROADCAST_KINDS = (BROADCAST_PROCESS, KEYED_BROADCAST_PROCESS)
 # Operators that run as a stage of subtasks (state, timers, or both inputs meeting in one instance)
-STAGE_OPERATOR_KINDS = (KEYED_PROCESS, WINDOW) + TWO_INPUT_KINDS
+STAGE_OPERATOR_KINDS = (KEYED_PROCESS, WINDOW) + TWO_INPUT_KINDS + (PARTITION_CUSTOM,)
+# Where a stage starts: its key_by, a port of its two-input operator, or a custom partitioning (its own operator)
+STAGE_ENTRY_KINDS = (KEY_BY, CO_INPUT, PARTITION_CUSTOM)
 
 _ids = itertools.count(1)
 
@@ -117,6 +123,22 @@ class KeySelection:
     """``key_by``: how to get an element's key, and the key's type (pickled when not given)."""
     selector: Any                        # a KeySelector or a callable
     key_type: Any
+
+
+@attrs.frozen
+class CustomPartitioning:
+    """``partition_custom``: the partitioner (a Partitioner or a callable ``(key, num_partitions)``) and the key
+    selector giving it each element's key."""
+    partitioner: Any
+    key_selector: Any
+
+    def opened(self, runtime_context):
+        """(get_key, partition) callables, the Partitioner and KeySelector opened as Flink opens them."""
+        for function in (self.partitioner, self.key_selector):
+            if hasattr(function, "open"):
+                function.open(runtime_context)
+        return (getattr(self.key_selector, "get_key", None) or self.key_selector,
+                getattr(self.partitioner, "partition", None) or self.partitioner)
 
 
 @attrs.frozen

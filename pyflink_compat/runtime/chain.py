@@ -62,6 +62,18 @@ class FlatMapStep(Step):
         return [e for e, _ in pairs], [t for _, t in pairs]
 
 
+class ProjectStep(Step):
+    """``project``: the chosen fields of each tuple, in the given order."""
+    kind = graph.PROJECT
+
+    def __init__(self, field_indexes):
+        self.field_indexes = tuple(field_indexes)
+
+    def apply(self, elements, timestamps):
+        indexes = self.field_indexes
+        return [tuple(e[i] for i in indexes) for e in elements], timestamps
+
+
 class AssignTimestampsStep(Step):
     """``assign_timestamps_and_watermarks``: the assigner's timestamp replaces the element's (without an
     assigner, from a strategy that has none, the elements keep theirs)."""
@@ -166,6 +178,8 @@ def build_steps(nodes: List[graph.Node]) -> List[Step]:
             step = FlatMapStep(node.payload)
         elif node.kind == graph.ASSIGN_TIMESTAMPS:
             step = AssignTimestampsStep(node.payload)
+        elif node.kind == graph.PROJECT:
+            step = ProjectStep(node.payload)
         elif node.kind == graph.PROCESS:
             following = nodes[i + 1] if i + 1 < len(nodes) else None
             side_tag = following.payload.tag_id if following is not None and following.kind == graph.SIDE_OUTPUT \

@@ -35,7 +35,7 @@ from pyflink_compat.runtime.event_time import LONG_MIN, WatermarkTracker
 CHUNK_ROWS = 20_000            # records turned into Python objects at a time by a keyed subtask
 ROUTE = "subtask"              # the group column: a route value (see route_values), not the subtask number
 STATE_SCHEMA = "blob binary"
-BY_KEY, FORWARD, ROUND_ROBIN, TO_ALL = "key", "forward", "round-robin", "broadcast"
+BY_KEY, FORWARD, ROUND_ROBIN, TO_ALL, CUSTOM = "key", "forward", "round-robin", "broadcast", "custom"
 OUTLET = "outlet"
 LINES_OUTLET = -1                 # the outlet number of rows carrying print lines of sinks outside the stages
 OUTPUT_SCHEMA_DDL = "subtask int, outlet int, payload binary"
@@ -116,7 +116,8 @@ class KeyedStagePlan:
     input_side: int = 0
     second_type: object = None
     # How the read side hands records to subtasks: by key, each reader to its own subtask (a non-keyed
-    # two-input operator at the source's parallelism), round robin, or every record to every subtask.
+    # two-input operator at the source's parallelism), round robin, every record to every subtask, or where
+    # partition_custom's partitioner says.
     distribution: str = "key"
     # The watermark strategy of each route's input, by input-name prefix, where routes differ.
     input_specs: tuple = ()
@@ -247,7 +248,28 @@ def _distribution(plan: KeyedStagePlan):
     if plan.distribution == ROUND_ROBIN:
         turns = itertools.count()
         return _no_key, lambda key: next(turns) % plan.parallelism
+    if plan.distribution == CUSTOM:
+        return _custom_partitioning(plan, _runtime_context(plan, "_partition_custom_map_operator"))
     return _no_key, lambda key: 0            # TO_ALL: every subtask gets every record anyway
+
+
+def _custom_partitioning(plan: KeyedStagePlan, runtime_context):
+    """partition_custom's (get_key, assign): the partition its partitioner picks for the element's key is the
+    subtask (the operator ignores the key)."""
+    get_key, partition = plan.operator_node.payload.opened(runtime_context)
+    count = plan.parallelism
+
+    def subtask(element):
+        chosen = partition(get_key(element), count)
+        if not isinstance(chosen, int):
+            raise TypeError("an integer is required")
+        if not 0 <= chosen < count:
+            from pyflink_compat.util.exceptions import JavaStyleError
+            raise JavaStyleError("java.lang.ArrayIndexOutOfBoundsException",
+                                 "Index %d out of bounds for length %d" % (chosen, count), "partition")
+        return chosen
+
+    return subtask, int
 
 
 def keyed_columns(items: list, stamps: list, get_key, assign, keyed_type, columns: list, targets: list):
@@ -290,6 +312,9 @@ def make_operator(plan: KeyedStagePlan, subtask: int, collector):
         return WindowOperator(node.payload, **settings)
     if node.kind == graph.KEYED_PROCESS:
         return KeyedProcessOperator(node.payload, task_name=node.name, **settings)
+    if node.kind == graph.PARTITION_CUSTOM:
+        from pyflink_compat.runtime.keyed.operators import ForwardingOperator
+        return ForwardingOperator(**settings)
     from pyflink_compat.runtime.keyed import two_input
     from pyflink_compat.runtime.keyed.operators import KeyedCoProcessOperator
     operator_class = {graph.KEYED_CO_PROCESS: KeyedCoProcessOperator, graph.CO_PROCESS: two_input.CoProcessOperator,
@@ -311,11 +336,33 @@ class SubtaskResult:
 
 @attrs.define
 class SubtaskRun:
-    """One subtask's live operator between micro-batches (kept in the Python worker when possible)."""
+    """One subtask's live operator between micro-batches (kept in the Python worker when possible), and the
+    steps of each outlet's per-element nodes (their functions opened as this subtask's)."""
     operator: object
     collector: object
     tracker: WatermarkTracker
     batch_id: Optional[int]
+    outlet_steps: list = attrs.Factory(list)
+
+    def open(self, plan: "KeyedStagePlan", subtask: int):
+        from pyflink_compat.datastream.functions import SimpleRuntimeContext
+        from pyflink_compat.runtime.chain import build_steps
+        self.operator.open()
+        for outlet in plan.outlets:
+            nodes = [node for node in outlet.post_nodes if node.kind != graph.SIDE_OUTPUT]
+            steps = build_steps(list(outlet.post_nodes))
+            for step, node in zip(steps, nodes):
+                if hasattr(step.function, "open"):
+                    parallelism = node.parallelism or plan.parallelism
+                    step.function.open(SimpleRuntimeContext(node.name, subtask % parallelism, parallelism, {}))
+            self.outlet_steps.append(steps)
+
+    def close(self):
+        self.operator.close()
+        for steps in self.outlet_steps:
+            for step in steps:
+                if hasattr(step.function, "close"):
+                    step.function.close()
 
 
 # Live subtasks of this Python worker, by (plan identity, subtask): reused when the next micro-batch of
@@ -332,12 +379,11 @@ def run_subtask(plan: KeyedStagePlan, plan_id: str, subtask: int, payloads: List
 
 
 def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
-    from pyflink_compat.runtime.chain import build_steps
     from pyflink_compat.runtime.keyed.operators import ListCollector
     live = _LIVE.get((plan_id, subtask))
     if live is None or live.batch_id is None or batch_id is None or live.batch_id != batch_id - 1:
         if live is not None:
-            live.operator.close()
+            live.close()
         collector = ListCollector()
         operator = make_operator(plan, subtask, collector)
         tracker = WatermarkTracker(plan.watermark_spec, specs=dict(plan.input_specs))
@@ -345,8 +391,8 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
             state = pickle.loads(saved)
             operator.restore(state["operator"])
             tracker = state["tracker"]
-        operator.open()
         live = SubtaskRun(operator, collector, tracker, batch_id)
+        live.open(plan, subtask)
         _LIVE[(plan_id, subtask)] = live
     operator, tracker = live.operator, live.tracker
 
@@ -385,16 +431,15 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     operator.advance_processing_time(now_ms)
 
     collector = live.collector
-    outputs = [_outlet_output(plan, outlet, collector) for outlet in plan.outlets]
+    outputs = [_outlet_output(plan, outlet, collector, steps) for outlet, steps in zip(plan.outlets, live.outlet_steps)]
     collector.clear()
     live.batch_id = batch_id
     saved = pickle.dumps({"operator": operator.snapshot(), "tracker": tracker}, protocol=4)
     return SubtaskResult(outputs, saved, tracker.current, tracker.all_idle, tracker.all_finished)
 
 
-def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector):
-    """What the operator emitted in this batch for one outlet, through the outlet's per-element nodes."""
-    from pyflink_compat.runtime.chain import build_steps
+def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector, steps):
+    """What the operator emitted in this batch for one outlet, through the outlet's per-element steps."""
     if outlet.side_tag is None:
         out = [(value, None if ts == LONG_MIN else ts) for value, ts in collector.records]
     else:
@@ -404,7 +449,7 @@ def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector):
     if outlet.side_tag is not None and elements:
         tag_type = plan.operator_node.side_output_tags[outlet.side_tag].type_info
         elements = codec.to_python(codec.from_python(elements, tag_type), tag_type)
-    for step in build_steps(list(outlet.post_nodes)):
+    for step in steps:
         elements, timestamps = step.apply(elements, timestamps)
     return elements, timestamps
 
@@ -476,18 +521,26 @@ def _forward(plan: KeyedStagePlan, subtask: int, result: SubtaskResult) -> List[
     """The payload of each subtask of the next stage: this subtask's outputs keyed by the next key_by, and
     its watermark, as a read task's payloads carry a source partition's progress."""
     following = plan.next_stage
-    selector = following.key_selection.selector
-    get_key = getattr(selector, "get_key", None) or selector
-    if hasattr(selector, "open"):
-        selector.open(_runtime_context(following, "KeyBy"))
     columns, targets = [], []
     elements, timestamps = result.outputs[0]
+    if following.distribution == CUSTOM:
+        from pyflink_compat.datastream.functions import SimpleRuntimeContext
+        opened = SimpleRuntimeContext("_partition_custom_map_operator", subtask, plan.parallelism, {})
+        get_key, assign = _custom_partitioning(following, opened)
+        closing = (following.operator_node.payload.partitioner, following.operator_node.payload.key_selector)
+    else:
+        selector = following.key_selection.selector
+        get_key, assign = getattr(selector, "get_key", None) or selector, _assigner(following)
+        if hasattr(selector, "open"):
+            selector.open(_runtime_context(following, "KeyBy"))
+        closing = (selector,)
     try:
         if elements:
-            keyed_columns(elements, timestamps, get_key, _assigner(following), following.keyed_type, columns, targets)
+            keyed_columns(elements, timestamps, get_key, assign, following.keyed_type, columns, targets)
     finally:
-        if hasattr(selector, "close"):
-            selector.close()
+        for function in closing:
+            if hasattr(function, "close"):
+                function.close()
     progress = exchange.BatchProgress("%s:%d" % (plan.plan_id, subtask), None, len(elements),
                                       result.finished, watermark=result.watermark, idle=result.idle)
     return exchange.payloads_by_subtask(columns, targets, following.keyed_type, following.parallelism, progress)

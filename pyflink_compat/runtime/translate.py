@@ -106,7 +106,8 @@ def _check_chain(chain: List[graph.Node], runtime_mode):
                                                         graph.KEYED_BROADCAST_PROCESS):
             raise UnsupportedFeatureError("A key_by() without a keyed operation after it", "state-and-windows")
     for i, node in enumerate(chain[1:-1], start=1):
-        if node.kind in graph.KEYED_KINDS or node.kind in graph.TWO_INPUT_KINDS or node.kind == graph.CO_INPUT:
+        if (node.kind in graph.KEYED_KINDS or node.kind in graph.TWO_INPUT_KINDS
+                or node.kind in (graph.CO_INPUT, graph.PARTITION_CUSTOM)):
             continue
         if node.kind == graph.SIDE_OUTPUT and chain[i - 1].kind in graph.STAGE_OPERATOR_KINDS:
             continue
@@ -408,7 +409,7 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
                deliver: Callable = None) -> PlannedQuery:
     sink, chain, branch = route.sink, list(route.chain), route.branch
     _check_chain(chain, job.runtime_mode)
-    if any(node.kind in (graph.KEY_BY, graph.CO_INPUT) for node in chain):
+    if any(node.kind in graph.STAGE_ENTRY_KINDS for node in chain):
         return plan_keyed_query(spark, job, [route], job_name, checkpoints, deliver)
     source, functions = chain[0], chain[1:-1]
     configuration = job.configuration
@@ -635,8 +636,19 @@ class _StageInput:
 
 
 def _stage_entry(chain) -> int:
-    """Where a route enters its first stage: its first key_by, or the port of a two-input operator."""
-    return next(i for i, node in enumerate(chain) if node.kind in (graph.KEY_BY, graph.CO_INPUT))
+    """Where a route enters its first stage: its first key_by, the port of a two-input operator, or a custom
+    partitioning."""
+    return next(i for i, node in enumerate(chain) if node.kind in graph.STAGE_ENTRY_KINDS)
+
+
+def _stage_distribution(operator: graph.Node, key_node: Optional[graph.Node]) -> Optional[str]:
+    """How records reach the subtasks of a stage where the operator decides (None: where the input does)."""
+    from pyflink_compat.runtime import keyed_stage
+    if key_node is not None:
+        return keyed_stage.BY_KEY
+    if operator.kind == graph.PARTITION_CUSTOM:
+        return keyed_stage.CUSTOM
+    return None
 
 
 def _operator_at(chain, start: int) -> int:
@@ -660,8 +672,10 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     entry = _stage_entry(chain)
     first_operator = _operator_at(chain, entry)
     last_operator = max(i for i, node in enumerate(chain) if node.kind in graph.STAGE_OPERATOR_KINDS)
-    # Where each stage starts (its key_by, or the first stage's entry) and where its operator is.
-    boundaries = [entry] + [i for i in range(first_operator + 1, last_operator) if chain[i].kind == graph.KEY_BY]
+    # Where each stage starts (its key_by or custom partitioning, or the first stage's entry) and where its
+    # operator is.
+    boundaries = [entry] + [i for i in range(first_operator + 1, last_operator + 1)
+                            if chain[i].kind in (graph.KEY_BY, graph.PARTITION_CUSTOM)]
     sinks, tails = [], {}             # each sink, and the nodes between the last operator and it
     for route in routes:              # the stages run the first route's nodes from the first to the last operator
         other = list(route.chain)
@@ -696,15 +710,15 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         prefix = "route-%d/" % route.branch if len(routes_in) > 1 else ""
         entering = route_chain[route_entry:_operator_at(route_chain, route_entry)]
         side = next((node.payload for node in entering if node.kind == graph.CO_INPUT), 0)
-        key_node = entering[0] if entering[0].kind == graph.KEY_BY else None
-        if key_node is not None:
-            distribution = keyed_stage.BY_KEY
-        elif side == 2 and operator_node.kind in graph.BROADCAST_KINDS:
-            distribution = keyed_stage.TO_ALL
-        elif _source_tasks(route_chain[0], parallelism) == parallelism:
-            distribution = keyed_stage.FORWARD
-        else:
-            distribution = keyed_stage.ROUND_ROBIN
+        key_node = entering[0] if entering and entering[0].kind == graph.KEY_BY else None
+        distribution = _stage_distribution(operator_node, key_node)
+        if distribution is None:
+            if side == 2 and operator_node.kind in graph.BROADCAST_KINDS:
+                distribution = keyed_stage.TO_ALL
+            elif _source_tasks(route_chain[0], parallelism) == parallelism:
+                distribution = keyed_stage.FORWARD
+            else:
+                distribution = keyed_stage.ROUND_ROBIN
         heads.append(_StageInput(route, route_chain[0], tuple(pre_nodes), bool(assigners), spec, prefix, side,
                                  key_node.payload if key_node is not None else None, distribution))
     watermark_spec = heads[0].spec
@@ -736,6 +750,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         operator_index = _operator_at(chain, start)
         operator = chain[operator_index]
         key_node = chain[start] if chain[start].kind == graph.KEY_BY else None
+        distribution = _stage_distribution(operator, key_node) or keyed_stage.BY_KEY
         if end is None:
             stage_outlets = tuple(outlets)
         else:
@@ -754,7 +769,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
             silent_inputs=tuple(silent_inputs) if number == 0 else (),
             max_parallelism=_max_parallelism(operator, job),
             second_type=second_type if number == 0 else None,
-            input_specs=input_specs if number == 0 else ())
+            input_specs=input_specs if number == 0 else (), distribution=distribution)
     operators = [chain[_operator_at(chain, start)] for start in boundaries]
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     pass_outlets = {}                 # head position -> the plain sinks its read feeds

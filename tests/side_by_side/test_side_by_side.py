@@ -228,6 +228,14 @@ CASES = [
          inputs={"in": Input(records={0: ["alice,1000,5", "bob,2000,7", "alice,4000,1", "alice,12000,3",
                                           "bob,9000,2", "carol,15000,4", "bob,21000,6", "alice,19000,8"]})},
          outputs={"out": Output(count=5, compare="multiset")}, prints=Prints(count=13)),
+    # partition_custom (a Partitioner, and a callable after a keyed rolling sum), project, cache: each element
+    # printed by the instance its partitioner picks ("N>" compared as they are) and seen there by open()
+    Case(name="custom-partitioning", job="custom_partitioning.py",
+         args=["{bootstrap}", "{in}", "{out}", "{cached}"],
+         inputs={"in": Input(partitions=2, records={0: ["ann,5", "bob,7", "ann,1", "carla,12", "bob,3", "ann,9"],
+                                                    1: ["eve,4", "dan,2", "fay,8", "dan,6", "eve,10", "dan,11"]})},
+         outputs={"out": Output(count=12, compare="multiset"), "cached": Output(count=12, compare="multiset")},
+         prints=Prints(count=24, parallelism=3)),
     # late data: records behind the watermark by more than the allowed lateness go to the side output
     # ... with the window's results and late records also written to Kafka: four sinks of one window instance
     Case(name="late-data", job="late_data.py", args=["{bootstrap}", "{in}", "{out}"], bounded=False,

@@ -38,7 +38,7 @@ from pyflink_compat.runtime.keyed.state_backend import (VOID_NAMESPACE, KeyedSta
                                                         loads, system_clock)
 from pyflink_compat.runtime.keyed.timers import MAX_WATERMARK, MIN_WATERMARK, InternalTimerService
 
-__all__ = ['KeyedOperator', 'UserFunctionOperator', 'KeyedProcessOperator', 'KeyedCoProcessOperator', 'ListCollector',
+__all__ = ['KeyedOperator', 'ForwardingOperator', 'UserFunctionOperator', 'KeyedProcessOperator', 'KeyedCoProcessOperator', 'ListCollector',
            'KeyedRuntimeContext']
 
 _SNAPSHOT_VERSION = 1
@@ -306,6 +306,15 @@ def call_on_timer(operator: KeyedOperator, ctx, timer, domain) -> None:
     ctx._timestamp = timer.timestamp
     ctx._time_domain = domain
     operator._emit(operator.function.on_timer(timer.timestamp, ctx), timer.timestamp)
+
+
+class ForwardingOperator(KeyedOperator):
+    """The parallel instance a custom partitioning sends elements to: it hands them on as they are."""
+
+    def process_input(self, side: int, records) -> None:
+        collect = self.output.collect
+        for _, value, timestamp in records:
+            collect(value, NO_TIMESTAMP if timestamp is None else timestamp)
 
 
 class UserFunctionOperator(KeyedOperator):

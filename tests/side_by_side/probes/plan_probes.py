@@ -211,6 +211,14 @@ def broadcasts(env):
     events.key_by(lambda x: x).connect(rules.broadcast(descriptor)).process(KeyedRules(), Types.STRING()).print()
 
 
+def custom_partitioning(env):
+    projected = collection(env).map(lambda x: x, PAIR).project(1, 0)
+    projected.partition_custom(lambda key, n: len(key) % n, lambda x: x[0]).map(lambda x: x).print()
+    routed = kafka(env).partition_custom(lambda key, n: 0, lambda x: x).set_parallelism(3)
+    routed.key_by(lambda x: x).reduce(lambda a, b: a + b).partition_custom(lambda key, n: 1, lambda x: x).print()
+    projected.cache().print()
+
+
 def renumbered(plan: str) -> str:
     """The plan text with ids replaced by their position in the node list."""
     order = {node["id"]: position for position, node in enumerate(json.loads(plan)["nodes"], 1)}
@@ -219,7 +227,7 @@ def renumbered(plan: str) -> str:
 
 for job in (partitioners, keyed_chain, side_outputs, event_time_window, chaining_settings, rolling,
             sinks_and_windows, operator_names, late_data, forward_with_new_parallelism, unions, connected,
-            broadcasts):
+            broadcasts, custom_partitioning):
     env = environment()
     print("== %s" % job.__name__)
     try:
