@@ -263,10 +263,9 @@ def _custom_partitioning(plan: KeyedStagePlan, runtime_context):
         chosen = partition(get_key(element), count)
         if not isinstance(chosen, int):
             raise TypeError("an integer is required")
-        if not 0 <= chosen < count:
-            from pyflink_compat.util.exceptions import JavaStyleError
-            raise JavaStyleError("java.lang.ArrayIndexOutOfBoundsException",
-                                 "Index %d out of bounds for length %d" % (chosen, count), "partition")
+        if not 0 <= chosen < count:          # the text of Flink's failure
+            raise IndexError("java.lang.ArrayIndexOutOfBoundsException: Index %d out of bounds for length %d"
+                             % (chosen, count))
         return chosen
 
     return subtask, int
