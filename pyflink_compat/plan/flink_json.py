@@ -91,8 +91,10 @@ class _Builder:
     def upstream(self, node: graph.Node):
         return self.upstreams(node)[0]
 
-    def connect(self, vertex: _Vertex, node: graph.Node):
+    def connect(self, vertex: _Vertex, node: graph.Node, default: Optional[str] = None):
+        """``default``: the partitioner where the job asked for none (None: forward or rebalance, by parallelism)."""
         for upstream, partitioner in self.upstreams(node):
+            partitioner = partitioner or default
             if partitioner is None:
                 partitioner = "FORWARD" if upstream.parallelism == vertex.parallelism else "REBALANCE"
             elif partitioner == "FORWARD" and upstream.parallelism != vertex.parallelism:
@@ -108,9 +110,11 @@ class _Builder:
             vertex = self.add(_Vertex(node.id, node.name, parallelism, pact="Data Source",
                                       description=node.description))
         elif kind == graph.KEY_BY:
+            # PyFlink's key-adding map runs beside its input, forward-connected: after a union of inputs of
+            # another parallelism than the first one's, Flink refuses the job
             upstream, _ = self.upstream(node)
             vertex = self.add(self.operator(node, upstream.parallelism))
-            self.connect(vertex, node)
+            self.connect(vertex, node, default="FORWARD")
         elif kind == graph.PARTITION_CUSTOM:
             # PyFlink's Python map adding each element's partition, beside its input, then the custom
             # partitioning to the Python map that drops it again (this node)

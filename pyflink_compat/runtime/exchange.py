@@ -51,6 +51,25 @@ def is_lines(payload: bytes) -> bool:
     return payload[:len(LINES_MAGIC)] == LINES_MAGIC
 
 
+ADDRESS_MAGIC = b"STAGE\0"        # starts a payload for a later stage than the first one it reaches
+
+
+def addressed(payload: bytes, depth: int) -> bytes:
+    """The payload marked for the stage at ``depth``: the stages before it pass it on unchanged."""
+    return ADDRESS_MAGIC + bytes([depth]) + payload
+
+
+def address(payload: bytes) -> Optional[int]:
+    """The depth of the stage an addressed payload is for, or None for a payload of the stage it reaches."""
+    if payload[:len(ADDRESS_MAGIC)] != ADDRESS_MAGIC:
+        return None
+    return payload[len(ADDRESS_MAGIC)]
+
+
+def unaddressed(payload: bytes) -> bytes:
+    return payload[len(ADDRESS_MAGIC) + 1:]
+
+
 def decode_lines(payload: bytes) -> List[str]:
     lines = []
     for batch in pa.ipc.open_stream(pa.py_buffer(payload[len(LINES_MAGIC):])):

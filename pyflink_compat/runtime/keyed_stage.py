@@ -124,6 +124,9 @@ class KeyedStagePlan:
     # Read side: sinks of the same source outside the stages (fan_out.Outlet): the read task feeds them in the
     # same pass (each function once per element), sends their Kafka records and passes print lines through.
     pass_outlets: tuple = ()
+    # The stage's place in the query (0: the first). A read side feeding a later stage (a source connected or
+    # merged with a stage's output) sends its payloads through the stages before, which pass them on.
+    depth: int = 0
 
 
 # -- read-task side ---------------------------------------------------------------------------------
@@ -220,6 +223,8 @@ def exchange_transform(plan: KeyedStagePlan):
         read_type = plan.second_type if plan.input_side == 2 else plan.keyed_type
         payloads = exchange.payloads_by_subtask(columns, None if plan.distribution == TO_ALL else targets,
                                                 read_type, plan.parallelism, progress)
+        if plan.depth:
+            payloads = [exchange.addressed(payload, plan.depth) for payload in payloads]
         routes = list(plan.routes)
         if printed:                         # to the reader's own subtask, which passes them on
             routes.append(plan.routes[ksource.reader_index(plan.parallelism) % plan.parallelism])
@@ -491,10 +496,19 @@ def stateful_processor(plan: KeyedStagePlan):
 
         def handleInputRows(self, key, rows, timerValues):
             subtask = plan.routes.index(int(key[0]))
-            payloads, lines = [], []
+            payloads, lines, passing = [], [], []
             for row in rows:
                 payload = row[exchange.PAYLOAD]
-                (lines if exchange.is_lines(payload) else payloads).append(payload)
+                if exchange.is_lines(payload):
+                    lines.append(payload)
+                    continue
+                depth = exchange.address(payload)
+                if depth is None:
+                    payloads.append(payload)
+                elif depth == plan.depth:
+                    payloads.append(exchange.unaddressed(payload))
+                else:                       # for a later stage: on to the same subtask of the next one
+                    passing.append(payload)
             saved = self.state.get()[0] if self.state.exists() else None
             result = run_subtask(plan, plan.plan_id, subtask, payloads, saved, _batch_id(),
                                  int(time.time() * 1000))
@@ -505,6 +519,8 @@ def stateful_processor(plan: KeyedStagePlan):
             if plan.next_stage is not None:
                 for route, payload in zip(plan.next_stage.routes, _forward(plan, subtask, result)):
                     yield Row(subtask=route, outlet=0, payload=payload)
+                for payload in passing:
+                    yield Row(subtask=plan.next_stage.routes[subtask], outlet=0, payload=payload)
             else:
                 for outlet, (elements, timestamps) in zip(plan.outlets, result.outputs):
                     yield Row(subtask=subtask, outlet=outlet.index,
@@ -522,7 +538,13 @@ def _forward(plan: KeyedStagePlan, subtask: int, result: SubtaskResult) -> List[
     following = plan.next_stage
     columns, targets = [], []
     elements, timestamps = result.outputs[0]
-    if following.distribution == CUSTOM:
+    handed_type = following.second_type if following.input_side == 2 else following.keyed_type
+    closing = ()
+    if following.distribution == FORWARD:          # a two-input operation without key_by, same parallelism
+        get_key, assign = _no_key, lambda key: subtask
+    elif following.distribution == TO_ALL:         # the broadcast input of a broadcast process operation
+        get_key, assign = _no_key, lambda key: 0
+    elif following.distribution == CUSTOM:
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
         opened = SimpleRuntimeContext("_partition_custom_map_operator", subtask, plan.parallelism, {})
         get_key, assign = _custom_partitioning(following, opened)
@@ -535,14 +557,16 @@ def _forward(plan: KeyedStagePlan, subtask: int, result: SubtaskResult) -> List[
         closing = (selector,)
     try:
         if elements:
-            keyed_columns(elements, timestamps, get_key, assign, following.keyed_type, columns, targets)
+            keyed_columns(elements, timestamps, get_key, assign, handed_type, columns, targets)
     finally:
         for function in closing:
             if hasattr(function, "close"):
                 function.close()
     progress = exchange.BatchProgress("%s:%d" % (plan.plan_id, subtask), None, len(elements),
-                                      result.finished, watermark=result.watermark, idle=result.idle)
-    return exchange.payloads_by_subtask(columns, targets, following.keyed_type, following.parallelism, progress)
+                                      result.finished, watermark=result.watermark, idle=result.idle,
+                                      side=following.input_side)
+    return exchange.payloads_by_subtask(columns, None if following.distribution == TO_ALL else targets,
+                                        handed_type, following.parallelism, progress)
 
 
 def _deliver(outlet: StageOutlet, subtask: int, elements: list, timestamps: list) -> bytes:

@@ -113,13 +113,6 @@ def _check_chain(chain: List[graph.Node], runtime_mode):
             continue
         if node.kind not in graph.FUNCTION_KINDS:
             raise UnsupportedFeatureError(node.name, "unsupported-apis")
-    ports = [i for i, node in enumerate(chain) if node.kind == graph.CO_INPUT]
-    if ports and any(node.kind in graph.STAGE_OPERATOR_KINDS for node in chain[:ports[0]]):
-        raise UnsupportedFeatureError(
-            "A connect() of a stream coming out of a keyed operation", "multi-input-streams",
-            "connect the streams before their keyed operations")
-    if len(ports) > 1:
-        raise UnsupportedFeatureError("Two connect() operations on one path of the job", "multi-input-streams")
 
 
 # -- sources ------------------------------------------------------------------------------------
@@ -476,10 +469,6 @@ class Route:
     staged: bool = False                  # it runs through keyed or two-input operations (stages)
 
 
-def _first_stage_operator(chain) -> Optional[graph.Node]:
-    return next((node for node in chain if node.kind in graph.STAGE_OPERATOR_KINDS), None)
-
-
 def _last_stage_operator(chain) -> Optional[graph.Node]:
     return next((node for node in reversed(chain) if node.kind in graph.STAGE_OPERATOR_KINDS), None)
 
@@ -491,11 +480,9 @@ def job_routes(sinks, shared: bool = True) -> List[Route]:
     routes = []
     for sink in sinks:
         chains = sink.routes()
-        for chain in chains:
-            if sum(node.kind in graph.TWO_INPUT_KINDS for node in chain) > 1:
-                raise UnsupportedFeatureError("Two connect() operations on one path of the job", "multi-input-streams")
-        two_input = [node for chain in chains for node in chain if node.kind in graph.TWO_INPUT_KINDS]
-        if two_input and not all(node in chain for node in two_input for chain in chains):
+        # a two-input operation's output merged with a stream that does not go through the same last operation
+        two_input = any(node.kind in graph.TWO_INPUT_KINDS for chain in chains for node in chain)
+        if two_input and len({id(_last_stage_operator(chain)) for chain in chains}) > 1:
             raise UnsupportedFeatureError(
                 "DataStream.union of the output of a two-input operation with another stream", "multi-input-streams")
         for branch, chain in enumerate(chains):
@@ -506,10 +493,8 @@ def job_routes(sinks, shared: bool = True) -> List[Route]:
                 group = ("stage", last.id) if shared else ("stage", last.id, sink.id)
                 routes.append(Route(sink, tuple(chain), branch, group, staged=True))
     for group in route_groups(routes):
-        if group[0].staged and len({_first_stage_operator(route.chain).id for route in group}) > 1:
-            raise UnsupportedFeatureError(
-                "DataStream.union between two keyed operations", "multi-input-streams",
-                "a union may come before the first key_by, or after the keyed operations of each stream")
+        if group[0].staged:
+            stage_alignment(group)           # refuses what one chain of stages cannot run
     return routes
 
 
@@ -623,8 +608,9 @@ def _max_parallelism(operator: graph.Node, job: JobPlan) -> Optional[int]:
 
 @attrs.frozen
 class _StageInput:
-    """How one route enters the first stage of a keyed query."""
+    """How one route enters the stages of a keyed query."""
     route: "Route"
+    depth: int                        # the stage it enters (0: the first); later ones through the stages before
     source: graph.Node
     pre_nodes: tuple                  # its per-element nodes before the stage
     assigned: bool                    # an assign_timestamps_and_watermarks among them
@@ -656,6 +642,46 @@ def _operator_at(chain, start: int) -> int:
     return next(i for i in range(start, len(chain)) if chain[i].kind in graph.STAGE_OPERATOR_KINDS)
 
 
+def _stage_operators(chain) -> List[int]:
+    return [i for i, node in enumerate(chain) if node.kind in graph.STAGE_OPERATOR_KINDS]
+
+
+def stage_alignment(routes: List["Route"]):
+    """(the route running every stage of a query, each route's depth): the stages are the operations of the
+    route with the most; another route must run the last ones of them, entering at its first (a source merged
+    into the stream between two stages: a connect or union after a keyed or two-input operation). Two routes
+    meeting after each ran an operation of its own are refused."""
+    longest = max(routes, key=lambda route: len(_stage_operators(route.chain)))
+    chain = list(longest.chain)
+    operators = _stage_operators(chain)
+    depths = []
+    for route in routes:
+        other = list(route.chain)
+        own = _stage_operators(other)
+        depth = len(operators) - len(own)
+        if other[own[0]:own[-1] + 1] != chain[operators[depth]:operators[-1] + 1]:
+            raise UnsupportedFeatureError(
+                "A union or connect of two streams that each come out of keyed or two-input operations",
+                "multi-input-streams", "merge the streams before the operations of one of them")
+        depths.append(depth)
+    return longest, depths
+
+
+def _stage_boundaries(chain, first_operator: int, last_operator: int) -> List[int]:
+    """Where each stage after the first starts: its key_by, custom partitioning or, for a two-input operation
+    without key_by, the port the stream enters it by."""
+    return [i for i in range(first_operator + 1, last_operator + 1)
+            if chain[i].kind in (graph.KEY_BY, graph.PARTITION_CUSTOM)
+            or (chain[i].kind == graph.CO_INPUT and chain[i - 1].kind != graph.KEY_BY)]
+
+
+def _input_types(operator: graph.Node, chain, operator_index: int):
+    """(the type of the operator's (first) input, of its second input or None)."""
+    if operator.kind in graph.TWO_INPUT_KINDS:
+        return operator.inputs[0].output_type, operator.inputs[1].output_type
+    return chain[operator_index - 1].output_type, None
+
+
 def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, checkpoints,
                      deliver: Callable = None, plain_routes: List["Route"] = ()) -> PlannedQuery:
     """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes
@@ -668,28 +694,25 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     for route in routes:
         _check_chain(list(route.chain), job.runtime_mode)
     first = routes[0]
-    sink, chain = first.sink, list(first.chain)
+    longest, depths = stage_alignment(routes)
+    depth_of = {id(route): depth for route, depth in zip(routes, depths)}
+    sink, chain = first.sink, list(longest.chain)
     entry = _stage_entry(chain)
     first_operator = _operator_at(chain, entry)
-    last_operator = max(i for i, node in enumerate(chain) if node.kind in graph.STAGE_OPERATOR_KINDS)
-    # Where each stage starts (its key_by or custom partitioning, or the first stage's entry) and where its
-    # operator is.
-    boundaries = [entry] + [i for i in range(first_operator + 1, last_operator + 1)
-                            if chain[i].kind in (graph.KEY_BY, graph.PARTITION_CUSTOM)]
+    last_operator = _stage_operators(chain)[-1]
+    # Where each stage starts (the first stage's entry, then each one's key_by, custom partitioning or port).
+    boundaries = [entry] + _stage_boundaries(chain, first_operator, last_operator)
     sinks, tails = [], {}             # each sink, and the nodes between the last operator and it
-    for route in routes:              # the stages run the first route's nodes from the first to the last operator
+    for route in routes:
         other = list(route.chain)
-        other_first = _operator_at(other, _stage_entry(other))
-        other_last = other_first + (last_operator - first_operator)
-        tail = other[other_last + 1:-1]
-        if (other[other_first:other_last + 1] != chain[first_operator:last_operator + 1]
-                or tails.setdefault(route.sink.id, tail) != tail):
+        tail = other[_stage_operators(other)[-1] + 1:-1]
+        if tails.setdefault(route.sink.id, tail) != tail:
             raise UnsupportedFeatureError(
                 "A union of two outputs of one keyed or two-input operation", "multi-input-streams",
                 "write each output to its own sink")
         if route.sink not in sinks:
             sinks.append(route.sink)
-    # One read per distinct way into the first stage (the routes of each sink take the same ways).
+    # One read per distinct way into the stages (the routes of each sink take the same ways).
     entries = {}
     for route in routes:
         other = list(route.chain)
@@ -697,11 +720,12 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     routes_in = list(entries.values())
     configuration = job.configuration
     parallelism = job.parallelism
-    operator_node = chain[first_operator]
-    # What each route does before the first stage (its source, per-element nodes, watermark strategy, how its
-    # records reach the subtasks).
+    # What each route does before the stage it enters (its source, per-element nodes, watermark strategy, how
+    # its records reach the subtasks).
     heads = []
     for route in routes_in:
+        depth = depth_of[id(route)]
+        operator_node = chain[_stage_operators(chain)[depth]]
         route_chain = list(route.chain)
         route_entry = _stage_entry(route_chain)
         pre_nodes = route_chain[1:route_entry]
@@ -719,11 +743,8 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
                 distribution = keyed_stage.FORWARD
             else:
                 distribution = keyed_stage.ROUND_ROBIN
-        heads.append(_StageInput(route, route_chain[0], tuple(pre_nodes), bool(assigners), spec, prefix, side,
+        heads.append(_StageInput(route, depth, route_chain[0], tuple(pre_nodes), bool(assigners), spec, prefix, side,
                                  key_node.payload if key_node is not None else None, distribution))
-    watermark_spec = heads[0].spec
-    input_specs = tuple((head.prefix, head.spec) for head in heads) if len(heads) > 1 else ()
-    second_type = operator_node.inputs[1].output_type if operator_node.kind in graph.TWO_INPUT_KINDS else None
     outlets = []                      # the last stage's: one per sink
     for index, each in enumerate(sinks):
         side_tag, rest = _side_output_first(tails[each.id])
@@ -735,22 +756,33 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         outlets.append(keyed_stage.StageOutlet(index, side_tag, tuple(rest),
                                                _handed_on_type(chain[last_operator], side_tag, rest), spec))
     stage_routes = tuple(keyed_stage.route_values(parallelism, parallelism))
-    silent_inputs = []
+    silent_inputs = {}                # stage -> the inputs of its sources that never send records
     for head in heads:
         silent_readers = readers_without_partitions(head.source, parallelism)
         if silent_readers:
             log.info("%s: reader(s) %s of %d get no Kafka partition; as on Flink they hold the watermark back",
                      head.source.name, ", ".join(str(r) for r in silent_readers),
                      head.source.parallelism or parallelism)
-        silent_inputs.extend(head.prefix + keyed_stage.reader_input(r) for r in silent_readers)
+        silent_inputs.setdefault(head.depth, []).extend(head.prefix + keyed_stage.reader_input(r)
+                                                        for r in silent_readers)
     # The stages from the last to the first: each one's plan holds the plan of the stage after it.
     plan = None
+    stage_plans = {}
     ends = boundaries[1:] + [None]
     for number, (start, end) in reversed(list(enumerate(zip(boundaries, ends)))):
         operator_index = _operator_at(chain, start)
         operator = chain[operator_index]
         key_node = chain[start] if chain[start].kind == graph.KEY_BY else None
-        distribution = _stage_distribution(operator, key_node) or keyed_stage.BY_KEY
+        # how the stage before hands its outputs on (the first stage's inputs are the heads')
+        entering_side = next((node.payload for node in chain[start:operator_index] if node.kind == graph.CO_INPUT), 0)
+        distribution = _stage_distribution(operator, key_node)
+        if distribution is None:
+            distribution = (keyed_stage.TO_ALL if entering_side == 2 and operator.kind in graph.BROADCAST_KINDS
+                            else keyed_stage.FORWARD)
+        first_type, second_type = _input_types(operator, chain, operator_index)
+        entering = [head for head in heads if head.depth == number]
+        watermark_spec = (entering or heads)[0].spec
+        input_specs = tuple((head.prefix, head.spec) for head in entering) if len(entering) > 1 else ()
         if end is None:
             stage_outlets = tuple(outlets)
         else:
@@ -758,18 +790,16 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
             stage_outlets = (keyed_stage.StageOutlet(0, side_tag, tuple(rest),
                                                      _handed_on_type(operator, side_tag, rest)),)
         plan = keyed_stage.KeyedStagePlan(
-            pre_nodes=heads[0].pre_nodes if number == 0 else (),
-            key_selection=key_node.payload if key_node is not None else None,
+            pre_nodes=(), key_selection=key_node.payload if key_node is not None else None,
             operator_node=operator, outlets=stage_outlets,
-            input_type=heads[0].source.output_type if number == 0 else chain[start - 1].output_type,
-            keyed_type=chain[operator_index - 1].output_type,
+            input_type=chain[start - 1].output_type, keyed_type=first_type,
             parallelism=parallelism, routes=stage_routes, watermark_spec=watermark_spec,
-            assigner_in_chain=heads[0].assigned, job_name=job_name, next_stage=plan,
+            assigner_in_chain=False, job_name=job_name, next_stage=plan,
             plan_id="%s-%d" % (uuid.uuid4().hex, number),
-            silent_inputs=tuple(silent_inputs) if number == 0 else (),
-            max_parallelism=_max_parallelism(operator, job),
-            second_type=second_type if number == 0 else None,
-            input_specs=input_specs if number == 0 else (), distribution=distribution)
+            silent_inputs=tuple(silent_inputs.get(number, ())),
+            max_parallelism=_max_parallelism(operator, job), input_side=entering_side,
+            second_type=second_type, input_specs=input_specs, distribution=distribution, depth=number)
+        stage_plans[number] = plan
     operators = [chain[_operator_at(chain, start)] for start in boundaries]
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     pass_outlets = {}                 # head position -> the plain sinks its read feeds
@@ -791,8 +821,8 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     frames, sources = [], []
     for position, head in enumerate(heads):
         route, source = head.route, head.source
-        # the read side of the first stage, as this route's source feeds it
-        reading = attrs.evolve(plan, pre_nodes=head.pre_nodes, input_type=source.output_type,
+        # the read side of the stage this route enters, as its source feeds it
+        reading = attrs.evolve(stage_plans[head.depth], pre_nodes=head.pre_nodes, input_type=source.output_type,
                                assigner_in_chain=head.assigned, input_prefix=head.prefix, input_side=head.side,
                                key_selection=head.key_selection, distribution=head.distribution,
                                pass_outlets=tuple(pass_outlets.get(position, ())))

@@ -75,13 +75,21 @@ def test_co_flat_map_and_co_map_of_a_stream_and_its_own_derivative(spark, env):
     assert collected(mapped) == sorted(str(v) for v in [3, 4, 5, 6, 7, 3, 5, 7, 9, 11])
 
 
-def test_a_connect_after_a_connect_is_refused_by_name(spark, env):
+def test_a_connect_after_a_connect(spark, env):
     ds_1 = env.from_collection([1, 2, 3], type_info=Types.INT())
     ds_2 = ds_1.map(lambda x: x * 2, output_type=Types.INT())
     chained = ds_1.connect(ds_2).flat_map(PlusMinus(), output_type=Types.INT()).connect(ds_2) \
         .map(AddTwoAddOne(), output_type=Types.INT())
-    with pytest.raises(UnsupportedFeatureError, match="Two connect"):
-        chained.execute_and_collect()
+    # PlusMinus: 2, 3, 4 and 1, 3, 5; then +2 on those, +1 on ds_2's 2, 4, 6
+    assert collected(chained) == sorted(str(v) for v in [4, 5, 6, 3, 5, 7, 3, 5, 7])
+
+
+def test_a_connect_of_two_streams_each_out_of_its_own_keyed_operation_is_refused_by_name(spark, env):
+    ds_1 = env.from_collection([1, 2, 3], type_info=Types.INT())
+    sums = ds_1.key_by(lambda x: x % 2).reduce(lambda x, y: x + y)
+    maxima = ds_1.key_by(lambda x: x % 3).reduce(lambda x, y: max(x, y))
+    with pytest.raises(UnsupportedFeatureError, match="each come out of keyed or two-input operations"):
+        sums.connect(maxima).map(AddTwoAddOne(), output_type=Types.INT()).execute_and_collect()
 
 
 class Mark(CoMapFunction):

@@ -236,6 +236,15 @@ CASES = [
                                                     1: ["eve,4", "dan,2", "fay,8", "dan,6", "eve,10", "dan,11"]})},
          outputs={"out": Output(count=12, compare="multiset"), "cached": Output(count=12, compare="multiset")},
          prints=Prints(count=24, parallelism=3)),
+    # a keyed operation's output connected with a second topic (CoMap to Kafka; KeyedCoProcessFunction with state
+    # and timers) and merged with it (union) into a second keyed operation: one query, the second topic read
+    # into the later stages through the first
+    Case(name="connect-after-keyed", job="connect_after_keyed.py",
+         args=["{bootstrap}", "{orders}", "{limits}", "{tagged}"],
+         inputs={"orders": Input(partitions=2, records={0: ["ann,5", "bob,7", "ann,1", "bob,3", "ann,9"],
+                                                        1: ["cid,4", "dee,2", "cid,8", "eve,6"]}),
+                 "limits": Input(records={0: ["ann,10", "bob,20", "cid,5", "dee,1", "fay,3"]})},
+         outputs={"tagged": Output(count=14, compare="multiset")}, prints=Prints(count=12, parallelism=2)),
     # late data: records behind the watermark by more than the allowed lateness go to the side output
     # ... with the window's results and late records also written to Kafka: four sinks of one window instance
     Case(name="late-data", job="late_data.py", args=["{bootstrap}", "{in}", "{out}"], bounded=False,

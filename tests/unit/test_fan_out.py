@@ -122,8 +122,13 @@ def test_routes_meeting_in_a_keyed_operation_form_one_group():
     assert [len(group) for group in translate.route_groups(translate.job_routes([after]))] == [2]
     between = one.key_by(lambda v: v).reduce(lambda x, y: x + y).union(two).key_by(lambda v: v) \
         .reduce(lambda x, y: x).print()._node
-    with pytest.raises(UnsupportedFeatureError, match="union between two keyed operations"):
-        translate.job_routes([between])
+    routes = translate.job_routes([between])           # the second source enters at the second stage
+    assert [len(group) for group in translate.route_groups(routes)] == [2]
+    assert translate.stage_alignment(routes)[1] == [0, 1]
+    both_keyed = one.key_by(lambda v: v).reduce(lambda x, y: x + y).union(
+        two.key_by(lambda v: v).reduce(lambda x, y: x)).key_by(lambda v: v).reduce(lambda x, y: x).print()._node
+    with pytest.raises(UnsupportedFeatureError, match="each come out of keyed or two-input operations"):
+        translate.job_routes([both_keyed])
 
 
 def test_sinks_reading_one_keyed_operation_form_one_group_unless_shared_pass_is_off():
@@ -141,3 +146,27 @@ def test_sinks_reading_one_keyed_operation_form_one_group_unless_shared_pass_is_
     # a second keyed operation after the first: its sink is another group (the first one's sinks are not in it)
     again = reduced.key_by(lambda v: v).reduce(lambda x, y: x).print()._node
     assert [len(group) for group in translate.route_groups(translate.job_routes([main, again]))] == [1, 1]
+
+
+def test_a_two_input_operations_output_merged_with_a_stream_beside_it_is_refused():
+    import pytest
+    from pyflink_compat.datastream.functions import CoMapFunction
+    from pyflink_compat.util.exceptions import UnsupportedFeatureError
+
+    class Both(CoMapFunction):
+        def map1(self, value):
+            return value
+
+        def map2(self, value):
+            return value
+
+    env = StreamExecutionEnvironment.get_execution_environment()
+    one, two, three = (env.from_collection([n], Types.INT()) for n in (1, 2, 3))
+    mapped = one.connect(two).map(Both(), Types.INT())
+    again = mapped.connect(three).map(Both(), Types.INT()).print()._node      # connect after connect: one chain
+    routes = translate.job_routes([again])
+    assert [len(group) for group in translate.route_groups(routes)] == [3]
+    assert translate.stage_alignment(routes)[1] == [0, 0, 1]
+    beside = mapped.union(three).print()._node
+    with pytest.raises(UnsupportedFeatureError, match="union of the output of a two-input operation"):
+        translate.job_routes([beside])
