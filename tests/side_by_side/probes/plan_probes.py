@@ -219,6 +219,12 @@ def custom_partitioning(env):
     projected.cache().print()
 
 
+def union_then_key_by(env):
+    # the key-adding map is forward-connected to every input of the union: a source of parallelism 1 is refused
+    collection(env).map(lambda x: x, PAIR).union(collection(env)).key_by(lambda x: x[0]) \
+        .reduce(lambda a, b: a).print()
+
+
 def renumbered(plan: str) -> str:
     """The plan text with ids replaced by their position in the node list."""
     order = {node["id"]: position for position, node in enumerate(json.loads(plan)["nodes"], 1)}
@@ -227,7 +233,7 @@ def renumbered(plan: str) -> str:
 
 for job in (partitioners, keyed_chain, side_outputs, event_time_window, chaining_settings, rolling,
             sinks_and_windows, operator_names, late_data, forward_with_new_parallelism, unions, connected,
-            broadcasts, custom_partitioning):
+            broadcasts, custom_partitioning, union_then_key_by):
     env = environment()
     print("== %s" % job.__name__)
     try:
