@@ -165,6 +165,18 @@ def test_keyed_and_broadcast_state_of_a_broadcast_connect_survive_kill_9_and_res
 
 
 @pytest.mark.crash_full
+def test_the_states_of_a_keyed_stage_and_of_a_keyed_connect_after_it_survive_restarts_from_checkpoints(
+        bootstrap, tmp_path):
+    # Even keys summed by a first keyed stage, then connected with the odd keys' values (read into the second
+    # stage through the first), which a KeyedCoProcessFunction sums: both stages' state in the checkpoints.
+    expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
+        "connect-after-keyed-sum", bootstrap, tmp_path, records=12_000, keys=20, seed_offset=7, kills=3)
+    seen = _sums_by_key(output)
+    assert seen == {key: set(sums) for key, sums in expected.items()}, "seed %d" % SEED
+    report_and_check_resumed()
+
+
+@pytest.mark.crash_full
 def test_the_shared_state_of_a_keyed_connect_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     # Even keys through the first input, odd through the second: one KeyedCoProcessFunction sums both.
     expected, output, report_and_check_resumed = _run_keyed_job_with_kills(

@@ -5,7 +5,9 @@ two sources of the topic, one keeping the even keys and one the odd (``union-sum
 connected with a broadcast stream of labels read from the topic IN-rules (``broadcast-sum``: a
 KeyedBroadcastProcessFunction keeps the running sum in keyed state and the label in broadcast state, output
 "key:sum:label"), or the even and odd keys connected and keyed, one KeyedCoProcessFunction summing both
-(``connect-sum``), bounded by the input's end offsets.
+(``connect-sum``), or the running sums of the even keys (a first keyed stage) connected with the odd keys'
+values, keyed, a KeyedCoProcessFunction passing the former on and summing the latter (``connect-after-keyed-sum``),
+bounded by the input's end offsets.
 
     pyflink-compat run [-s JOB_CHECKPOINT_DIR] tests/jobs/checkpointed_job.py MODE BOOTSTRAP IN OUT CHECKPOINT_DIR \
         [none|at-least-once|exactly-once]
@@ -87,6 +89,27 @@ def connected_sums(even, odd):
     return even.connect(odd).key_by(key, key, key_type=Types.STRING()).process(SumBoth(), output_type=Types.STRING())
 
 
+def sums_after_a_keyed_stage(even, odd):
+    from pyflink.datastream.functions import KeyedCoProcessFunction
+    from pyflink.datastream.state import ValueStateDescriptor
+
+    class PassOrSum(KeyedCoProcessFunction):
+        def open(self, runtime_context):
+            self.sum = runtime_context.get_state(ValueStateDescriptor("sum", Types.LONG()))
+
+        def process_element1(self, value, ctx):      # a running sum of the first keyed stage
+            yield value
+
+        def process_element2(self, value, ctx):      # a value: summed here
+            total = (self.sum.value() or 0) + int(value.split(":")[1])
+            self.sum.update(total)
+            yield "%s:%d" % (ctx.get_current_key(), total)
+
+    key = lambda v: v.split(":")[0]  # noqa: E731
+    return running_sums(even).connect(odd).key_by(key, key, key_type=Types.STRING()) \
+        .process(PassOrSum(), output_type=Types.STRING())
+
+
 def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir, guarantee="at-least-once"):
     configuration = Configuration()
     configuration.set_string("execution.checkpointing.dir", checkpoint_dir)
@@ -115,7 +138,7 @@ def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir, guarantee="
         out = values.map(lambda v: v.upper(), output_type=Types.STRING())
     elif mode == "two-stage-sum":
         out = counted_sums(values)
-    elif mode in ("union-sum", "broadcast-sum", "connect-sum"):
+    elif mode in ("union-sum", "broadcast-sum", "connect-sum", "connect-after-keyed-sum"):
         odd = env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source 2") \
             .filter(lambda v: int(v.split(":")[0][1:]) % 2 == 1)
         even = values.filter(lambda v: int(v.split(":")[0][1:]) % 2 == 0)
@@ -123,6 +146,8 @@ def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir, guarantee="
             out = running_sums(even.union(odd))
         elif mode == "connect-sum":
             out = connected_sums(even, odd)
+        elif mode == "connect-after-keyed-sum":
+            out = sums_after_a_keyed_stage(even, odd)
         else:
             rules_source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(input_topic + "-rules")
                             .set_group_id("checkpointed-job")
