@@ -329,3 +329,15 @@ def test_sql_time_is_stored_as_microseconds_of_the_day_and_reaches_functions_at_
     assert "bigint" in codec.spark_ddl(Types.SQL_TIME())
     with pytest.raises(TypeError, match="SQL_TIME"):
         codec.from_python(["12:00"], Types.SQL_TIME())
+
+
+def test_a_payload_addressed_to_a_later_stage_comes_back_unchanged_there():
+    import pyarrow as pa
+    from pyflink_compat.runtime import exchange
+    progress = exchange.BatchProgress("orders:0", 5, 1, False, side=2)
+    payload = exchange.encode_payload(pa.array([b"x"]), pa.array([5], pa.int64()), pa.array([b"k"]), progress)
+    assert exchange.address(payload) is None                      # for the stage it reaches
+    addressed = exchange.addressed(payload, 3)
+    assert exchange.address(addressed) == 3 and not exchange.is_lines(addressed)
+    assert exchange.unaddressed(addressed) == payload
+    assert exchange.decode_payload(exchange.unaddressed(addressed))[1] == progress
