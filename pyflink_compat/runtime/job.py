@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Callable, List, Optional
 
-from py4j.protocol import Py4JJavaError
+from py4j.protocol import Py4JError, Py4JJavaError
 
 from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobStatus
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
@@ -24,6 +24,8 @@ from pyflink_compat.runtime import (checkpoints, idle_planners, launch, session,
 log = logging.getLogger("pyflink_compat")
 
 POLL_INTERVAL_S = 0.05
+# How long an interrupted job may take to stop its queries before the interrupt is raised anyway.
+STOP_DEADLINE_S = 60.0
 
 
 class JobExecutionError(Py4JJavaError, RuntimeError):
@@ -173,7 +175,14 @@ class JobRun:
                 if release_planners and len(started) == len(self._queries):
                     release_planners = idle_planners.release(warm_up.finished) is None   # None: try again
                 for plan, query in list(pending):
-                    exception = query.exception()
+                    try:
+                        exception = query.exception()
+                    except (Py4JError, ConnectionError) as e:
+                        if isinstance(e, Py4JJavaError):
+                            raise
+                        raise JobExecutionError(
+                            "Job '%s' failed: the Spark driver JVM of this process no longer answers (it was "
+                            "killed or crashed): %s" % (self.job_name, str(e).splitlines()[0])) from e
                     if exception is not None:
                         cause = _cause_of(exception)
                         error = JobExecutionError("Job '%s' failed in %s: %s"
@@ -202,9 +211,14 @@ class JobRun:
             self.error = e
             self.status = JobStatus.CANCELED if self._cancel_requested.is_set() else JobStatus.FAILED
         finally:
-            self._stop_all()
-            outcomes = {JobStatus.FINISHED: checkpoints.FINISHED, JobStatus.CANCELED: checkpoints.CANCELED}
-            self._checkpoints.finish(outcomes.get(self.status, checkpoints.FAILED))
+            try:
+                self._stop_all()
+                outcomes = {JobStatus.FINISHED: checkpoints.FINISHED, JobStatus.CANCELED: checkpoints.CANCELED}
+                self._checkpoints.finish(outcomes.get(self.status, checkpoints.FAILED))
+            except BaseException as e:   # noqa: B902 - the job's outcome must still be reported
+                log.error("Job '%s' (%s): stopping failed: %s", self.job_name, self.job_id, e)
+                if self.error is None:
+                    self.error, self.status = e, JobStatus.FAILED
             if self.error is not None:
                 if self.log_failure and self.status == JobStatus.FAILED:
                     text = str(self.error)
@@ -222,13 +236,20 @@ class JobRun:
                     query.stop()
             except Exception as e:       # stopping is best effort; the first error is what matters
                 log.debug("stopping a query failed: %s", e)
-            for source, end in plan.source_ends(query.lastProgress):
+            try:
+                ends = plan.source_ends(query.lastProgress)
+            except Exception as e:       # the Spark session is gone (the JVM died or was killed)
+                log.warning("%s: no progress to commit offsets from: %s", plan.name, e)
+                ends = [(source, None) for source in plan.sources]
+            for source, end in ends:
                 if source.offset_committer is not None:
-                    # The last completed micro-batch is committed too (Flink commits on the final checkpoint).
-                    if end:
-                        source.offset_committer.batch_completed(end)
-                    source.offset_committer.close()
-                    source.offset_committer = None
+                    try:
+                        # The last completed micro-batch is committed too (Flink commits on the final checkpoint).
+                        if end:
+                            source.offset_committer.batch_completed(end)
+                    finally:
+                        source.offset_committer.close()
+                        source.offset_committer = None
 
     def cancel(self):
         self.status = JobStatus.CANCELLING
@@ -245,7 +266,10 @@ class JobRun:
             return self.result_future.result()
         except KeyboardInterrupt:
             self.cancel()
-            self.result_future.exception()
+            try:
+                self.result_future.exception(timeout=STOP_DEADLINE_S)
+            except concurrent.futures.TimeoutError:
+                log.error("Job '%s' (%s) did not stop within %.0f s", self.job_name, self.job_id, STOP_DEADLINE_S)
             raise
 
     @property

@@ -171,6 +171,50 @@ def test_an_unbounded_job_stopped_by_a_signal_exits_without_a_trace(signal_name,
     assert "pyflink-compat: the job was cancelled (%s)" % said in errors
 
 
+def _session_processes(session: int, name: str):
+    """The pids of processes of a session whose command line contains ``name``."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.getsid(int(entry)) != session:
+                continue
+            with open("/proc/%s/cmdline" % entry, "rb") as f:
+                if name.encode() in f.read():
+                    pids.append(int(entry))
+        except (OSError, ProcessLookupError):
+            continue
+    return pids
+
+
+def test_a_job_whose_spark_jvm_is_killed_fails_instead_of_hanging(bootstrap, tmp_path):
+    import signal
+    import time
+    src = create_topic(bootstrap, unique_topic("jvm-kill-in"))
+    produce(bootstrap, src, ["a", "b"])
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with open(tmp_path / "out", "wb") as out, open(tmp_path / "err", "wb") as err:
+        process = subprocess.Popen([sys.executable, "-m", "pyflink_compat", "run",
+                                    os.path.join(JOBS, "unbounded_job.py"), bootstrap, src],
+                                   stdout=out, stderr=err, env=env, cwd=REPO, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 120
+            while "B" not in (tmp_path / "out").read_text() and time.monotonic() < deadline:
+                assert process.poll() is None, (tmp_path / "err").read_text()[-3000:]
+                time.sleep(0.2)
+            jvms = _session_processes(process.pid, "java")
+            assert jvms, "no Spark JVM found in the job's session"
+            for pid in jvms:
+                os.kill(pid, signal.SIGKILL)
+            assert process.wait(timeout=90) == 1, (tmp_path / "err").read_text()[-3000:]
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+    errors = (tmp_path / "err").read_text()
+    assert "JobExecutionError" in errors, errors[-3000:]
+
+
 def test_detached_returns_with_the_job_id_while_the_job_goes_on(bootstrap):
     src, out = create_topic(bootstrap, unique_topic("det-in")), create_topic(bootstrap, unique_topic("det-out"))
     produce(bootstrap, src, ["a", "bb"])
