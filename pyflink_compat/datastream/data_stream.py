@@ -77,6 +77,8 @@ class DataStream(object):
     def __init__(self, j_data_stream):
         # PyFlink wraps a Java DataStream; we wrap a graph node and remember the environment.
         self._node, self._env = j_data_stream
+        if self._env is not None:
+            self._env._created(self._node)
 
     # -- naming and operator settings (recorded; Spark plans operators itself) ------------------
 
@@ -338,7 +340,8 @@ class DataStream(object):
         from pyflink_compat.runtime import job
         node = graph.Node(kind=graph.COLLECT_SINK, name="Collect", output_type=self._node.output_type,
                           input=self._node, payload=None)
-        return job.execute_and_collect(self._env._job_plan(self._env._take_sinks() + [node]), node,
+        self._env._add_sink(node)
+        return job.execute_and_collect(self._env._job_plan(self._env._take_sinks()), node,
                                        job_execution_name, limit)
 
 

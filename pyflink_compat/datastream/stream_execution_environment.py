@@ -116,6 +116,7 @@ class StreamExecutionEnvironment(object):
         configuration: Configuration = j_stream_execution_environment
         self._configuration = configuration
         self._sinks: List[graph.Node] = []
+        self._streams: dict = {}         # node id -> every stream node the job created (Flink runs them all)
         self._runtime_mode = RuntimeExecutionMode.STREAMING
         self._checkpoint_config = CheckpointConfig(None)
         self._checkpoint_config._configuration = configuration     # 1.x checkpoint storage -> 2.x keys
@@ -523,11 +524,19 @@ class StreamExecutionEnvironment(object):
 
     # -- execution ----------------------------------------------------------------------------
 
+    def _created(self, node: graph.Node):
+        self._streams[node.id] = node
+
     def _add_sink(self, node: graph.Node):
         self._sinks.append(node)
 
+    def _dangling(self) -> List[graph.Node]:
+        return graph.dangling_ends(list(self._streams.values()), self._sinks)
+
     def _take_sinks(self) -> List[graph.Node]:
-        sinks, self._sinks = self._sinks, []
+        """The job's sinks, and a discarding sink after each stream nothing reads; the environment starts over."""
+        sinks = self._sinks + [graph.discard_sink(end) for end in self._dangling()]
+        self._sinks, self._streams = [], {}
         return sinks
 
     def _job_plan(self, sinks) -> JobPlan:
@@ -542,7 +551,7 @@ class StreamExecutionEnvironment(object):
     def get_execution_plan(self) -> str:
         from pyflink_compat.plan import flink_json
         return flink_json.execution_plan(
-            self._sinks, self._parallelism,
+            self._sinks + [graph.discard_sink(end) for end in self._dangling()], self._parallelism,
             python_chaining=self._configuration.get_boolean("python.operator-chaining.enabled", True))
 
     def execute(self, job_name: str = None):
@@ -555,4 +564,4 @@ class StreamExecutionEnvironment(object):
         return job.execute_async(self._job_plan(self._take_sinks()), job_name)
 
     def close(self):
-        self._sinks = []
+        self._sinks, self._streams = [], {}

@@ -156,6 +156,9 @@ class _Builder:
     def sink(self, node: graph.Node):
         if node.kind == graph.COLLECT_SINK:
             return
+        if node.kind == graph.DISCARD_SINK:         # Flink lists the operators nothing reads, without a sink
+            self.vertex_of(node.input)
+            return
         upstream_node = node
         parallelism = self.parallelism(node)
         if node.kind == graph.PRINT_SINK:

@@ -23,6 +23,8 @@ WINDOW = "window"                      # a window operation on a keyed (or all) 
 KAFKA_SINK = "kafka_sink"
 PRINT_SINK = "print_sink"
 COLLECT_SINK = "collect_sink"
+# Added by execute() after an operator nothing reads (Flink runs those too): its outputs are dropped.
+DISCARD_SINK = "discard_sink"
 PARTITION = "partition"                # shuffle/rebalance/rescale/forward (payload: one of PARTITIONERS)
 PROJECT = "project"                    # DataStream.project on a tuple stream (payload: the field indexes)
 # partition_custom: each element goes to the subtask its partitioner picks (payload: CustomPartitioning). It
@@ -43,7 +45,7 @@ CHAIN_DEFAULT, CHAIN_HEAD, CHAIN_NEVER = "default", "head", "never"
 SOURCE_KINDS = (KAFKA_SOURCE, COLLECTION_SOURCE)
 FUNCTION_KINDS = (MAP, FLAT_MAP, FILTER, PROCESS, ASSIGN_TIMESTAMPS, SIDE_OUTPUT, PROJECT)   # per element, no state
 KEYED_KINDS = (KEY_BY, KEYED_PROCESS, WINDOW)
-SINK_KINDS = (KAFKA_SINK, PRINT_SINK, COLLECT_SINK)
+SINK_KINDS = (KAFKA_SINK, PRINT_SINK, COLLECT_SINK, DISCARD_SINK)
 TWO_INPUT_KINDS = (CO_PROCESS, KEYED_CO_PROCESS, BROADCAST_PROCESS, KEYED_BROADCAST_PROCESS)
 BROADCAST_KINDS = (BROADCAST_PROCESS, KEYED_BROADCAST_PROCESS)
 # Operators that run as a stage of subtasks (state, timers, or both inputs meeting in one instance)
@@ -111,6 +113,38 @@ class Node:
             ordered.append(node)
         visit(self)
         return ordered
+
+
+def dangling_ends(streams: List[Node], sinks: List[Node]) -> List[Node]:
+    """The operators among ``streams`` (every stream a job created) that nothing reads, in creation order:
+    Flink runs them although their outputs go nowhere. A source, partitioning or union is no operator of its
+    own there: one nothing reads runs only the operators before it."""
+    readers = {}                          # node id -> how many streams and sinks read it
+    for node in list(streams) + list(sinks):
+        for upstream in (node.inputs if node.inputs else (node.input,)):
+            if upstream is not None and upstream.kind == CO_INPUT:      # a two-input operation's port
+                upstream = upstream.input
+            if upstream is not None:
+                readers[upstream.id] = readers.get(upstream.id, 0) + 1
+    ends = []
+
+    def add(node):
+        if node.kind in (PARTITION, UNION):   # on to the streams only it reads
+            for stream in (node.inputs if node.kind == UNION else (node.input,)):
+                if readers.get(stream.id) == 1:
+                    add(stream)
+        elif node.kind not in SOURCE_KINDS and node.kind not in SINK_KINDS and node not in ends:
+            ends.append(node)
+    for node in streams:
+        if node.id not in readers:
+            add(node)
+    return ends
+
+
+def discard_sink(end: Node) -> Node:
+    """A sink dropping the outputs of a dangling stream, so that its operators run (a key_by or partitioning
+    nothing reads runs up to its input: no keyed operation follows)."""
+    return Node(kind=DISCARD_SINK, name="Discard", output_type=end.output_type, input=end)
 
 
 def new_id() -> int:

@@ -157,7 +157,7 @@ class SharedPass:
         sinks, lines = [], []
         for outlet, end in zip(self.outlets, self.ends):
             out, out_ts = outputs[_SOURCE if end.node is None else end.node.id]
-            if not out:
+            if not out or outlet.kind == graph.DISCARD_SINK:
                 continue
             if outlet.kind == graph.KAFKA_SINK:
                 self.pending[outlet.index].append(codec.make_batch(

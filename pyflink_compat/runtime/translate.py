@@ -450,6 +450,8 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
     elif sink.kind == graph.COLLECT_SINK:
         writer = writer.foreachBatch(_collect_batch_writer(element_type, deliver))
         start = writer.start
+    elif sink.kind == graph.DISCARD_SINK:
+        start = writer.format("noop").start
     else:
         raise UnsupportedFeatureError(sink.name, "connectors")
     return PlannedQuery(name=name, sink=sink, start=start,
@@ -480,6 +482,8 @@ def job_routes(sinks, shared: bool = True) -> List[Route]:
     routes = []
     for sink in sinks:
         chains = sink.routes()
+        if sink.kind == graph.DISCARD_SINK:          # a key_by nothing reads runs up to its input
+            chains = [_without_trailing_key_by(chain) for chain in chains]
         # a two-input operation's output merged with a stream that does not go through the same last operation
         two_input = any(node.kind in graph.TWO_INPUT_KINDS for chain in chains for node in chain)
         if two_input and len({id(_last_stage_operator(chain)) for chain in chains}) > 1:
@@ -496,6 +500,13 @@ def job_routes(sinks, shared: bool = True) -> List[Route]:
         if group[0].staged:
             stage_alignment(group)           # refuses what one chain of stages cannot run
     return routes
+
+
+def _without_trailing_key_by(chain):
+    chain = list(chain)
+    while len(chain) > 2 and chain[-2].kind == graph.KEY_BY:
+        del chain[-2]
+    return chain
 
 
 def route_groups(routes: List[Route]) -> List[List[Route]]:
@@ -552,7 +563,8 @@ def _passes_along(group: List[Route], configuration: dict) -> bool:
     """Whether the group's sinks can ride along a stage query's read of their source."""
     direct = options.DIRECT_KAFKA_SINK.get(configuration)
     return options.SHARED_PASS.get(configuration) and all(
-        route.sink.kind == graph.PRINT_SINK or route.sink.kind == graph.KAFKA_SINK and direct for route in group)
+        route.sink.kind in (graph.PRINT_SINK, graph.DISCARD_SINK) or route.sink.kind == graph.KAFKA_SINK and direct
+        for route in group)
 
 
 def plan_shared_query(spark, job: JobPlan, routes: List[Route], job_name: str, checkpoints) -> PlannedQuery:
@@ -854,7 +866,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     unsupported_sinks = [each.name for each in sinks if each.kind not in graph.SINK_KINDS]
     if unsupported_sinks:
         raise UnsupportedFeatureError(unsupported_sinks[0], "connectors")
-    if all(each.kind == graph.KAFKA_SINK for each in sinks + plain_sinks):
+    if all(each.kind in (graph.KAFKA_SINK, graph.DISCARD_SINK) for each in sinks + plain_sinks):
         start = writer.format("noop").start
     else:
         import sys
@@ -925,7 +937,7 @@ def _keyed_outlets_writer(sinks, outlets, parallelism: int, out, deliver):
             stream.flush()
         rows = sorted(_keyed_rows(table), key=lambda item: (item[1], item[0]))
         for sink, outlet in zip(sinks, outlets):
-            if sink.kind == graph.KAFKA_SINK:
+            if sink.kind in (graph.KAFKA_SINK, graph.DISCARD_SINK):
                 continue
             elements, subtasks = [], []
             for subtask, number, batch in rows:

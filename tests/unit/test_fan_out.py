@@ -170,3 +170,19 @@ def test_a_two_input_operations_output_merged_with_a_stream_beside_it_is_refused
     beside = mapped.union(three).print()._node
     with pytest.raises(UnsupportedFeatureError, match="union of the output of a two-input operation"):
         translate.job_routes([beside])
+
+
+def test_the_operators_nothing_reads_are_the_ends_flink_runs():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    source = env.from_collection([1], Types.INT())
+    mapped = source.map(lambda v: v, Types.INT())
+    mapped.print()
+    dangling_map = mapped.filter(lambda v: True).map(lambda v: v, Types.INT())
+    mapped.rebalance()                                   # only a partitioning of a stream print() reads
+    keyed = mapped.key_by(lambda v: v)
+    only_rebalanced = source.map(lambda v: v + 1, Types.INT())
+    only_rebalanced.rebalance()
+    env.from_collection([2], Types.INT())                # a source nothing reads: no operator of its own
+    ends = env._dangling()
+    assert [node.id for node in ends] == [dangling_map._node.id, keyed._node.id, only_rebalanced._node.id]
+    env.close()

@@ -225,6 +225,15 @@ def union_then_key_by(env):
         .reduce(lambda a, b: a).print()
 
 
+def dangling_operators(env):
+    # operators nothing reads are listed (and run) too
+    mapped = collection(env).map(lambda x: x, PAIR)
+    mapped.print()
+    mapped.filter(lambda x: True).map(lambda x: x)
+    mapped.key_by(lambda x: x[0])
+    kafka(env).key_by(lambda x: x).reduce(lambda a, b: a)
+
+
 def renumbered(plan: str) -> str:
     """The plan text with ids replaced by their position in the node list."""
     order = {node["id"]: position for position, node in enumerate(json.loads(plan)["nodes"], 1)}
@@ -233,7 +242,8 @@ def renumbered(plan: str) -> str:
 
 for job in (partitioners, keyed_chain, side_outputs, event_time_window, chaining_settings, rolling,
             sinks_and_windows, operator_names, late_data, forward_with_new_parallelism, unions, connected,
-            broadcasts, custom_partitioning, union_then_key_by):
+            broadcasts, custom_partitioning, union_then_key_by,
+            dangling_operators):
     env = environment()
     print("== %s" % job.__name__)
     try:
