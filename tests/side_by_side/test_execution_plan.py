@@ -13,6 +13,6 @@ PROBES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probes", "pla
 
 def test_execution_plans_are_pyflinks(oracle_python):
     theirs, ours = run_probe_script(PROBES, oracle_python)
-    assert sum(line.startswith("== ") for line in theirs) == 16
+    assert sum(line.startswith("== ") for line in theirs) == 17
     assert sum(line.startswith('    "type" : ') for line in theirs) > 60
     assert ours == theirs

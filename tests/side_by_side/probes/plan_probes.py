@@ -225,6 +225,13 @@ def union_then_key_by(env):
         .reduce(lambda a, b: a).print()
 
 
+def connect_after_keyed(env):
+    totals = kafka(env).map(lambda x: (1, x), PAIR).key_by(lambda x: x[1]).reduce(lambda a, b: a)
+    totals.connect(collection(env)).map(Both(), PAIR).print()
+    totals.connect(kafka(env, "second").map(lambda x: (2, x), PAIR)).key_by(lambda x: x[1], lambda x: x[1]) \
+        .process(BothKeyed(), PAIR).print()
+
+
 def dangling_operators(env):
     # operators nothing reads are listed (and run) too
     mapped = collection(env).map(lambda x: x, PAIR)
@@ -243,7 +250,7 @@ def renumbered(plan: str) -> str:
 for job in (partitioners, keyed_chain, side_outputs, event_time_window, chaining_settings, rolling,
             sinks_and_windows, operator_names, late_data, forward_with_new_parallelism, unions, connected,
             broadcasts, custom_partitioning, union_then_key_by,
-            dangling_operators):
+            dangling_operators, connect_after_keyed):
     env = environment()
     print("== %s" % job.__name__)
     try:
