@@ -42,3 +42,23 @@ def forbid_topic_creation(client) -> bool:
         return False
     config["allow_auto_create_topics"] = False
     return True
+
+
+# pyspark versions whose transformWithState driver worker was checked to print only progress to stdout.
+PYSPARK_DRIVER_WORKER_TESTED = ("4.",)
+
+
+def quiet_driver_worker_stdout():
+    """In Spark's transformWithState driver worker (started once per keyed query to plan it): it prints its
+    progress ("Starting Streaming TransformWithStateInPandas Python worker." and four more blocks of text) to
+    its stdout, which Spark passes on to the job's stderr. It talks to the JVM over a socket, never stdout, so
+    stdout goes to /dev/null. Another pyspark version keeps printing, with a warning."""
+    import os
+    import sys
+    import pyspark
+    version = getattr(pyspark, "__version__", "unknown")
+    if not version.startswith(PYSPARK_DRIVER_WORKER_TESTED):
+        _warn_once("driver-worker-stdout", "pyspark %s was not checked: its transformWithState driver worker "
+                   "keeps printing to the job's stdout", version)
+        return
+    sys.stdout = open(os.devnull, "w")

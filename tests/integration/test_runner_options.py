@@ -126,6 +126,7 @@ def test_py_files_reach_keyed_workers(tmp_path):
     (lib / "pfc_reqtest.py").write_text('TAG = "pyfs:"\n')
     result = run_cli("-pyfs", str(lib), os.path.join(JOBS, "pyfs_keyed_job.py"))
     assert result.returncode == 0, result.stderr[-3000:]
+    assert "TransformWithStateInPandas" not in result.stderr      # Spark's planning worker kept quiet
     assert printed(result) == ["pyfs:a total 1 python None", "pyfs:a total 4 python None",
                                "pyfs:b total 2 python None", "pyfs:b total 6 python None"]
 
