@@ -254,7 +254,8 @@ def keyed_columns(items: list, stamps: list, get_key, assign, keyed_type, column
     """Append the records' Arrow columns (element, timestamp, key bytes) to ``columns`` and their subtasks
     to ``targets``."""
     keys = [get_key(e) for e in items]
-    targets.extend(assign(k) for k in keys)
+    many = getattr(assign, "many", None)           # a SubtaskAssigner: the whole batch at once
+    targets.extend(many(keys) if many is not None else (assign(k) for k in keys))
     columns.append((codec.from_python(items, keyed_type), pa.array(stamps, pa.int64()),
                     pa.array([exchange.key_bytes(k) for k in keys], pa.binary())))
 
