@@ -136,6 +136,8 @@ def exchange_transform(plan: KeyedStagePlan):
     """The read task's function: chain, keys, one payload per subtask for the whole split."""
 
     def run(batches):
+        from pyflink_compat.third_party_patches import arrow_without_pandas
+        arrow_without_pandas()
         from pyflink_compat.kafka_io import source as ksource
         from pyflink_compat.runtime.chain import AssignTimestampsStep, build_steps
         from pyflink_compat.runtime.fan_out import SharedPass, lines_batch
@@ -444,6 +446,8 @@ def stateful_processor(plan: KeyedStagePlan):
     class KeyedSubtaskProcessor(StatefulProcessor):
 
         def init(self, handle):
+            from pyflink_compat.third_party_patches import arrow_without_pandas
+            arrow_without_pandas()
             self.state = handle.getValueState("subtask", STATE_SCHEMA)
 
         def handleInputRows(self, key, rows, timerValues):

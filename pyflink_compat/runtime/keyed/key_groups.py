@@ -230,7 +230,7 @@ def _field_hashes(keys: list, name: str):
         if any(type(k) is not str for k in keys):
             return None
         array = pa.array(keys, pa.string())
-        if array.null_count or not array.is_valid().to_numpy(zero_copy_only=False).all():
+        if array.null_count:
             return None
         import pyarrow.compute as pc
         if not pc.all(pc.string_is_ascii(array)).as_py():
