@@ -169,7 +169,11 @@ class JobRun:
             pending = list(self._queries)
             started = set()                   # queries that have run Spark jobs (their first batch is planned)
             release_planners = idle_planners.enabled(self.job.configuration)
+            release_creators = release_planners       # the data sources are created: their workers are idle
             while pending and not self._cancel_requested.is_set():
+                if release_creators:                  # (once the warm-up, which creates one too, has ended)
+                    release_creators = idle_planners.release(
+                        warm_up.finished, modules=idle_planners.CREATING_MODULES) is None
                 if release_planners and len(started) == len(self._queries):
                     release_planners = idle_planners.release(warm_up.finished) is None   # None: try again
                 for plan, query in list(pending):
