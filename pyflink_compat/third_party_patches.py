@@ -3,6 +3,7 @@
 Each patch checks the version it was written for and what it touches; where either differs it does nothing,
 logs a warning once saying what is lost, and the caller goes on without it.
 """
+import contextlib
 import logging
 
 log = logging.getLogger("pyflink_compat")
@@ -43,6 +44,133 @@ def forbid_topic_creation(client) -> bool:
     config["allow_auto_create_topics"] = False
     return True
 
+
+# -- pandas stays out of processes that never use it ---------------------------------------------------------
+#
+# A process with pyspark, pyarrow and our modules grows from 71 to 116 MiB of RSS when it imports pandas. Two
+# things import it although pyflink-compat never uses it:
+#
+# - pyarrow, the first time anything builds an Arrow array from Python objects: its pandas shim is asked whether
+#   the object is a pandas Series and imports pandas to know. Every read task and keyed subtask builds arrays, so
+#   every Python worker imported pandas. arrow_without_pandas() lets that first look find no pandas. pyarrow
+#   treats lists as lists, as before; its shim tries again (and succeeds) whenever one of pyarrow's pandas
+#   functions is called (to_pandas, from_pandas, ...), and a watcher on `import pandas` tells the shim at once
+#   when anything else imports pandas, so a user function using pandas with pyarrow works as it did.
+# - pyspark's transformWithState, whose pandas_udf checks pandas' version by importing it (the row-based
+#   processor never uses pandas): pandas_version_checked_without_import() reads the installed version instead.
+
+# pyspark versions the version-check patch was written for (its pandas_udf path).
+PYSPARK_TESTED = ("4.3.",)
+PANDAS_MINIMUM = "2.2.0"              # pyspark 4.3's require_minimum_pandas_version
+
+_arrow_checked = False
+
+
+def _tell_pyarrow_pandas_is_there():
+    try:
+        import pyarrow.lib
+        pyarrow.lib._pandas_api.pd          # the shim's raising check imports pandas and records it
+    except Exception:                       # a broken pandas: pyarrow reports it when it is used
+        pass
+
+
+class _LoaderTellingPyarrow:
+    """The pandas package's loader: once pandas has run, pyarrow's shim hears of it."""
+
+    def __init__(self, loader):
+        self._loader = loader
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        _tell_pyarrow_pandas_is_there()
+
+    def __getattr__(self, name):
+        return getattr(self._loader, name)
+
+
+class _PandasImportWatcher:
+    """A one-shot meta path finder: finds pandas as the other finders do, with a loader that tells pyarrow."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "pandas":
+            return None
+        import importlib.util
+        import sys
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            pass
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
+            spec.loader = _LoaderTellingPyarrow(spec.loader)
+        return spec
+
+
+def arrow_without_pandas() -> bool:
+    """Make pyarrow's first pandas check find no pandas when nothing has imported pandas yet (idempotent and
+    cheap: call it before the process builds its first Arrow array). Returns whether pandas stays out."""
+    global _arrow_checked
+    import sys
+    if _arrow_checked or "pandas" in sys.modules:
+        return False
+    _arrow_checked = True
+    import pyarrow
+    import pyarrow.lib
+    shim = getattr(pyarrow.lib, "_pandas_api", None)
+    if shim is None or not hasattr(type(shim), "have_pandas") or not hasattr(type(shim), "pd"):
+        _warn_once("arrow_without_pandas", "pyarrow %s: its pandas shim is not as expected; each Python worker "
+                   "imports pandas (about 45 MiB more each)", getattr(pyarrow, "__version__", "unknown"))
+        return False
+    sys.meta_path.insert(0, _PandasImportWatcher())
+    sys.modules["pandas"] = None            # `import pandas` raises ImportError during this one check
+    try:
+        shim.have_pandas
+    except Exception:
+        pass
+    finally:
+        if "pandas" in sys.modules and sys.modules["pandas"] is None:
+            del sys.modules["pandas"]
+    return True
+
+
+def _pandas_at_least(minimum: str) -> bool:
+    from importlib import metadata
+    try:
+        from pyspark.loose_version import LooseVersion
+        return LooseVersion(metadata.version("pandas")) >= LooseVersion(minimum)
+    except Exception:                       # not installed, unreadable: pyspark's own check decides
+        return False
+
+
+@contextlib.contextmanager
+def pandas_version_checked_without_import():
+    """While ``transformWithState`` is planned: pyspark's pandas version check reads the installed version
+    instead of importing pandas. A missing or too old pandas still fails with pyspark's own error."""
+    import sys
+    if "pandas" in sys.modules:
+        yield
+        return
+    import pyspark
+    from pyspark.sql.pandas import functions
+    original = getattr(functions, "require_minimum_pandas_version", None)
+    if original is None or not pyspark.__version__.startswith(PYSPARK_TESTED):
+        _warn_once("pandas_version_check", "pyspark %s: planning a keyed stage imports pandas in the driver "
+                   "(about 45 MiB)", pyspark.__version__)
+        yield
+        return
+
+    def check():
+        if not _pandas_at_least(PANDAS_MINIMUM):
+            original()
+
+    functions.require_minimum_pandas_version = check
+    try:
+        yield
+    finally:
+        functions.require_minimum_pandas_version = original
 
 # pyspark versions whose transformWithState driver worker was checked to print only progress to stdout.
 PYSPARK_DRIVER_WORKER_TESTED = ("4.",)

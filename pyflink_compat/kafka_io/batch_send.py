@@ -47,6 +47,8 @@ from kafka.errors import KafkaError, MessageSizeTooLargeError
 from kafka.partitioner.default import murmur2
 from kafka.structs import TopicPartition
 
+from pyflink_compat import codec
+
 try:
     from kafka.producer.producer_batch import ProducerBatch
     from kafka.record.memory_records import MemoryRecordsBuilder
@@ -402,8 +404,8 @@ def _timestamp_column(timestamps, size: int) -> np.ndarray:
     if len(timestamps) != size:
         raise ValueError("timestamps and values differ in length: %d and %d" % (len(timestamps), size))
     if timestamps.null_count:
-        timestamps = timestamps.fill_null(int(time.time() * 1000))
-    return np.asarray(timestamps.cast(pa.int64()).to_numpy(zero_copy_only=False), dtype=np.int64)
+        timestamps = timestamps.fill_null(pa.scalar(int(time.time() * 1000), timestamps.type))
+    return np.asarray(codec.numpy_of(timestamps.cast(pa.int64())), dtype=np.int64)
 
 
 def _binary_parts(array: pa.Array):
@@ -419,7 +421,7 @@ def _binary_parts(array: pa.Array):
     data = np.frombuffer(buffers[2], dtype=np.uint8) if buffers[2] is not None else np.zeros(0, np.uint8)
     lengths = np.diff(offsets)
     if array.null_count:
-        null = array.is_null().to_numpy(zero_copy_only=False)
+        null = codec.numpy_of(array.is_null())
         if lengths[null].any():                                 # allowed by Arrow, never made by pyarrow
             return _binary_parts(pa.array(array.to_pylist(), type=array.type))
         lengths[null] = -1

@@ -20,6 +20,7 @@ from pyspark.sql.datasource import DataSourceStreamArrowWriter, WriterCommitMess
 from pyflink_compat.kafka_io import batch_send
 from pyflink_compat.kafka_io import properties as kprops
 from pyflink_compat.kafka_io.clients import discard_client, per_worker_client
+from pyflink_compat.third_party_patches import arrow_without_pandas
 from pyflink_compat.kafka_io.source import SPEC_OPTION, decode_object, reader_index
 # the KafkaSource enumerator's rule, also the legacy consumer's (tests and callers use it from here too)
 from pyflink_compat.kafka_io.source import java_string_hash, split_owner as assigned_subtask  # noqa: F401
@@ -56,6 +57,7 @@ class KafkaStreamWriter(DataSourceStreamArrowWriter):
         self.element_type = decode_object(options["element_type"])
 
     def write(self, iterator):
+        arrow_without_pandas()
         sent = send_batches(self.spec, self.element_type, iterator)
         return SinkCommitMessage(sent)
 
@@ -150,7 +152,7 @@ def _send_and_check(producer, spec, element_type, batches) -> Tuple[int, bool]:
         timestamps = None                 # None: the producer stamps each record with its send time
         if spec.write_timestamp:
             event_ts = codec.column(batch, codec.EVENT_TS)
-            timestamps = pc.if_else(pc.less(event_ts, 0), pa.scalar(None, pa.int64()), event_ts)
+            timestamps = pc.if_else(pc.less(event_ts, pa.scalar(0, pa.int64())), pa.scalar(None, pa.int64()), event_ts)
         python_elements = None
 
         def python_values():

@@ -25,7 +25,7 @@ from pyflink_compat.kafka_io import spec as kspec
 from pyflink_compat.kafka_io.clients import per_worker_client
 from pyflink_compat.kafka_io import properties as kprops
 from pyflink_compat.kafka_io.cluster import Cluster
-from pyflink_compat.third_party_patches import forbid_topic_creation
+from pyflink_compat.third_party_patches import arrow_without_pandas, forbid_topic_creation
 
 log = logging.getLogger("pyflink_compat.kafka")
 
@@ -292,6 +292,7 @@ class KafkaStreamReader(DataSourceStreamReader):
         return splits
 
     def read(self, partition):
+        arrow_without_pandas()
         batches = read_split(self.spec, decode_object(self.element_type_text), partition)
         # The split is "current" while the transform runs, its end included (a keyed exchange reports the
         # split's progress after its last batch, also when the split had nothing to read).
@@ -575,7 +576,7 @@ def _decode_batch(deserializer, element_type, values: pa.BinaryArray, timestamps
     if values.null_count:
         present = values.is_valid()
         values, timestamps = values.filter(present), timestamps.filter(present)
-        offsets = np.asarray(offsets, np.int64)[present.to_numpy(zero_copy_only=False)]
+        offsets = np.asarray(offsets, np.int64)[codec.numpy_of(present)]
     decoded = deserializer._deserialize_arrow(values)
     if decoded is not None:
         return codec.make_batch(decoded.cast(codec.arrow_type(element_type)), timestamps)

@@ -118,7 +118,12 @@ def decode_payload(payload: bytes):
 
 class SubtaskAssigner:
     """Which keyed subtask a key goes to: the one PyFlink runs it on (Flink's key groups of the key's Java
-    hash code, runtime/keyed/key_groups.py), remembered per distinct key."""
+    hash code, runtime/keyed/key_groups.py). ``many`` computes a batch of keys of a basic key type (STRING,
+    INT, LONG, ...) with numpy and remembers nothing; otherwise (pickled keys, ...) each key's subtask is
+    computed in Python and remembered per distinct key, for at most ``CACHE_LIMIT`` keys (each costs about
+    170 bytes for as long as the Python worker lives)."""
+
+    CACHE_LIMIT = 100_000
 
     def __init__(self, parallelism: int, key_type=None, max_parallelism: int = None):
         from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
@@ -137,9 +142,17 @@ class SubtaskAssigner:
                 subtask = subtask_for_key(key, self.parallelism, self.max_parallelism, key_type=self.key_type)
             except NotImplementedError:             # a key type without Flink's hash here: any stable choice
                 subtask = subtask_of(key_bytes(key), self.parallelism)
-            if len(self.known) < 1_000_000:
+            if len(self.known) < self.CACHE_LIMIT:
                 self.known[identity] = subtask
         return subtask
+
+    def many(self, keys: list) -> list:
+        """The subtask of each key."""
+        from pyflink_compat.runtime.keyed.key_groups import subtasks_for_keys
+        subtasks = subtasks_for_keys(keys, self.parallelism, self.max_parallelism, key_type=self.key_type)
+        if subtasks is None:
+            return [self(key) for key in keys]
+        return subtasks.tolist()
 
 
 def payloads_by_subtask(columns: list, targets: list, element_type, parallelism: int,

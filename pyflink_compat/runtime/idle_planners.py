@@ -30,6 +30,13 @@ PLANNING_MODULES = frozenset({
     "pyspark.sql.worker.create_data_source",
     "pyspark.sql.worker.plan_data_source_read",
 })
+#: Those used only while a query's DataFrames are built (looking a data source up, creating it for its schema):
+#: idle once the queries are planned, before they start (their first micro-batch then plans its reads with
+#: plan_data_source_read). About 90 MiB each; a keyed job over two sources had two alive at its first batch.
+CREATING_MODULES = frozenset({
+    "pyspark.sql.worker.lookup_data_sources",
+    "pyspark.sql.worker.create_data_source",
+})
 
 _planning_lock = threading.RLock()
 
@@ -67,10 +74,11 @@ def _cmdline(pid: int):
         return None
 
 
-def idle_planning_workers(root: int = None, children: dict = None, cmdline=_cmdline):
+def idle_planning_workers(root: int = None, children: dict = None, cmdline=_cmdline, modules=PLANNING_MODULES):
     """Pids of forked planning workers under ``root`` (default: this process): a process whose command
-    line is ``python -m pyspark.daemon <planning module>`` and whose parent, the fork server, has the
-    same command line. ``children`` (parent pid -> child pids) and ``cmdline`` default to /proc's."""
+    line is ``python -m pyspark.daemon <planning module>`` (one of ``modules``) and whose parent, the fork
+    server, has the same command line. ``children`` (parent pid -> child pids) and ``cmdline`` default to
+    /proc's."""
     children = _children_by_parent() if children is None else children
     found, todo = [], [root or os.getpid()]
     while todo:
@@ -79,22 +87,23 @@ def idle_planning_workers(root: int = None, children: dict = None, cmdline=_cmdl
         for child in children.get(pid, ()):
             child_command = cmdline(child)
             if (child_command and child_command == command and "pyspark.daemon" in child_command
-                    and PLANNING_MODULES.intersection(child_command)):
+                    and modules.intersection(child_command)):
                 found.append(child)
             todo.append(child)
     return found
 
 
-def release(warm_up_done: threading.Event = None) -> Optional[int]:
-    """End the idle planning workers; returns how many, or None when it must be tried again later: while
-    a query is being planned here, or before the session's warm-up has finished."""
+def release(warm_up_done: threading.Event = None, modules=PLANNING_MODULES) -> Optional[int]:
+    """End the idle planning workers (of ``modules``); returns how many, or None when it must be tried again
+    later: while another thread plans a query here, or before the session's warm-up has finished. The
+    planning thread itself may call it between two of its steps (the lock is re-entrant)."""
     if warm_up_done is not None and not warm_up_done.is_set():
         return None
     if not _planning_lock.acquire(blocking=False):
         return None
     try:
         ended = 0
-        for pid in idle_planning_workers():
+        for pid in idle_planning_workers(modules=modules):
             try:
                 os.kill(pid, signal.SIGTERM)
                 ended += 1

@@ -126,6 +126,7 @@ class JobRun:
         self._thread = None
         self._checkpoints = None
         self._started_at = None
+        self._release_creators = False      # the data sources' creating workers are still to be ended
         # execute_async: nobody waits on the job, so its failure is logged when it happens (execute() raises it)
         self.log_failure = False
 
@@ -145,6 +146,8 @@ class JobRun:
                 worker = worker_python.resolve(configuration)
                 spark = session.get_session(configuration, worker)
                 planned = translate.plan_queries(spark, self.job, self.job_name, self._checkpoints, self.deliver)
+                release_creators = idle_planners.enabled(configuration) and idle_planners.release(
+                    warm_up.created, modules=idle_planners.CREATING_MODULES) is None
             except BaseException:
                 self._checkpoints.discard()          # nothing ran: nothing to keep
                 raise
@@ -157,6 +160,8 @@ class JobRun:
                 self._stop_all()
                 self._checkpoints.finish(checkpoints.FAILED)
                 raise
+        # The data sources are created: the workers that created them (and the warm-up's) are idle from here on.
+        self._release_creators = release_creators
         self.status = JobStatus.RUNNING
         launch.report_submitted(self.job_id)
         log.info("Job '%s' (%s) running %d Spark quer%s", self.job_name, self.job_id, len(self._queries),
@@ -171,7 +176,11 @@ class JobRun:
             pending = list(self._queries)
             started = set()                   # queries that have run Spark jobs (their first batch is planned)
             release_planners = idle_planners.enabled(self.job.configuration)
+            release_creators = self._release_creators
             while pending and not self._cancel_requested.is_set():
+                if release_creators:                  # the warm-up had not created its data source yet
+                    release_creators = idle_planners.release(
+                        warm_up.created, modules=idle_planners.CREATING_MODULES) is None
                 if release_planners and len(started) == len(self._queries):
                     release_planners = idle_planners.release(warm_up.finished) is None   # None: try again
                 for plan, query in list(pending):

@@ -32,7 +32,7 @@ from pyflink_compat import codec
 from pyflink_compat.runtime import exchange, gc_pause
 from pyflink_compat.runtime.event_time import LONG_MIN, WatermarkTracker
 
-CHUNK_ROWS = 20_000            # records turned into Python objects at a time by a keyed subtask
+CHUNK_ROWS = 20_000            # records a keyed subtask holds as Python objects at a time (all its inputs together)
 ROUTE = "subtask"              # the group column: a route value (see route_values), not the subtask number
 STATE_SCHEMA = "blob binary"
 BY_KEY, FORWARD, ROUND_ROBIN, TO_ALL, CUSTOM = "key", "forward", "round-robin", "broadcast", "custom"
@@ -140,6 +140,8 @@ def exchange_transform(plan: KeyedStagePlan):
     """The read task's function: chain, keys, one payload per subtask for the whole split."""
 
     def run(batches):
+        from pyflink_compat.third_party_patches import arrow_without_pandas
+        arrow_without_pandas()
         from pyflink_compat.kafka_io import source as ksource
         from pyflink_compat.runtime.chain import AssignTimestampsStep, build_steps
         from pyflink_compat.runtime.fan_out import SharedPass, lines_batch
@@ -280,7 +282,8 @@ def keyed_columns(items: list, stamps: list, get_key, assign, keyed_type, column
     """Append the records' Arrow columns (element, timestamp, key bytes) to ``columns`` and their subtasks
     to ``targets``."""
     keys = [get_key(e) for e in items]
-    targets.extend(assign(k) for k in keys)
+    many = getattr(assign, "many", None)           # a SubtaskAssigner: the whole batch at once
+    targets.extend(many(keys) if many is not None else (assign(k) for k in keys))
     columns.append((codec.from_python(items, keyed_type), pa.array(stamps, pa.int64()),
                     pa.array([exchange.key_bytes(k) for k in keys], pa.binary())))
 
@@ -411,7 +414,9 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     if plan.operator_node.kind in (graph.CO_PROCESS, graph.KEYED_CO_PROCESS):
         # Two connected inputs take turns, record by record, as Flink's two-input tasks interleave their inputs
         # (a function keeping the latest element of each side sees them alternate, not one side's batch first).
-        turns = [_records(plan, batch, progress) for batch, progress in received]
+        # Each payload is decoded a share of CHUNK_ROWS at a time, so all of them together hold CHUNK_ROWS.
+        share = max(1, CHUNK_ROWS // max(1, len(received)))
+        turns = [_records(plan, batch, progress, share) for batch, progress in received]
         while turns:
             for turn in list(turns):
                 record = next(turn, None)
@@ -445,11 +450,12 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
 def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector, steps):
     """What the operator emitted in this batch for one outlet, through the outlet's per-element steps."""
     if outlet.side_tag is None:
-        out = [(value, None if ts == LONG_MIN else ts) for value, ts in collector.records]
+        emitted = collector.records
     else:
-        out = [(value, None if ts == LONG_MIN else ts) for tag, value, ts in collector.side if tag == outlet.side_tag]
-    elements = [value for value, _ in out]
-    timestamps = [ts for _, ts in out]
+        emitted = [(value, ts) for tag, value, ts in collector.side if tag == outlet.side_tag]
+    elements = [value for value, _ in emitted]
+    timestamps = [None if ts == LONG_MIN else ts for _, ts in emitted]
+    del emitted
     if outlet.side_tag is not None and elements:
         tag_type = plan.operator_node.side_output_tags[outlet.side_tag].type_info
         elements = codec.to_python(codec.from_python(elements, tag_type), tag_type)
@@ -458,19 +464,19 @@ def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector, steps):
     return elements, timestamps
 
 
-def _chunks(plan: KeyedStagePlan, batch, progress):
-    """(side, keys, elements, timestamps) of a payload's records, a chunk at a time (Python objects for one
+def _chunks(plan: KeyedStagePlan, batch, progress, rows: int = CHUNK_ROWS):
+    """(side, keys, elements, timestamps) of a payload's records, ``rows`` at a time (Python objects for one
     chunk only)."""
     element_type = plan.second_type if progress.side == 2 else plan.keyed_type
-    for start in range(0, batch.num_rows, CHUNK_ROWS):
-        part = batch.slice(start, CHUNK_ROWS)
+    for start in range(0, batch.num_rows, rows):
+        part = batch.slice(start, rows)
         yield (progress.side, [pickle.loads(k) for k in part.column(2).to_pylist()],
                codec.to_python(part.column(0), element_type), part.column(1).to_pylist())
 
 
-def _records(plan: KeyedStagePlan, batch, progress):
-    """(side, key, element, timestamp) of a payload's records, one by one."""
-    for side, keys, elements, stamps in _chunks(plan, batch, progress):
+def _records(plan: KeyedStagePlan, batch, progress, rows: int = CHUNK_ROWS):
+    """(side, key, element, timestamp) of a payload's records, one by one (decoded ``rows`` at a time)."""
+    for side, keys, elements, stamps in _chunks(plan, batch, progress, rows):
         for key, element, stamp in zip(keys, elements, stamps):
             yield side, key, element, stamp
 
@@ -492,6 +498,8 @@ def stateful_processor(plan: KeyedStagePlan):
     class KeyedSubtaskProcessor(StatefulProcessor):
 
         def init(self, handle):
+            from pyflink_compat.third_party_patches import arrow_without_pandas
+            arrow_without_pandas()
             self.state = handle.getValueState("subtask", STATE_SCHEMA)
 
         def handleInputRows(self, key, rows, timerValues):

@@ -150,6 +150,8 @@ def _prepare_environment():
     """What must be in place before the driver JVM starts: the environment variables the JVM and Spark's
     Python workers inherit, and py4j converters that do not import pandas."""
     numpy_converters.install()
+    from pyflink_compat.third_party_patches import arrow_without_pandas
+    arrow_without_pandas()
     # Executors must run this interpreter, which has pyarrow and pyflink_compat.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)

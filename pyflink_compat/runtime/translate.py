@@ -26,6 +26,7 @@ from pyflink_compat.plan import graph
 from pyflink_compat.plan.job import JobPlan
 from pyflink_compat import codec
 from pyflink_compat.runtime import collection_source, printing
+from pyflink_compat.third_party_patches import pandas_version_checked_without_import
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, illegal_state
 
 log = logging.getLogger("pyflink_compat")
@@ -858,9 +859,10 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     # One Spark partition per keyed subtask; Spark pins this in the query's checkpoint.
     spark.conf.set("spark.sql.shuffle.partitions", str(parallelism))
     while plan is not None:
-        stage = (stage.groupBy(keyed_stage.ROUTE)
-                 .transformWithState(keyed_stage.stateful_processor(plan),
-                                     keyed_stage.OUTPUT_SCHEMA_DDL, "Append", "None"))
+        with pandas_version_checked_without_import():
+            stage = (stage.groupBy(keyed_stage.ROUTE)
+                     .transformWithState(keyed_stage.stateful_processor(plan),
+                                         keyed_stage.OUTPUT_SCHEMA_DDL, "Append", "None"))
         plan = plan.next_stage
     name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration, first.branch)
     unsupported_sinks = [each.name for each in sinks if each.kind not in graph.SINK_KINDS]

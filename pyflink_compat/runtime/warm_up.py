@@ -47,18 +47,24 @@ class WarmUpReader(DataSourceReader):
 
 #: Set once the warm-up read has ended (whether it worked or not).
 finished = threading.Event()
+#: Set once the warm-up's data source is created (its create worker is idle from then on), or it has ended.
+created = threading.Event()
 
 
 def start_in_background(spark):
     """Run the warm-up read in a daemon thread; failures are only logged (it is an optimisation)."""
     finished.clear()
+    created.clear()
 
     def run():
         try:
-            spark.read.format(FORMAT_NAME).load().collect()
+            frame = spark.read.format(FORMAT_NAME).load()
+            created.set()
+            frame.collect()
         except Exception as e:
             log.debug("Python worker warm-up failed: %s", e)
         finally:
+            created.set()
             finished.set()
 
     threading.Thread(target=run, name="pyflink-compat-warm-up", daemon=True).start()

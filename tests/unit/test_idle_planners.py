@@ -29,6 +29,9 @@ def test_only_forked_workers_of_planning_fork_servers_under_the_root_are_found()
     children = {1: [2], 2: [10, 20, 30, 40, 50], 10: [11, 12], 20: [21], 30: [31], 40: [41], 99: [100]}
     found = idle_planners.idle_planning_workers(1, children, commands.get)
     assert sorted(found) == [11, 12, 21]
+    # once the queries are planned, before they start: only the workers that created the data sources
+    creating = idle_planners.idle_planning_workers(1, children, commands.get, modules=idle_planners.CREATING_MODULES)
+    assert sorted(creating) == [11, 12]
 
 
 def test_processes_gone_while_looking_are_skipped():

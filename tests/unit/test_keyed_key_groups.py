@@ -62,3 +62,37 @@ def test_oracle_row_keys_pickle_as_in_pyflink():
     for key, expected in cases:
         assert pyflink_pickle(key).hex() == expected, key
     assert pyflink_pickle("plain") == __import__('pyspark').cloudpickle.dumps("plain")
+
+
+def test_subtasks_for_keys_matches_subtask_for_key_per_key():
+    import random
+    from pyflink_compat.common.typeinfo import Types
+    from pyflink_compat.runtime.keyed.key_groups import subtasks_for_keys
+    rng = random.Random(7)
+    cases = [
+        (Types.STRING(), ["%010d" % i for i in range(2000)] + ["k%d" % i for i in range(40)] + ["", "a", "x" * 300]),
+        (Types.INT(), [rng.randint(-2 ** 31, 2 ** 31 - 1) for _ in range(1000)] + [0, -1, 2 ** 31 - 1, -2 ** 31]),
+        (Types.SHORT(), list(range(-300, 300))),
+        (Types.LONG(), [rng.randint(-2 ** 63, 2 ** 63 - 1) for _ in range(1000)] + [0, -1, 2 ** 63 - 1, -2 ** 63]),
+    ]
+    for key_type, keys in cases:
+        for parallelism, max_parallelism in ((1, None), (2, None), (3, None), (7, 200), (128, 128)):
+            many = subtasks_for_keys(keys, parallelism, max_parallelism, key_type=key_type)
+            assert many is not None
+            assert many.tolist() == [subtask_for_key(k, parallelism, max_parallelism, key_type=key_type)
+                                     for k in keys], (key_type, parallelism, max_parallelism)
+
+
+def test_subtasks_for_keys_leaves_other_keys_to_the_per_key_path():
+    from pyflink_compat.common.typeinfo import Types
+    from pyflink_compat.runtime import exchange
+    from pyflink_compat.runtime.keyed.key_groups import subtasks_for_keys
+    assert subtasks_for_keys(["é"], 2, key_type=Types.STRING()) is None          # not ASCII: UTF-16 units
+    assert subtasks_for_keys(["a", None], 2, key_type=Types.STRING()) is None
+    assert subtasks_for_keys([True], 2, key_type=Types.INT()) is None
+    assert subtasks_for_keys([2 ** 70], 2, key_type=Types.LONG()) is None
+    assert subtasks_for_keys(["a"], 2, key_type=None) is None                     # pickled keys
+    assert subtasks_for_keys([], 2, key_type=Types.STRING()).tolist() == []
+    keys = ["k1", "é", None, "k39"]
+    assigner = exchange.SubtaskAssigner(2, Types.STRING())
+    assert assigner.many(keys) == [subtask_for_key(k, 2, key_type=Types.STRING()) for k in keys]

@@ -387,7 +387,8 @@ def _powers_of_two(values):
     may lengthen (its digit search keeps the correctly rounded candidate; at a power of two a shorter one
     can exist below the value). Inside that range none of them differ (checked for every power of two)."""
     import numpy
-    floats = numpy.abs(values.to_numpy(zero_copy_only=False).astype(numpy.float64))
+    from pyflink_compat import codec
+    floats = numpy.abs(codec.numpy_of(values).astype(numpy.float64))
     mantissa, _ = numpy.frexp(floats)
     with numpy.errstate(invalid="ignore"):
         return pa.array((mantissa == 0.5) & ((floats < 1e-3) | (floats >= 1e7)))

@@ -166,3 +166,103 @@ def subtask_for_key(key, parallelism: int, max_parallelism: int = None, key_type
         max_parallelism = _default_max_parallelism(parallelism)
     return subtask_for_key_group(key_group(key, max_parallelism, key_type), parallelism,
                                  max_parallelism)
+
+
+# -- many keys at once ------------------------------------------------------------------------------
+#
+# The same arithmetic over numpy arrays (uint32 wraps as Java's int does), for the key types whose Java hash
+# code is plain arithmetic on the value: a batch of keys is assigned without a Python loop per key and
+# without remembering keys.
+
+_VECTOR_TYPES = ('String', 'Integer', 'Short', 'Byte', 'Long')
+
+
+def _murmur_many(codes):
+    """:func:`murmur_hash` of a uint32 array."""
+    import numpy as np
+    with np.errstate(over='ignore'):
+        c = codes * np.uint32(0xcc9e2d51)
+        c = (c << np.uint32(15)) | (c >> np.uint32(17))
+        c = c * np.uint32(0x1b873593)
+        c = (c << np.uint32(13)) | (c >> np.uint32(19))
+        c = c * np.uint32(5) + np.uint32(0xe6546b64)
+        c ^= np.uint32(4)
+        c ^= c >> np.uint32(16)
+        c = c * np.uint32(0x85ebca6b)
+        c ^= c >> np.uint32(13)
+        c = c * np.uint32(0xc2b2ae35)
+        c ^= c >> np.uint32(16)
+    signed = c.view(np.int32).astype(np.int64)
+    return np.where(signed >= 0, signed, np.where(signed == -(1 << 31), 0, -signed))
+
+
+def _ascii_string_hashes(array):
+    """Java's ``String.hashCode`` of each string of an Arrow string array without nulls whose text is ASCII
+    (one UTF-16 code unit per byte), as uint32."""
+    import numpy as np
+    n = len(array)
+    offsets = np.frombuffer(array.buffers()[1], dtype=np.int32, count=n + 1, offset=array.offset * 4)
+    start, end = int(offsets[0]), int(offsets[-1])
+    data = np.frombuffer(array.buffers()[2], dtype=np.uint8)[start:end] if end > start else np.zeros(0, np.uint8)
+    lengths = np.diff(offsets)
+    hashes = np.zeros(n, dtype=np.uint32)
+    if not len(data):
+        return hashes
+    longest = int(lengths.max())
+    powers = np.ones(longest, dtype=np.uint32)              # 31 ** k mod 2 ** 32
+    with np.errstate(over='ignore'):
+        for k in range(1, longest):
+            powers[k] = powers[k - 1] * np.uint32(31)
+        owner_end = np.repeat(offsets[1:] - start, lengths)
+        exponent = owner_end - 1 - np.arange(len(data), dtype=np.int64)
+        terms = data.astype(np.uint32) * powers[exponent]
+        nonempty = lengths > 0
+        hashes[nonempty] = np.add.reduceat(terms, (offsets[:-1] - start)[nonempty], dtype=np.uint32)
+    return hashes
+
+
+def _field_hashes(keys: list, name: str):
+    """The Java hash codes of ``keys`` as a key type ``name`` field (uint32 array), or None where that
+    needs the per-key path (a value of another Python type, a non-ASCII string, a null)."""
+    import numpy as np
+    import pyarrow as pa
+    if name == 'String':
+        if any(type(k) is not str for k in keys):
+            return None
+        array = pa.array(keys, pa.string())
+        if array.null_count:
+            return None
+        import pyarrow.compute as pc
+        if not pc.all(pc.string_is_ascii(array)).as_py():
+            return None
+        return _ascii_string_hashes(array)
+    if any(type(k) is not int for k in keys):           # bool, float, None: per key
+        return None
+    try:
+        values = np.array(keys, dtype=np.int64)
+    except OverflowError:
+        return None
+    unsigned = values.view(np.uint64)
+    if name == 'Long':
+        return ((unsigned ^ (unsigned >> np.uint64(32))) & np.uint64(0xffffffff)).astype(np.uint32)
+    return (unsigned & np.uint64(0xffffffff)).astype(np.uint32)
+
+
+def subtasks_for_keys(keys: list, parallelism: int, max_parallelism: int = None, key_type=None):
+    """:func:`subtask_for_key` of each key, as a numpy array, for a key type of ``_VECTOR_TYPES``; None when
+    the keys need the per-key path (another key type, see ``_field_hashes``)."""
+    import numpy as np
+    name = repr(key_type) if key_type is not None else 'PickledByteArrayTypeInfo'
+    if name not in _VECTOR_TYPES:
+        return None
+    if max_parallelism is None or max_parallelism <= 0:
+        max_parallelism = _default_max_parallelism(parallelism)
+    if not keys:
+        return np.zeros(0, dtype=np.int64)
+    fields = _field_hashes(keys, name)
+    if fields is None:
+        return None
+    with np.errstate(over='ignore'):
+        codes = fields + np.uint32(62)                  # Row's hash code: 31 + (31 + field hash)
+    groups = _murmur_many(codes) % max_parallelism
+    return groups * parallelism // max_parallelism
