@@ -24,8 +24,6 @@ from pyflink_compat.common.types import Row
 from pyflink_compat.datastream.functions import KeyedProcessFunction, ReduceFunction
 from pyflink_compat.datastream.state import ReducingStateDescriptor
 from pyflink_compat.common.typeinfo import Types
-from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator
-from pyflink_compat.runtime.keyed.timers import MAX_WATERMARK
 
 __all__ = ['ReduceKeyedProcessFunction', 'AccumulateReduceFunction', 'rolling_reduce_operator',
            'rolling_accumulate_operator', 'SUM', 'MIN', 'MAX', 'MIN_BY', 'MAX_BY']
@@ -76,6 +74,7 @@ class ReduceKeyedProcessFunction(KeyedProcessFunction):
         state = self._state
         if self._batch:
             if state.get() is None:
+                from pyflink_compat.runtime.keyed.timers import MAX_WATERMARK
                 ctx.timer_service().register_event_time_timer(MAX_WATERMARK)
             state.add(value)
         else:
@@ -158,8 +157,9 @@ def _combine(kind, a, b):
 
 
 def rolling_reduce_operator(reduce_function, output_type=None, in_batch_execution_mode=False,
-                            **operator_kwargs) -> KeyedProcessOperator:
+                            **operator_kwargs) -> 'KeyedProcessOperator':
     """A KeyedProcessOperator running ``KeyedStream.reduce(reduce_function)``."""
+    from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator     # it imports the mirror, which imports us
     return KeyedProcessOperator(
         ReduceKeyedProcessFunction(reduce_function, output_type, in_batch_execution_mode),
         **operator_kwargs)
