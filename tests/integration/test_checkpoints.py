@@ -186,6 +186,8 @@ def test_the_shared_state_of_a_keyed_connect_survives_restarts_from_checkpoints(
     report_and_check_resumed()
 
 
+# crash_full keeps the default run under 45 minutes; the broadcast crash test above covers keyed state by default
+@pytest.mark.crash_full
 def test_the_state_of_two_keyed_stages_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     # Stage 1: running sums per key; stage 2: how many sums of the key it has seen. Both restore from the same
     # micro-batch, so the n-th sum of a key always comes out as n, however often the job was killed.

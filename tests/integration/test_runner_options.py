@@ -1,8 +1,11 @@
 """``pyflink-compat run`` with the 'flink run' options a migrating user passes, and execute() twice."""
+import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 import zipfile
 
 import pytest
@@ -145,28 +148,34 @@ def test_a_failed_job_is_a_py4j_java_error_and_the_jobs_own_logging_configuratio
     assert "JOBLOG INFO building the job" in result.stderr
 
 
-@pytest.mark.parametrize("signal_name, exit_code, said", [("SIGINT", 130, "Ctrl-C"), ("SIGTERM", 143, "SIGTERM")])
-def test_an_unbounded_job_stopped_by_a_signal_exits_without_a_trace(signal_name, exit_code, said, bootstrap,
-                                                                    tmp_path):
-    import signal
-    import time
-    src = create_topic(bootstrap, unique_topic("sig-in"))
+@contextlib.contextmanager
+def _unbounded_job_printing(bootstrap, tmp_path, own_session=False):
+    """A running unbounded print job (stdout and stderr in tmp_path's out and err), once it printed its input;
+    killed on the way out if still running."""
+    src = create_topic(bootstrap, unique_topic("running-in"))
     produce(bootstrap, src, ["a", "b"])
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     with open(tmp_path / "out", "wb") as out, open(tmp_path / "err", "wb") as err:
         process = subprocess.Popen([sys.executable, "-m", "pyflink_compat", "run",
                                     os.path.join(JOBS, "unbounded_job.py"), bootstrap, src],
-                                   stdout=out, stderr=err, env=env, cwd=REPO)
+                                   stdout=out, stderr=err, env=env, cwd=REPO, start_new_session=own_session)
         try:
             deadline = time.monotonic() + 120
             while "B" not in (tmp_path / "out").read_text() and time.monotonic() < deadline:
                 assert process.poll() is None, (tmp_path / "err").read_text()[-3000:]
                 time.sleep(0.2)
-            process.send_signal(getattr(signal, signal_name))
-            assert process.wait(timeout=60) == exit_code
+            yield process
         finally:
             if process.poll() is None:
-                process.kill()
+                os.killpg(process.pid, signal.SIGKILL) if own_session else process.kill()
+
+
+@pytest.mark.parametrize("signal_name, exit_code, said", [("SIGINT", 130, "Ctrl-C"), ("SIGTERM", 143, "SIGTERM")])
+def test_an_unbounded_job_stopped_by_a_signal_exits_without_a_trace(signal_name, exit_code, said, bootstrap,
+                                                                    tmp_path):
+    with _unbounded_job_printing(bootstrap, tmp_path) as process:
+        process.send_signal(getattr(signal, signal_name))
+        assert process.wait(timeout=60) == exit_code
     errors = (tmp_path / "err").read_text()
     assert "Traceback" not in errors, errors[-3000:]
     assert "pyflink-compat: the job was cancelled (%s)" % said in errors
@@ -190,28 +199,12 @@ def _session_processes(session: int, name: str):
 
 
 def test_a_job_whose_spark_jvm_is_killed_fails_instead_of_hanging(bootstrap, tmp_path):
-    import signal
-    import time
-    src = create_topic(bootstrap, unique_topic("jvm-kill-in"))
-    produce(bootstrap, src, ["a", "b"])
-    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    with open(tmp_path / "out", "wb") as out, open(tmp_path / "err", "wb") as err:
-        process = subprocess.Popen([sys.executable, "-m", "pyflink_compat", "run",
-                                    os.path.join(JOBS, "unbounded_job.py"), bootstrap, src],
-                                   stdout=out, stderr=err, env=env, cwd=REPO, start_new_session=True)
-        try:
-            deadline = time.monotonic() + 120
-            while "B" not in (tmp_path / "out").read_text() and time.monotonic() < deadline:
-                assert process.poll() is None, (tmp_path / "err").read_text()[-3000:]
-                time.sleep(0.2)
-            jvms = _session_processes(process.pid, "java")
-            assert jvms, "no Spark JVM found in the job's session"
-            for pid in jvms:
-                os.kill(pid, signal.SIGKILL)
-            assert process.wait(timeout=90) == 1, (tmp_path / "err").read_text()[-3000:]
-        finally:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
+    with _unbounded_job_printing(bootstrap, tmp_path, own_session=True) as process:
+        jvms = _session_processes(process.pid, "java")
+        assert jvms, "no Spark JVM found in the job's session"
+        for pid in jvms:
+            os.kill(pid, signal.SIGKILL)
+        assert process.wait(timeout=90) == 1, (tmp_path / "err").read_text()[-3000:]
     errors = (tmp_path / "err").read_text()
     assert "JobExecutionError" in errors, errors[-3000:]
 
