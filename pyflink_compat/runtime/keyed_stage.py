@@ -156,7 +156,7 @@ def exchange_transform(plan: KeyedStagePlan):
             if hasattr(step.function, "open"):
                 step.function.open(_runtime_context(plan, "Source"))
         assigners = [node for node in plan.pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
-        get_key, assign = _distribution(plan)
+        get_key, assign, distributing = _distribution(plan, ksource.reader_index(plan.parallelism))
         # Per batch: the records as Arrow columns (element, timestamp, key bytes) and their subtasks;
         # Python objects live only while their batch is processed.
         columns, targets = [], []
@@ -203,9 +203,9 @@ def exchange_transform(plan: KeyedStagePlan):
             if shared is not None:
                 shared.send()
         finally:
-            for step in steps:
-                if hasattr(step.function, "close"):
-                    step.function.close()
+            for function in [step.function for step in steps] + list(distributing):
+                if hasattr(function, "close"):
+                    function.close()
             if shared is not None:
                 shared.close()
         split = ksource.current_split
@@ -241,23 +241,27 @@ def _no_key(element):
     return None
 
 
-def _distribution(plan: KeyedStagePlan):
-    """The read side's (get_key, assign): each element's key, and the subtask of each key."""
+def _distribution(plan: KeyedStagePlan, sender: int):
+    """(get_key, assign, opened): how the parallel instance ``sender`` (a source reader, or a subtask of the
+    stage before) hands records to ``plan``'s subtasks: each element's key, the subtask of each key, and the
+    user functions it opened for that (the caller closes them)."""
+    from pyflink_compat.datastream.functions import SimpleRuntimeContext
     if plan.distribution == BY_KEY:
         selector = plan.key_selection.selector
         if hasattr(selector, "open"):
-            selector.open(_runtime_context(plan, "KeyBy"))
-        return getattr(selector, "get_key", None) or selector, _assigner(plan)
+            selector.open(SimpleRuntimeContext("KeyBy", sender, plan.parallelism, {}))
+        return getattr(selector, "get_key", None) or selector, _assigner(plan), (selector,)
     if plan.distribution == FORWARD:
-        from pyflink_compat.kafka_io import source as ksource
-        own = ksource.reader_index(plan.parallelism) % plan.parallelism
-        return _no_key, lambda key: own
+        own = sender % plan.parallelism
+        return _no_key, lambda key: own, ()
     if plan.distribution == ROUND_ROBIN:
         turns = itertools.count()
-        return _no_key, lambda key: next(turns) % plan.parallelism
+        return _no_key, lambda key: next(turns) % plan.parallelism, ()
     if plan.distribution == CUSTOM:
-        return _custom_partitioning(plan, _runtime_context(plan, "_partition_custom_map_operator"))
-    return _no_key, lambda key: 0            # TO_ALL: every subtask gets every record anyway
+        context = SimpleRuntimeContext("_partition_custom_map_operator", sender, plan.parallelism, {})
+        spec = plan.operator_node.payload
+        return _custom_partitioning(plan, context) + ((spec.partitioner, spec.key_selector),)
+    return _no_key, lambda key: 0, ()        # TO_ALL: every subtask gets every record anyway
 
 
 def _custom_partitioning(plan: KeyedStagePlan, runtime_context):
@@ -547,22 +551,7 @@ def _forward(plan: KeyedStagePlan, subtask: int, result: SubtaskResult) -> List[
     columns, targets = [], []
     elements, timestamps = result.outputs[0]
     handed_type = following.second_type if following.input_side == 2 else following.keyed_type
-    closing = ()
-    if following.distribution == FORWARD:          # a two-input operation without key_by, same parallelism
-        get_key, assign = _no_key, lambda key: subtask
-    elif following.distribution == TO_ALL:         # the broadcast input of a broadcast process operation
-        get_key, assign = _no_key, lambda key: 0
-    elif following.distribution == CUSTOM:
-        from pyflink_compat.datastream.functions import SimpleRuntimeContext
-        opened = SimpleRuntimeContext("_partition_custom_map_operator", subtask, plan.parallelism, {})
-        get_key, assign = _custom_partitioning(following, opened)
-        closing = (following.operator_node.payload.partitioner, following.operator_node.payload.key_selector)
-    else:
-        selector = following.key_selection.selector
-        get_key, assign = getattr(selector, "get_key", None) or selector, _assigner(following)
-        if hasattr(selector, "open"):
-            selector.open(_runtime_context(following, "KeyBy"))
-        closing = (selector,)
+    get_key, assign, closing = _distribution(following, subtask)
     try:
         if elements:
             keyed_columns(elements, timestamps, get_key, assign, handed_type, columns, targets)
