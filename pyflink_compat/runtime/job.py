@@ -184,21 +184,11 @@ class JobRun:
                 if release_planners and len(started) == len(self._queries):
                     release_planners = idle_planners.release(warm_up.finished) is None   # None: try again
                 for plan, query in list(pending):
-                    try:
-                        exception = query.exception()
-                    except (Py4JError, ConnectionError) as e:
-                        if isinstance(e, Py4JJavaError):
-                            raise
-                        raise JobExecutionError(
-                            "Job '%s' failed: the Spark driver JVM of this process no longer answers (it was "
-                            "killed or crashed): %s" % (self.job_name, str(e).splitlines()[0])) from e
-                    if exception is not None:
-                        cause = _cause_of(exception)
-                        error = JobExecutionError("Job '%s' failed in %s: %s"
-                                                  % (self.job_name, _failed_task(plan, cause), cause))
-                        error.cause_text = str(exception)
-                        raise error
-                    if not query.isActive:
+                    # Read the state before the exception: a query failing between the two reads is then seen
+                    # failed, never taken for finished.
+                    active = self._query_call(query, lambda: query.isActive)
+                    self._raise_failure(plan, query)
+                    if not active:
                         pending.remove((plan, query))
                         continue
                     progress = query.lastProgress
@@ -237,6 +227,25 @@ class JobRun:
             else:
                 runtime_ms = int((time.monotonic() - self._started_at) * 1000)
                 self.result_future.set_result(JobExecutionResult._of(self.job_id, runtime_ms))
+
+    def _query_call(self, query, call):
+        try:
+            return call()
+        except (Py4JError, ConnectionError) as e:
+            if isinstance(e, Py4JJavaError):
+                raise
+            raise JobExecutionError(
+                "Job '%s' failed: the Spark driver JVM of this process no longer answers (it was "
+                "killed or crashed): %s" % (self.job_name, str(e).splitlines()[0])) from e
+
+    def _raise_failure(self, plan, query):
+        exception = self._query_call(query, query.exception)
+        if exception is not None:
+            cause = _cause_of(exception)
+            error = JobExecutionError("Job '%s' failed in %s: %s"
+                                      % (self.job_name, _failed_task(plan, cause), cause))
+            error.cause_text = str(exception)
+            raise error
 
     def _stop_all(self):
         for plan, query in self._queries:

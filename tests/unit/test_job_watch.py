@@ -1,0 +1,66 @@
+"""The job watcher tells a failed query from a finished one even when the query fails while it looks."""
+import concurrent.futures
+import threading
+
+import pytest
+
+from pyflink_compat.runtime import job as job_module
+
+
+class _Plan:
+    name = "query"
+    sources = []
+    sink = type("Sink", (), {"name": "Sink: Writer"})()
+
+    def source_ends(self, progress):
+        return []
+
+    def is_done(self, progress):
+        return False
+
+
+class _QueryFailingWhileLookedAt:
+    """Fails at the moment its exception is first asked for (Spark sets the cause, then stops the query)."""
+
+    def __init__(self):
+        self.cause = None
+        self.lastProgress = None
+        self.runId = "run"
+
+    @property
+    def isActive(self):
+        return self.cause is None
+
+    def exception(self):
+        cause, self.cause = self.cause, self.cause or RuntimeError("ValueError: bad record at offset 1")
+        return cause
+
+    def stop(self):
+        pass
+
+
+class _Checkpoints:
+    def finish(self, outcome):
+        self.outcome = outcome
+
+
+def _run_with(query):
+    run = object.__new__(job_module.JobRun)
+    run.job = type("Job", (), {"configuration": {}})()
+    run.job_name, run.job_id = "job", "id"
+    run.error, run.status = None, None
+    run.result_future = concurrent.futures.Future()
+    run._cancel_requested = threading.Event()
+    run._queries = [(_Plan(), query)]
+    run._checkpoints = _Checkpoints()
+    run._release_creators = False
+    run._started_at = 0.0
+    run.log_failure = False
+    return run
+
+
+def test_a_query_failing_between_two_looks_fails_the_job():
+    run = _run_with(_QueryFailingWhileLookedAt())
+    run._watch()
+    with pytest.raises(job_module.JobExecutionError, match="bad record at offset 1"):
+        run.result_future.result(timeout=5)
