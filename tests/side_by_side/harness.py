@@ -30,6 +30,7 @@ partitions to subtasks, so ``strip_subtask=True`` compares the lines without it 
 is between 1 and the parallelism.
 """
 import collections
+import concurrent.futures
 import difflib
 import os
 import re
@@ -449,10 +450,17 @@ def compare(case: Case, oracle: Run, ours: Run):
 
 def run_case(case: Case, oracle_python: str, bootstrap: str) -> Tuple[Run, Run]:
     with tempfile.TemporaryDirectory(prefix="side-by-side-%s-" % case.name) as workdir:
-        oracle = run_engine(case, ORACLE, lambda job, args: oracle_command(oracle_python, job, args),
-                            bootstrap, workdir)
+        # The engines run at the same time, on topics of their own: most of each run is a JVM starting.
+        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="oracle") as pool:
+            oracle_run = pool.submit(run_engine, case, ORACLE,
+                                     lambda job, args: oracle_command(oracle_python, job, args), bootstrap, workdir)
+            try:
+                ours = run_engine(case, OURS, ours_command, bootstrap, workdir)
+            except BaseException:
+                oracle_run.exception()       # the oracle's process ends before its workdir goes
+                raise
+            oracle = oracle_run.result()
         check_oracle(case, oracle)
-        ours = run_engine(case, OURS, ours_command, bootstrap, workdir)
     sys.stderr.write("[side-by-side] %s: oracle %.1f s, pyflink-compat %.1f s\n"
                      % (case.name, oracle.seconds, ours.seconds))
     compare(case, oracle, ours)
