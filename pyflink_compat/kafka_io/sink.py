@@ -79,20 +79,77 @@ def send_batches(spec, element_type, batches, task: int = None) -> int:
     partition id) and micro-batch, or nowhere when that micro-batch's output was already committed
     (kafka_io/transactions.py).
     """
-    if spec.delivery_guarantee == EXACTLY_ONCE:
-        return _send_in_transaction(spec, element_type, batches, task)
-    producer = per_worker_client("producer", spec.properties, _new_producer)
-    # A producer whose sends failed or were not confirmed is dropped: whatever state it is in (a reset
-    # producer id, batches still queued) must not carry over to the next task of this worker, also when
-    # failures are only logged (the legacy producer's set_log_failures_only).
+    writer = BatchWriter(spec, element_type, task)
     try:
-        sent, all_acknowledged = _send_and_check(producer, spec, element_type, batches)
+        for batch in batches:
+            writer.add(batch)
+        return writer.finish()
     except BaseException:
-        discard_client("producer", spec.properties, producer)
+        writer.abort()
         raise
-    if not all_acknowledged:
-        discard_client("producer", spec.properties, producer)
-    return sent
+
+
+class BatchWriter:
+    """One task's writes to one Kafka sink, batch by batch as they are made: ``add`` sends (the producer works
+    while the task goes on), ``finish`` flushes and checks every acknowledgement, ``abort`` gives up (aborts
+    the transaction, drops the producer). Nothing is opened before the first batch: a task with nothing to
+    write starts no transaction."""
+
+    def __init__(self, spec, element_type, task: int = None):
+        self.spec, self.element_type, self.task = spec, element_type, task
+        self._sends = None                # _Sends once the first batch came
+        self._transaction = None
+        self._skip = False                # EXACTLY_ONCE: this micro-batch's output is committed already
+
+    def add(self, batch):
+        if self._sends is None:
+            self._start()
+        if not self._skip:
+            self._sends.send(batch)
+
+    def _start(self):
+        if self.spec.delivery_guarantee == EXACTLY_ONCE:
+            from pyflink_compat.kafka_io.transactions import TaskTransaction
+            task, batch_id = _task_and_batch(self.task)
+            self._transaction = TaskTransaction(self.spec, task, batch_id)
+            if self._transaction.already_committed():
+                self._skip = True
+            else:
+                self._transaction.begin()
+            producer = self._transaction.producer
+        else:
+            producer = per_worker_client("producer", self.spec.properties, _new_producer)
+        self._sends = _Sends(producer, self.spec, self.element_type)
+
+    def finish(self) -> int:
+        """Flush and check; returns the records sent. Raises when any was not acknowledged (unless failures
+        are only logged)."""
+        if self._sends is None:
+            return 0
+        if self._transaction is not None:
+            if not self._skip:
+                self._sends.check()
+                self._transaction.commit()
+            transaction, self._transaction = self._transaction, None
+            transaction.close()
+            return 0 if self._skip else self._sends.sent
+        if not self._sends.check():
+            # A producer whose sends failed or were not confirmed is dropped: whatever state it is in (a reset
+            # producer id, batches still queued) must not carry over to the next task of this worker, also
+            # when failures are only logged (the legacy producer's set_log_failures_only).
+            discard_client("producer", self.spec.properties, self._sends.producer)
+        return self._sends.sent
+
+    def abort(self):
+        transaction, self._transaction = self._transaction, None
+        if transaction is not None:
+            if self._skip:
+                transaction.close()
+            else:
+                transaction.abort()
+        elif self._sends is not None:
+            discard_client("producer", self.spec.properties, self._sends.producer)
+        self._sends = None
 
 
 def _task_and_batch(task):
@@ -104,50 +161,29 @@ def _task_and_batch(task):
     return (context.partitionId() if task is None else task), int(batch_id)
 
 
-def _send_in_transaction(spec, element_type, batches, task) -> int:
-    import itertools
-    from pyflink_compat.kafka_io.transactions import TaskTransaction
-    batches = iter(batches)
-    first = next(batches, None)
-    if first is None:
-        return 0                          # nothing to write: no transaction (a re-run has nothing either)
-    task, batch_id = _task_and_batch(task)
-    transaction = TaskTransaction(spec, task, batch_id)
-    try:
-        if transaction.already_committed():
-            transaction.close()
-            return 0
-        transaction.begin()
-        sent, _ = _send_and_check(transaction.producer, spec, element_type, itertools.chain([first], batches))
-        transaction.commit()
-    except BaseException:
-        transaction.abort()
-        raise
-    transaction.close()
-    return sent
+class _Sends:
+    """The sends of one task on one producer, and the check that every one was acknowledged."""
 
+    def __init__(self, producer, spec, element_type):
+        self.producer, self.spec, self.element_type = producer, spec, element_type
+        self.tracker = batch_send.FailureTracker()
+        self.sender = batch_send.BatchSender(producer, self.tracker) if batch_send.supports(producer) else None
+        self.fixed_partitions = {}        # topic -> this subtask's partition (FlinkFixedPartitioner)
+        self.sent = 0
 
-def _send_and_check(producer, spec, element_type, batches) -> Tuple[int, bool]:
-    """Send ``batches`` on ``producer``, flush, check every record was acknowledged. Returns (records sent,
-    whether all were acknowledged): the second is False only when failures are just logged; otherwise any
-    failure raises ``SinkWriteError``."""
-    from kafka.errors import KafkaTimeoutError
-    from pyflink_compat import codec
-    tracker = batch_send.FailureTracker()
-    sender = batch_send.BatchSender(producer, tracker) if batch_send.supports(producer) else None
-    fixed_partitions = {}                 # topic -> this subtask's partition (FlinkFixedPartitioner)
-
-    def partition_for(topic):
-        if not spec.fixed_partitioner:
+    def _partition_for(self, topic):
+        if not self.spec.fixed_partitioner:
             return None
-        if topic not in fixed_partitions:
-            fixed_partitions[topic] = fixed_partition(producer.partitions_for(topic),
-                                                      reader_index(spec.subtask_parallelism))
-        return fixed_partitions[topic]
+        if topic not in self.fixed_partitions:
+            self.fixed_partitions[topic] = fixed_partition(self.producer.partitions_for(topic),
+                                                           reader_index(self.spec.subtask_parallelism))
+        return self.fixed_partitions[topic]
 
-    sent = 0
-    all_acknowledged = True
-    for batch in batches:
+    def send(self, batch):
+        from pyflink_compat import codec
+        spec, producer, sender, tracker = self.spec, self.producer, self.sender, self.tracker
+        if tracker.failures and not spec.log_failures_only:
+            return                        # the task fails: sending the rest into a failing producer gains nothing
         elements = codec.column(batch, codec.ELEMENT)
         timestamps = None                 # None: the producer stamps each record with its send time
         if spec.write_timestamp:
@@ -158,7 +194,7 @@ def _send_and_check(producer, spec, element_type, batches) -> Tuple[int, bool]:
         def python_values():
             nonlocal python_elements
             if python_elements is None:
-                python_elements = codec.to_python(elements, element_type)
+                python_elements = codec.to_python(elements, self.element_type)
             return python_elements
 
         values = _serialize(spec.value_serializer, elements, python_values)
@@ -173,7 +209,7 @@ def _send_and_check(producer, spec, element_type, batches) -> Tuple[int, bool]:
                 groups.append((topic, None if keys is None else keys.take(take), values.take(take),
                                None if timestamps is None else timestamps.take(take)))
         for topic, group_keys, group_values, group_timestamps in groups:
-            partition = partition_for(topic)
+            partition = self._partition_for(topic)
             if not spec.log_failures_only:
                 _send(producer, sender, tracker, topic, group_keys, group_values, group_timestamps, partition)
                 continue
@@ -182,39 +218,44 @@ def _send_and_check(producer, spec, element_type, batches) -> Tuple[int, bool]:
             except Exception:             # e.g. a record over max.request.size: find it, send the rest
                 _send(producer, None, tracker, topic, group_keys, group_values, group_timestamps, partition,
                       catch=True)
-        sent += len(values)
-        if tracker.failures and not spec.log_failures_only:
-            break                         # the task fails: sending the rest into a failing producer gains nothing
-    timeout_s = int(spec.properties.get("delivery.timeout.ms", "120000")) / 1000.0
-    try:
-        producer.flush(timeout=timeout_s)
-    except KafkaTimeoutError as e:
-        all_acknowledged = False
-        if not spec.log_failures_only:
-            raise SinkWriteError("Records not acknowledged by Kafka (bootstrap servers '%s') within "
-                                 "delivery.timeout.ms (%.0f s): %s" % (spec.bootstrap_servers, timeout_s, e)) from e
-        log.error("Error while sending records to Kafka: not acknowledged within %.0f s: %s", timeout_s, e)
-    if tracker.failures:
-        all_acknowledged = False
-        if spec.log_failures_only:
-            log.error("Error while sending record to Kafka: %s (%d of %d records of this task failed and were "
-                      "dropped; the producer only logs failures)", tracker.first_error, tracker.failures, sent)
-        else:
-            raise SinkWriteError("%d of %d records could not be written to Kafka %s (bootstrap servers '%s'): "
-                                 "%s" % (tracker.failures, sent, _where(tracker.first_partition),
-                                         spec.bootstrap_servers, _describe(tracker.first_error)))
-    unconfirmed, partition = sender.unconfirmed() if sender is not None else (0, None)
-    if unconfirmed:
-        all_acknowledged = False
-        # Not acknowledged although flush() returned: the producer split a batch the broker refused as too
-        # large and the new batches' outcome cannot be seen from here.
-        message = ("%d of %d records have no acknowledgement from Kafka %s (bootstrap servers '%s'): the broker "
-                   "refused a record batch as too large; set the sink property batch.size below the topic's "
-                   "max.message.bytes" % (unconfirmed, sent, _where(partition), spec.bootstrap_servers))
-        if not spec.log_failures_only:
-            raise SinkWriteError(message)
-        log.error("Error while sending records to Kafka: %s", message)
-    return sent, all_acknowledged
+        self.sent += len(values)
+
+    def check(self) -> bool:
+        """Flush, then whether every record was acknowledged: False only when failures are just logged;
+        otherwise any failure raises ``SinkWriteError``."""
+        from kafka.errors import KafkaTimeoutError
+        spec, tracker, sent = self.spec, self.tracker, self.sent
+        all_acknowledged = True
+        timeout_s = int(spec.properties.get("delivery.timeout.ms", "120000")) / 1000.0
+        try:
+            self.producer.flush(timeout=timeout_s)
+        except KafkaTimeoutError as e:
+            all_acknowledged = False
+            if not spec.log_failures_only:
+                raise SinkWriteError("Records not acknowledged by Kafka (bootstrap servers '%s') within "
+                                     "delivery.timeout.ms (%.0f s): %s" % (spec.bootstrap_servers, timeout_s, e)) from e
+            log.error("Error while sending records to Kafka: not acknowledged within %.0f s: %s", timeout_s, e)
+        if tracker.failures:
+            all_acknowledged = False
+            if spec.log_failures_only:
+                log.error("Error while sending record to Kafka: %s (%d of %d records of this task failed and were "
+                          "dropped; the producer only logs failures)", tracker.first_error, tracker.failures, sent)
+            else:
+                raise SinkWriteError("%d of %d records could not be written to Kafka %s (bootstrap servers '%s'): "
+                                     "%s" % (tracker.failures, sent, _where(tracker.first_partition),
+                                             spec.bootstrap_servers, _describe(tracker.first_error)))
+        unconfirmed, partition = self.sender.unconfirmed() if self.sender is not None else (0, None)
+        if unconfirmed:
+            all_acknowledged = False
+            # Not acknowledged although flush() returned: the producer split a batch the broker refused as too
+            # large and the new batches' outcome cannot be seen from here.
+            message = ("%d of %d records have no acknowledgement from Kafka %s (bootstrap servers '%s'): the "
+                       "broker refused a record batch as too large; set the sink property batch.size below the "
+                       "topic's max.message.bytes" % (unconfirmed, sent, _where(partition), spec.bootstrap_servers))
+            if not spec.log_failures_only:
+                raise SinkWriteError(message)
+            log.error("Error while sending records to Kafka: %s", message)
+        return all_acknowledged
 
 
 class SinkWriteError(RuntimeError):

@@ -136,7 +136,7 @@ class SharedPass:
         self.extra = _ExtraOutlet(tuple(extra_nodes))
         self.root, ends, self.made = _tree(input_type, list(outlets) + [self.extra])
         self.ends, self.extra_end = ends[:-1], ends[-1]
-        self.pending = {outlet.index: [] for outlet in outlets if outlet.kind == graph.KAFKA_SINK}
+        self.writers = _writers(outlets)
         self.steps = [(tree_node.step, tree_node.node) for tree_node in self.made if tree_node.step is not None]
 
     def open(self, parallelism: int):
@@ -160,7 +160,7 @@ class SharedPass:
             if not out or outlet.kind == graph.DISCARD_SINK:
                 continue
             if outlet.kind == graph.KAFKA_SINK:
-                self.pending[outlet.index].append(codec.make_batch(
+                self.writers[outlet.index].add(codec.make_batch(
                     codec.from_python(out, outlet.element_type), pa.array(out_ts, pa.int64())))
             else:
                 prefix = printing.line_prefix(outlet.identifier, ksource.reader_index(outlet.parallelism),
@@ -173,17 +173,58 @@ class SharedPass:
         """The (elements, timestamps) reaching the extra end."""
         return outputs[_SOURCE if self.extra_end.node is None else self.extra_end.node.id]
 
-    def send(self):
-        """Send the queued Kafka records; raises if any send is not acknowledged."""
-        from pyflink_compat.kafka_io import sink as ksink
-        for outlet in self.outlets:
-            if outlet.kind == graph.KAFKA_SINK:
-                ksink.send_batches(outlet.spec, outlet.element_type, self.pending.pop(outlet.index))
+    def flush(self):
+        """Flush every Kafka sink's sends and check them; raises if any send is not acknowledged."""
+        for index in list(self.writers):
+            self.writers[index].finish()
+            del self.writers[index]
 
     def close(self):
+        """Close the functions; writers not flushed (the task failed) give up their sends."""
+        for writer in self.writers.values():
+            writer.abort()
+        self.writers.clear()
         for step, _ in self.steps:
             if hasattr(step.function, "close"):
                 step.function.close()
+
+
+def _writers(outlets) -> dict:
+    """A writer per Kafka sink, sending while the task runs. EXACTLY_ONCE sinks sharing a transactional id
+    prefix would fence each other's open transactions: all but the first of them send when it is done."""
+    from pyflink_compat.kafka_io import sink as ksink
+    writers, prefixes = {}, set()
+    for outlet in outlets:
+        if outlet.kind != graph.KAFKA_SINK:
+            continue
+        writer = ksink.BatchWriter(outlet.spec, outlet.element_type)
+        if outlet.spec.delivery_guarantee == ksink.EXACTLY_ONCE:
+            prefix = outlet.spec.transactional_id_prefix
+            if prefix in prefixes:
+                writer = _HeldWriter(writer)
+            prefixes.add(prefix)
+        writers[outlet.index] = writer
+    return writers
+
+
+class _HeldWriter:
+    """A writer whose batches are held until its turn to flush."""
+
+    def __init__(self, writer):
+        self.writer, self.held = writer, []
+
+    def add(self, batch):
+        self.held.append(batch)
+
+    def finish(self) -> int:
+        for batch in self.held:
+            self.writer.add(batch)
+        self.held = []
+        return self.writer.finish()
+
+    def abort(self):
+        self.held = []
+        self.writer.abort()
 
 
 @attrs.frozen
@@ -210,7 +251,7 @@ def shared_pass(input_type, outlets: List[Outlet]):
                     sinks, lines, _ = shared.process(batch)
                 if lines:
                     yield lines_batch(sinks, lines)
-            shared.send()
+            shared.flush()
         finally:
             shared.close()
 

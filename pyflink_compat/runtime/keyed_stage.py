@@ -201,7 +201,7 @@ def exchange_transform(plan: KeyedStagePlan):
                 with gc_pause.paused():
                     handle(batch)
             if shared is not None:
-                shared.send()
+                shared.flush()
         finally:
             for function in [step.function for step in steps] + list(distributing):
                 if hasattr(function, "close"):
