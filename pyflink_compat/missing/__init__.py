@@ -159,6 +159,15 @@ def populate(module: types.ModuleType):
     module.__all__ = names
 
 
+def stand_ins(module_name: str) -> types.ModuleType:
+    """A fresh module holding the stand-ins of every public name of ``module_name`` (a ``pyflink_compat``
+    module): a module implementing part of a PyFlink module subclasses them, so that what it does not
+    implement still raises ``UnsupportedFeatureError``."""
+    module = types.ModuleType(module_name)
+    populate(module)
+    return module
+
+
 def _defined_in(origin: str, name: str):
     try:
         source = importlib.import_module(TARGET + origin[len(ALIAS):])

@@ -1,0 +1,69 @@
+"""Table environments are created and configured as PyFlink's (DataStream jobs often create one they never
+use); what they would run raises UnsupportedFeatureError naming the porting guide's table-api section."""
+import pytest
+
+from pyflink_compat import aliasing
+from pyflink_compat.util.exceptions import UnsupportedFeatureError
+
+
+@pytest.fixture(autouse=True)
+def pyflink_alias():
+    aliasing.install()
+
+
+def test_environment_settings_as_pyflink_builds_them():
+    from pyflink.common import Configuration
+    from pyflink.table import EnvironmentSettings
+    streaming = EnvironmentSettings.in_streaming_mode()
+    assert streaming.get_configuration().to_dict() == {"execution.runtime-mode": "STREAMING"}
+    assert (streaming.is_streaming_mode(), streaming.get_built_in_catalog_name(),
+            streaming.get_built_in_database_name()) == (True, "default_catalog", "default_database")
+    assert EnvironmentSettings.in_batch_mode().is_streaming_mode() is False
+    configuration = Configuration()
+    configuration.set_string("a.b", "1")
+    built = (EnvironmentSettings.new_instance().with_configuration(configuration).in_batch_mode()
+             .with_built_in_catalog_name("cat").build())
+    assert built.get_configuration().to_dict() == {
+        "a.b": "1", "execution.runtime-mode": "BATCH", "table.builtin-catalog-name": "cat"}
+    assert built.get_built_in_catalog_name() == "cat"
+
+
+def test_a_table_environment_is_created_from_settings_or_a_configuration():
+    from pyflink.common import Configuration
+    from pyflink.table import EnvironmentSettings, TableEnvironment
+    configuration = Configuration()
+    configuration.set_string("a.b", "1")
+    assert TableEnvironment.create(configuration).get_config().get("a.b", "default") == "1"
+    environment = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    assert type(environment).__name__ == "TableEnvironment"
+    assert environment.get_config().get("a.b", "default") == "default"
+    with pytest.raises(TypeError, match="^argument should be EnvironmentSettings or Configuration$"):
+        TableEnvironment.create(1)
+
+
+def test_a_stream_table_environment_reads_the_stream_environments_configuration():
+    from pyflink.common import Configuration
+    from pyflink.datastream import StreamExecutionEnvironment
+    from pyflink.table import StreamTableEnvironment
+    configuration = Configuration()
+    configuration.set_string("pipeline.name", "from the environment")
+    env = StreamExecutionEnvironment.get_execution_environment(configuration)
+    t_env = StreamTableEnvironment.create(env)
+    assert t_env.get_config().get_configuration().to_dict() == {}
+    assert t_env.get_config().get("pipeline.name", "-") == "from the environment"
+    assert t_env.get_config().set("pipeline.name", "own") is t_env.get_config()
+    assert t_env.get_config().get("pipeline.name", "-") == "own"
+    assert t_env.get_config().to_map()["pipeline.name"] == "own"
+    with pytest.raises(ValueError, match="^No argument found, the param 'stream_execution_environment' or "
+                                         "'environment_settings' is required.$"):
+        StreamTableEnvironment.create()
+
+
+def test_what_a_table_environment_would_run_raises_naming_the_section():
+    from pyflink.datastream import StreamExecutionEnvironment
+    from pyflink.table import StreamTableEnvironment
+    t_env = StreamTableEnvironment.create(StreamExecutionEnvironment.get_execution_environment())
+    with pytest.raises(UnsupportedFeatureError, match=r"TableEnvironment.execute_sql is not supported .*#table-api"):
+        t_env.execute_sql("CREATE TABLE t (x INT) WITH ('connector' = 'datagen')")
+    with pytest.raises(UnsupportedFeatureError, match=r"StreamTableEnvironment.from_data_stream .*#table-api"):
+        t_env.from_data_stream(None)
