@@ -150,6 +150,11 @@ def _prepare_environment():
     """What must be in place before the driver JVM starts: the environment variables the JVM and Spark's
     Python workers inherit, and py4j converters that do not import pandas."""
     numpy_converters.install()
+    # py4j logs its callback server's start at INFO: machinery, which a job logging INFO to stdout would print.
+    # A job setting the py4j logger's level itself keeps it.
+    py4j_log = logging.getLogger("py4j")
+    if py4j_log.level == logging.NOTSET:
+        py4j_log.setLevel(logging.WARNING)
     from pyflink_compat.third_party_patches import arrow_without_pandas
     arrow_without_pandas()
     # Executors must run this interpreter, which has pyarrow and pyflink_compat.
