@@ -55,12 +55,19 @@ def _cause_of(exception) -> str:
     return text.strip().splitlines()[0][:1000] if text.strip() else repr(exception)
 
 
-def _failed_task(plan, cause: str) -> str:
-    """The task to name for a failure: the source for errors only a source raises, else the query's sink."""
+def _failed_task(plan, cause: str, text: str = "", sinks=()) -> str:
+    """The task to name for a failure: the source for errors only a source raises, the operator whose function
+    raised (found from the traceback in ``text``), else the query's sink."""
     from pyflink_compat.kafka_io.source import SOURCE_ERROR_NAMES
+    from pyflink_compat.runtime.failures import failing_operator
     if plan.sources and cause.split(":", 1)[0] in SOURCE_ERROR_NAMES:
         return ", ".join(source.name for source in plan.sources)
-    return plan.sink.name
+    try:
+        operator = failing_operator(sinks, text)
+    except Exception as e:            # noqa: B902 - naming the operator is a courtesy; the error is what counts
+        log.debug("could not locate the failing operator: %s", e)
+        operator = None
+    return operator or plan.sink.name
 
 
 # Frames of these files are the machinery between Spark and the user's function, not the user's code.
@@ -242,8 +249,8 @@ class JobRun:
         exception = self._query_call(query, query.exception)
         if exception is not None:
             cause = _cause_of(exception)
-            error = JobExecutionError("Job '%s' failed in %s: %s"
-                                      % (self.job_name, _failed_task(plan, cause), cause))
+            error = JobExecutionError("Job '%s' failed in %s: %s" % (
+                self.job_name, _failed_task(plan, cause, str(exception), self.job.sinks), cause))
             error.cause_text = str(exception)
             raise error
 

@@ -295,7 +295,7 @@ def test_a_failed_job_reports_the_functions_traceback_once_and_its_error():
     assert 'raise ValueError("element %d is not accepted" % value)' in report
     assert report.count("ValueError: element 3 is not accepted") == 2, report    # the traceback's and the job's
     assert report.rstrip().splitlines()[-1] == ("pyflink_compat.runtime.job.JobExecutionError: Job 'failing job' "
-                                                "failed in Print to Std. Out: ValueError: element 3 is not accepted")
+                                                "failed in Map: ValueError: element 3 is not accepted")
     # Neither pyspark's frames nor Spark's logs of each failed task attempt.
     assert "pyspark" not in report and "ERROR Executor" not in report and "py4j" not in report, report
 
