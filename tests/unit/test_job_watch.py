@@ -24,7 +24,7 @@ class _QueryFailingWhileLookedAt:
 
     def __init__(self):
         self.cause = None
-        self.lastProgress = None
+        self.lastProgress = {}            # planned: the watcher need not ask Spark whether it ran
         self.runId = "run"
 
     @property
@@ -46,7 +46,9 @@ class _Checkpoints:
 
 def _run_with(query):
     run = object.__new__(job_module.JobRun)
-    run.job = type("Job", (), {"configuration": {}})()
+    # no Spark here: nothing to release
+    run.job = type("Job", (), {"configuration": {"pyflink-compat.planner-workers.release": "false"},
+                               "sinks": ()})()
     run.job_name, run.job_id = "job", "id"
     run.error, run.status = None, None
     run.result_future = concurrent.futures.Future()
