@@ -90,8 +90,11 @@ def test_every_record_is_committed_once_in_order_per_partition(spark, bootstrap,
             assert mine == sorted(mine)
 
 
-def test_two_exactly_once_sinks_of_one_source_each_commit_every_record_once(spark, bootstrap, tmp_path):
-    # One pass feeds both sinks (runtime/fan_out.py): each task commits one transaction per sink.
+@pytest.mark.parametrize("shared_prefix", [False, True], ids=["own-prefixes", "one-prefix"])
+def test_two_exactly_once_sinks_of_one_source_each_commit_every_record_once(spark, bootstrap, tmp_path,
+                                                                           shared_prefix):
+    # One pass feeds both sinks (runtime/fan_out.py): each task commits one transaction per sink. Sinks sharing
+    # a transactional id prefix take turns (open at once, their transactions would fence each other).
     topic_in = create_topic(bootstrap, unique_topic("eo2-in"), partitions=2)
     upper_out = create_topic(bootstrap, unique_topic("eo2-upper"))
     even_out = create_topic(bootstrap, unique_topic("eo2-even"))
@@ -100,9 +103,11 @@ def test_two_exactly_once_sinks_of_one_source_each_commit_every_record_once(spar
     env = environment(tmp_path, batch_records=100)
     upper = env.from_source(kafka_source(bootstrap, topic_in), WatermarkStrategy.no_watermarks(), "Kafka Source") \
         .map(lambda v: v.upper(), output_type=Types.STRING())
-    upper.sink_to(exactly_once_sink(bootstrap, upper_out, unique_topic("eo2-a"))).uid("upper-out")
+    first_prefix = unique_topic("eo2-a")
+    upper.sink_to(exactly_once_sink(bootstrap, upper_out, first_prefix)).uid("upper-out")
     upper.filter(lambda v: int(v[-4:]) % 2 == 0) \
-        .sink_to(exactly_once_sink(bootstrap, even_out, unique_topic("eo2-b"))).uid("even-out")
+        .sink_to(exactly_once_sink(bootstrap, even_out, first_prefix if shared_prefix else unique_topic("eo2-b"))) \
+        .uid("even-out")
     env.execute("two exactly-once sinks")
     expected = sorted("P%d-%04d" % (p, i) for p in (0, 1) for i in range(200))
     assert sorted(values(committed_values(bootstrap, upper_out, 400))) == expected
