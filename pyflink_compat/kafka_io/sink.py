@@ -10,8 +10,6 @@ whatever the guarantee). ``exactly-once`` writes each task's records of a
 micro-batch in one Kafka transaction (kafka_io/transactions.py).
 """
 import logging
-from typing import Tuple
-
 import pyarrow as pa
 import pyarrow.compute as pc
 from kafka.structs import TopicPartition
@@ -83,6 +81,8 @@ def send_batches(spec, element_type, batches, task: int = None) -> int:
     try:
         for batch in batches:
             writer.add(batch)
+            if writer.already_committed:
+                break                     # a re-run of a committed micro-batch: nothing more to compute
         return writer.finish()
     except BaseException:
         writer.abort()
@@ -100,6 +100,11 @@ class BatchWriter:
         self._sends = None                # _Sends once the first batch came
         self._transaction = None
         self._skip = False                # EXACTLY_ONCE: this micro-batch's output is committed already
+
+    @property
+    def already_committed(self) -> bool:
+        """EXACTLY_ONCE: this task's output of this micro-batch was committed before; nothing is sent."""
+        return self._skip
 
     def add(self, batch):
         if self._sends is None:

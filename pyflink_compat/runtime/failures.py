@@ -56,8 +56,9 @@ def _nodes(sinks) -> List[graph.Node]:
     return found
 
 
-def _is_machinery(cls) -> bool:
-    return (cls.__module__ or "").split(".")[0] in _MACHINERY_MODULES
+def _is_machinery(obj) -> bool:
+    """A class or function of pyflink-compat, PyFlink, pyspark or Python itself."""
+    return (getattr(obj, "__module__", None) or "").split(".")[0] in _MACHINERY_MODULES
 
 
 def _codes(obj, depth: int):
@@ -67,7 +68,7 @@ def _codes(obj, depth: int):
         return
     if isinstance(obj, (types.FunctionType, types.MethodType)):
         function = getattr(obj, "__func__", obj)
-        if not _is_machinery_function(function):
+        if not _is_machinery(function):
             yield function.__code__
         return
     if isinstance(obj, (list, tuple)):
@@ -90,6 +91,3 @@ def _codes(obj, depth: int):
     for value in attributes.values():
         yield from _codes(value, depth + 1)
 
-
-def _is_machinery_function(function) -> bool:
-    return (getattr(function, "__module__", None) or "").split(".")[0] in _MACHINERY_MODULES
