@@ -74,6 +74,10 @@ def decode_object(text: str):
 class KafkaSplit(InputPartition):
     """One Spark task: read [start, end) of one Kafka partition."""
 
+    # The source's last micro-batch (every partition at its stopping offset): the (topic, partition) of each of
+    # its splits, so that the tasks of one reader know how many they are (the last closes its functions).
+    final_partitions = None
+
     def __init__(self, topic: str, partition: int, start: int, end: int, finished: bool = False):
         self.topic, self.partition, self.start, self.end = topic, partition, start, end
         self.finished = finished          # ``end`` is the partition's stopping offset (a bounded source ends)
@@ -284,11 +288,17 @@ class KafkaStreamReader(DataSourceStreamReader):
         begin = koffsets.from_json(start)
         finish = koffsets.from_json(end)
         splits = []
+        final = self.stop_offsets is not None and all(
+            stop >= self.stop_offsets.get(tp, stop + 1) for tp, stop in finish.items())
         for (topic, partition), stop in sorted(finish.items()):
             first = begin.get((topic, partition), self.discovered_start.get((topic, partition), 0))
             ends = self.stop_offsets is not None and stop >= self.stop_offsets.get((topic, partition), stop + 1)
-            if stop > first or self.plan_all_partitions:
+            if stop > first or self.plan_all_partitions or final:
                 splits.append(KafkaSplit(topic, partition, first, max(first, stop), finished=ends))
+        if final:
+            planned = tuple((split.topic, split.partition) for split in splits)
+            for split in splits:
+                split.final_partitions = planned
         return splits
 
     def read(self, partition):
@@ -347,6 +357,24 @@ def reader_index(parallelism: int) -> int:
     context = TaskContext.get()
     partition = context.partitionId() if context is not None else 0
     return partition % parallelism if parallelism else partition
+
+
+def current_split_name() -> str:
+    """"topic:partition" of the split the running read task reads ("" outside a Kafka split)."""
+    split = current_split
+    return "" if split is None else "%s:%d" % (split.topic, split.partition)
+
+
+def reader_tasks_if_final(parallelism: int):
+    """When the running read task belongs to its source's last micro-batch: how many tasks its reader has in
+    it; None otherwise. A collection source is read in one task."""
+    split = current_split
+    if split is None:
+        return 1
+    if split.final_partitions is None:
+        return None
+    reader = split_owner(split.topic, split.partition, parallelism)
+    return sum(1 for topic, partition in split.final_partitions if split_owner(topic, partition, parallelism) == reader)
 
 
 def _within_split(split, batches):

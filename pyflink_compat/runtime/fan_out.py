@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from pyflink_compat.plan import graph
 from pyflink_compat import codec
-from pyflink_compat.runtime import printing
+from pyflink_compat.runtime import live_functions, printing
 
 SINK_COLUMN, LINE_COLUMN = "sink", "line"
 #: The rows the read task returns: a print sink's index and one printed line.
@@ -136,8 +136,15 @@ class SharedPass:
         self.extra = _ExtraOutlet(tuple(extra_nodes))
         self.root, ends, self.made = _tree(input_type, list(outlets) + [self.extra])
         self.ends, self.extra_end = ends[:-1], ends[-1]
-        self.writers = _writers(outlets)
+        self.writers = {}
         self.steps = [(tree_node.step, tree_node.node) for tree_node in self.made if tree_node.step is not None]
+
+    def functions(self) -> list:
+        return [step.function for step, _ in self.steps]
+
+    def start_task(self):
+        """A writer per Kafka sink for the read task about to run (the functions may outlive the task)."""
+        self.writers = _writers(self.outlets)
 
     def open(self, parallelism: int):
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
@@ -179,11 +186,13 @@ class SharedPass:
             self.writers[index].finish()
             del self.writers[index]
 
-    def close(self):
-        """Close the functions; writers not flushed (the task failed) give up their sends."""
+    def abandon_sends(self):
+        """Writers not flushed (the task failed) give up their sends."""
         for writer in self.writers.values():
             writer.abort()
         self.writers.clear()
+
+    def close(self):
         for step, _ in self.steps:
             if hasattr(step.function, "close"):
                 step.function.close()
@@ -241,19 +250,27 @@ def shared_pass(input_type, outlets: List[Outlet]):
     """The read task's function: Arrow batches of the source's (element, event_ts) in, Arrow batches of
     (sink, line) out for the print sinks; the Kafka sinks' records are sent before the task ends, and the task
     fails if any send fails (so does the micro-batch: nothing is marked done)."""
+    pass_id = live_functions.new_pass_id()
+    parallelism = outlets[0].parallelism
+
     def run(batches):
+        from pyflink_compat.kafka_io import source as ksource
         from pyflink_compat.runtime import gc_pause
-        shared = SharedPass(input_type, outlets)
-        shared.open(outlets[0].parallelism)
-        try:
-            for batch in batches:
-                with gc_pause.paused():
-                    sinks, lines, _ = shared.process(batch)
-                if lines:
-                    yield lines_batch(sinks, lines)
-            shared.flush()
-        finally:
-            shared.close()
+        with live_functions.lease(pass_id, ksource.reader_index(parallelism), live_functions.current_batch_id(),
+                                  SharedPass(input_type, outlets), SharedPass.functions,
+                                  lambda fresh: fresh.open(parallelism), SharedPass.close,
+                                  ksource.reader_tasks_if_final(parallelism),
+                                  ksource.current_split_name()) as shared:
+            shared.start_task()
+            try:
+                for batch in batches:
+                    with gc_pause.paused():
+                        sinks, lines, _ = shared.process(batch)
+                    if lines:
+                        yield lines_batch(sinks, lines)
+                shared.flush()
+            finally:
+                shared.abandon_sends()
 
     return run
 

@@ -29,7 +29,7 @@ import pyarrow as pa
 
 from pyflink_compat.plan import graph
 from pyflink_compat import codec
-from pyflink_compat.runtime import exchange, gc_pause
+from pyflink_compat.runtime import exchange, gc_pause, live_functions
 from pyflink_compat.runtime.event_time import LONG_MIN, WatermarkTracker
 
 CHUNK_ROWS = 20_000            # records a keyed subtask holds as Python objects at a time (all its inputs together)
@@ -136,105 +136,137 @@ def reader_input(reader: int) -> str:
     return "reader:%d" % reader
 
 
+class _ReadPass:
+    """The read side's functions before the exchange: the chain before ``key_by``, or, when other sinks of the
+    source share the pass, their tree (which includes that chain)."""
+
+    def __init__(self, plan: KeyedStagePlan):
+        from pyflink_compat.runtime.chain import build_steps
+        from pyflink_compat.runtime.fan_out import SharedPass
+        self.shared = SharedPass(plan.input_type, list(plan.pass_outlets), plan.pre_nodes) \
+            if plan.pass_outlets else None
+        self.steps = [] if self.shared is not None else build_steps(list(plan.pre_nodes))
+
+    def functions(self) -> list:
+        return self.shared.functions() if self.shared is not None else [step.function for step in self.steps]
+
+    def open(self, plan: KeyedStagePlan):
+        if self.shared is not None:
+            self.shared.open(plan.parallelism)
+        for step in self.steps:
+            if hasattr(step.function, "open"):
+                step.function.open(_runtime_context(plan, "Source"))
+
+    def close(self):
+        if self.shared is not None:
+            self.shared.close()
+        for step in self.steps:
+            if hasattr(step.function, "close"):
+                step.function.close()
+
+
 def exchange_transform(plan: KeyedStagePlan):
     """The read task's function: chain, keys, one payload per subtask for the whole split."""
+    pass_id = live_functions.new_pass_id()
 
     def run(batches):
         from pyflink_compat.third_party_patches import arrow_without_pandas
         arrow_without_pandas()
         from pyflink_compat.kafka_io import source as ksource
-        from pyflink_compat.runtime.chain import AssignTimestampsStep, build_steps
-        from pyflink_compat.runtime.fan_out import SharedPass, lines_batch
-        shared = None
-        if plan.pass_outlets:               # the other sinks of this source, in the same pass
-            shared = SharedPass(plan.input_type, list(plan.pass_outlets), plan.pre_nodes)
-            shared.open(plan.parallelism)
-            steps = []
-        else:
-            steps = build_steps(list(plan.pre_nodes))
-        for step in steps:
-            if hasattr(step.function, "open"):
-                step.function.open(_runtime_context(plan, "Source"))
-        assigners = [node for node in plan.pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
-        get_key, assign, distributing = _distribution(plan, ksource.reader_index(plan.parallelism))
-        # Per batch: the records as Arrow columns (element, timestamp, key bytes) and their subtasks;
-        # Python objects live only while their batch is processed.
-        columns, targets = [], []
-        printed_sinks, printed = [], []
-        max_ts = None
-        records = 0
-
-        def seen(present_stamps):
-            nonlocal max_ts
-            present = [t for t in present_stamps if t is not None]
-            if present:
-                max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
-
-        def handle(batch):
-            nonlocal records
-            if shared is not None:
-                sinks, lines, outputs = shared.process(batch)
-                printed_sinks.extend(sinks)
-                printed.extend(lines)
-                items, stamps = shared.extra_output(outputs)
-                records += batch.num_rows
-                # the generator sees what reaches it: the source's records, or the assigner's outputs
-                seen(outputs[assigners[-1].id][1] if plan.assigner_in_chain else codec.column(
-                    batch, codec.EVENT_TS).to_pylist())
-            else:
-                items = codec.to_python(codec.column(batch, codec.ELEMENT), plan.input_type)
-                stamps = codec.column(batch, codec.EVENT_TS).to_pylist()
-                records += len(items)
-                if not plan.assigner_in_chain:          # the source's generator sees every record read
-                    seen(stamps)
-                for step in steps:
-                    items, stamps = step.apply(items, stamps)
-                    if isinstance(step, AssignTimestampsStep) and stamps:
-                        seen(stamps)    # the assigner's generator sees what reaches it, with the new timestamps
-            if not items:
-                return
-            keyed_columns(items, stamps, get_key, assign,
-                          plan.second_type if plan.input_side == 2 else plan.keyed_type, columns, targets)
-
-        try:
-            for batch in batches:
-                with gc_pause.paused():
-                    handle(batch)
-            if shared is not None:
-                shared.flush()
-        finally:
-            for function in [step.function for step in steps] + list(distributing):
-                if hasattr(function, "close"):
-                    function.close()
-            if shared is not None:
-                shared.close()
-        split = ksource.current_split
-        prefix = plan.input_prefix
-        if split is not None:
-            partition = "%s%s:%d" % (prefix, split.topic, split.partition)
-            finished = bool(getattr(split, "finished", False))
-            if plan.assigner_in_chain:      # one generator per reader, fed by all of the reader's partitions
-                reader = "%s%s" % (prefix, reader_input(ksource.split_owner(split.topic, split.partition,
-                                                                            plan.parallelism)))
-                progress = exchange.BatchProgress(reader, max_ts, records, finished, part=partition)
-            else:                           # the source's generator: one per partition
-                progress = exchange.BatchProgress(partition, max_ts, records, finished)
-        else:                                            # from_collection: one batch holds everything
-            progress = exchange.BatchProgress(prefix + "collection", max_ts, records, True)
-        progress = attrs.evolve(progress, side=plan.input_side)
-        read_type = plan.second_type if plan.input_side == 2 else plan.keyed_type
-        payloads = exchange.payloads_by_subtask(columns, None if plan.distribution == TO_ALL else targets,
-                                                read_type, plan.parallelism, progress)
-        if plan.depth:
-            payloads = [exchange.addressed(payload, plan.depth) for payload in payloads]
-        routes = list(plan.routes)
-        if printed:                         # to the reader's own subtask, which passes them on
-            routes.append(plan.routes[ksource.reader_index(plan.parallelism) % plan.parallelism])
-            payloads.append(exchange.encode_lines(lines_batch(printed_sinks, printed)))
-        yield pa.RecordBatch.from_arrays(
-            [pa.array(routes, pa.int32()), pa.array(payloads, pa.binary())], names=[ROUTE, exchange.PAYLOAD])
+        with live_functions.lease(pass_id, ksource.reader_index(plan.parallelism), live_functions.current_batch_id(),
+                                  _ReadPass(plan), _ReadPass.functions, lambda fresh: fresh.open(plan),
+                                  _ReadPass.close, ksource.reader_tasks_if_final(plan.parallelism),
+                                  ksource.current_split_name()) as read_pass:
+            yield from _exchange(plan, read_pass, batches)
 
     return run
+
+
+def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
+    from pyflink_compat.kafka_io import source as ksource
+    from pyflink_compat.runtime.chain import AssignTimestampsStep
+    from pyflink_compat.runtime.fan_out import lines_batch
+    shared, steps = read_pass.shared, read_pass.steps
+    assigners = [node for node in plan.pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
+    get_key, assign, distributing = _distribution(plan, ksource.reader_index(plan.parallelism))
+    # Per batch: the records as Arrow columns (element, timestamp, key bytes) and their subtasks;
+    # Python objects live only while their batch is processed.
+    columns, targets = [], []
+    printed_sinks, printed = [], []
+    max_ts = None
+    records = 0
+
+    def seen(present_stamps):
+        nonlocal max_ts
+        present = [t for t in present_stamps if t is not None]
+        if present:
+            max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
+
+    def handle(batch):
+        nonlocal records
+        if shared is not None:
+            sinks, lines, outputs = shared.process(batch)
+            printed_sinks.extend(sinks)
+            printed.extend(lines)
+            items, stamps = shared.extra_output(outputs)
+            records += batch.num_rows
+            # the generator sees what reaches it: the source's records, or the assigner's outputs
+            seen(outputs[assigners[-1].id][1] if plan.assigner_in_chain else codec.column(
+                batch, codec.EVENT_TS).to_pylist())
+        else:
+            items = codec.to_python(codec.column(batch, codec.ELEMENT), plan.input_type)
+            stamps = codec.column(batch, codec.EVENT_TS).to_pylist()
+            records += len(items)
+            if not plan.assigner_in_chain:          # the source's generator sees every record read
+                seen(stamps)
+            for step in steps:
+                items, stamps = step.apply(items, stamps)
+                if isinstance(step, AssignTimestampsStep) and stamps:
+                    seen(stamps)    # the assigner's generator sees what reaches it, with the new timestamps
+        if not items:
+            return
+        keyed_columns(items, stamps, get_key, assign,
+                      plan.second_type if plan.input_side == 2 else plan.keyed_type, columns, targets)
+
+    if shared is not None:
+        shared.start_task()
+    try:
+        for batch in batches:
+            with gc_pause.paused():
+                handle(batch)
+        if shared is not None:
+            shared.flush()
+    finally:
+        for function in distributing:
+            if hasattr(function, "close"):
+                function.close()
+        if shared is not None:
+            shared.abandon_sends()
+    split = ksource.current_split
+    prefix = plan.input_prefix
+    if split is not None:
+        partition = "%s%s:%d" % (prefix, split.topic, split.partition)
+        finished = bool(getattr(split, "finished", False))
+        if plan.assigner_in_chain:      # one generator per reader, fed by all of the reader's partitions
+            reader = "%s%s" % (prefix, reader_input(ksource.split_owner(split.topic, split.partition,
+                                                                        plan.parallelism)))
+            progress = exchange.BatchProgress(reader, max_ts, records, finished, part=partition)
+        else:                           # the source's generator: one per partition
+            progress = exchange.BatchProgress(partition, max_ts, records, finished)
+    else:                                            # from_collection: one batch holds everything
+        progress = exchange.BatchProgress(prefix + "collection", max_ts, records, True)
+    progress = attrs.evolve(progress, side=plan.input_side)
+    read_type = plan.second_type if plan.input_side == 2 else plan.keyed_type
+    payloads = exchange.payloads_by_subtask(columns, None if plan.distribution == TO_ALL else targets,
+                                            read_type, plan.parallelism, progress)
+    if plan.depth:
+        payloads = [exchange.addressed(payload, plan.depth) for payload in payloads]
+    routes = list(plan.routes)
+    if printed:                         # to the reader's own subtask, which passes them on
+        routes.append(plan.routes[ksource.reader_index(plan.parallelism) % plan.parallelism])
+        payloads.append(exchange.encode_lines(lines_batch(printed_sinks, printed)))
+    yield pa.RecordBatch.from_arrays(
+        [pa.array(routes, pa.int32()), pa.array(payloads, pa.binary())], names=[ROUTE, exchange.PAYLOAD])
 
 
 def _no_key(element):
@@ -354,6 +386,7 @@ class SubtaskRun:
     tracker: WatermarkTracker
     batch_id: Optional[int]
     outlet_steps: list = attrs.Factory(list)
+    carrier: object = None          # the user's instance attributes, saved with the state (live_functions)
 
     def open(self, plan: "KeyedStagePlan", subtask: int):
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
@@ -367,6 +400,8 @@ class SubtaskRun:
                     parallelism = node.parallelism or plan.parallelism
                     step.function.open(SimpleRuntimeContext(node.name, subtask % parallelism, parallelism, {}))
             self.outlet_steps.append(steps)
+        functions = [plan.operator_node.payload] + [step.function for steps in self.outlet_steps for step in steps]
+        self.carrier = live_functions.AttributeCarrier(live_functions.stateful_objects(functions))
 
     def close(self):
         self.operator.close()
@@ -376,9 +411,10 @@ class SubtaskRun:
                     step.function.close()
 
 
-# Live subtasks of this Python worker, by (plan identity, subtask): reused when the next micro-batch of
-# the same subtask lands here, so user functions are opened once, as in Flink. Anything else (another
-# worker ran the previous batch, a retried batch) restores from the state store.
+# Live subtasks of this Python worker, by (plan identity, subtask): reused by the subtask's later micro-batches
+# in this worker, so user functions are opened once, as in Flink. When another worker ran the batch before (or
+# the batch is run again), the operator's state, the watermark tracker and the functions' attributes are
+# restored from the state store into it first.
 _LIVE = {}
 
 
@@ -392,19 +428,26 @@ def run_subtask(plan: KeyedStagePlan, plan_id: str, subtask: int, payloads: List
 def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     from pyflink_compat.runtime.keyed.operators import ListCollector
     live = _LIVE.get((plan_id, subtask))
-    if live is None or live.batch_id is None or batch_id is None or live.batch_id != batch_id - 1:
-        if live is not None:
+    continuous = (live is not None and live.batch_id is not None and batch_id is not None
+                  and live.batch_id == batch_id - 1)
+    if not continuous:
+        if live is not None and saved is None:    # the first batch run again: nothing to restore into it
             live.close()
-        collector = ListCollector()
-        operator = make_operator(plan, subtask, collector)
-        tracker = WatermarkTracker(plan.watermark_spec, specs=dict(plan.input_specs))
+            live = None
+        if live is None:
+            collector = ListCollector()
+            operator = make_operator(plan, subtask, collector)
+            tracker = WatermarkTracker(plan.watermark_spec, specs=dict(plan.input_specs))
+            live = SubtaskRun(operator, collector, tracker, batch_id)
+            live.open(plan, subtask)
+            _LIVE[(plan_id, subtask)] = live
         if saved is not None:
             state = pickle.loads(saved)
-            operator.restore(state["operator"])
-            tracker = state["tracker"]
-        live = SubtaskRun(operator, collector, tracker, batch_id)
-        live.open(plan, subtask)
-        _LIVE[(plan_id, subtask)] = live
+            live.operator.restore(state["operator"])
+            live.tracker = state["tracker"]
+            live.carrier.take(state.get("attributes", {}))
+        live.collector.clear()
+    live.carrier.begin()
     operator, tracker = live.operator, live.tracker
 
     # A broadcast input first: its elements (rules, configuration) apply to the other input's of the same batch.
@@ -447,7 +490,8 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     outputs = [_outlet_output(plan, outlet, collector, steps) for outlet, steps in zip(plan.outlets, live.outlet_steps)]
     collector.clear()
     live.batch_id = batch_id
-    saved = pickle.dumps({"operator": operator.snapshot(), "tracker": tracker}, protocol=4)
+    saved = pickle.dumps({"operator": operator.snapshot(), "tracker": tracker,
+                          "attributes": live.carrier.hand_over()}, protocol=4)
     return SubtaskResult(outputs, saved, tracker.current, tracker.all_idle, tracker.all_finished)
 
 
@@ -485,15 +529,6 @@ def _records(plan: KeyedStagePlan, batch, progress, rows: int = CHUNK_ROWS):
             yield side, key, element, stamp
 
 
-def _batch_id() -> Optional[int]:
-    from pyspark import TaskContext
-    context = TaskContext.get()
-    if context is None:
-        return None
-    value = context.getLocalProperty("streaming.sql.batchId")
-    return int(value) if value is not None else None
-
-
 def stateful_processor(plan: KeyedStagePlan):
     """The StatefulProcessor for ``transformWithState`` (row based, one blob ValueState per subtask)."""
     from pyspark.sql import Row
@@ -522,7 +557,7 @@ def stateful_processor(plan: KeyedStagePlan):
                 else:                       # for a later stage: on to the same subtask of the next one
                     passing.append(payload)
             saved = self.state.get()[0] if self.state.exists() else None
-            result = run_subtask(plan, plan.plan_id, subtask, payloads, saved, _batch_id(),
+            result = run_subtask(plan, plan.plan_id, subtask, payloads, saved, live_functions.current_batch_id(),
                                  int(time.time() * 1000))
             self.state.update((result.state,))
             for payload in lines:           # print lines of sinks outside the stages: on to the driver

@@ -25,7 +25,7 @@ from pyflink_compat import options
 from pyflink_compat.plan import graph
 from pyflink_compat.plan.job import JobPlan
 from pyflink_compat import codec
-from pyflink_compat.runtime import collection_source, printing
+from pyflink_compat.runtime import collection_source, live_functions, printing
 from pyflink_compat.third_party_patches import pandas_version_checked_without_import
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, illegal_state
 
@@ -214,7 +214,7 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
     # differ from what is stored: then the stored rows are kept (Arrow ``take``), not re-encoded.
     may_pass_through = codec.passes_through(input_type) and output_type == input_type
 
-    def process(batch, mutation_count):
+    def process(steps, batch, mutation_count):
         """The output batch for one input batch, or None when nothing is left."""
         from itertools import compress
         elements = codec.to_python(codec.column(batch, codec.ELEMENT), input_type)
@@ -237,27 +237,38 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
         return codec.make_batch(codec.from_python(elements, output_type), pa.array(timestamps, pa.int64()))
 
     last = len(steps) - 1
+    pass_id = live_functions.new_pass_id()
 
-    def run(batches):
-        from pyflink_compat.common.types import mutation_count
+    def open_steps(task_steps):
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
-        from pyflink_compat.runtime import gc_pause
-        for step, (name, node_parallelism) in zip(steps, settings):
+        for step, (name, node_parallelism) in zip(task_steps, settings):
             if hasattr(step.function, "open"):
                 index = ksource.reader_index(node_parallelism)
                 step.function.open(SimpleRuntimeContext(name, index, node_parallelism, {}))
-        try:
+
+    def close_steps(task_steps):
+        for step in task_steps:
+            if hasattr(step.function, "close"):
+                step.function.close()
+
+    def run(batches):
+        from pyflink_compat.common.types import mutation_count
+        from pyflink_compat.runtime import gc_pause
+        with live_functions.lease(pass_id, ksource.reader_index(parallelism), live_functions.current_batch_id(),
+                                  steps, _step_functions, open_steps, close_steps,
+                                  ksource.reader_tasks_if_final(parallelism),
+                                  ksource.current_split_name()) as task_steps:
             for batch in batches:
                 with gc_pause.paused():
-                    output = process(batch, mutation_count)
+                    output = process(task_steps, batch, mutation_count)
                 if output is not None:
                     yield output
-        finally:
-            for step in steps:
-                if hasattr(step.function, "close"):
-                    step.function.close()
 
     return run
+
+
+def _step_functions(steps) -> list:
+    return [step.function for step in steps]
 
 
 def direct_kafka_writes(transform, sink_spec, element_type):

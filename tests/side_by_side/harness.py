@@ -102,6 +102,8 @@ class Case:
     prints: Optional[Prints] = None
     bounded: bool = True                       # the job ends by itself
     timeout_s: float = 150.0                   # per engine run
+    # The late input comes once a printed line contains this text (default: once any output appeared).
+    late_after: Optional[str] = None
     settle_s: Optional[float] = None           # after the expected outputs arrived, wait for extras this long
                                                # (default: 0.5 s once a bounded job ended, else 3 s)
 
@@ -269,9 +271,14 @@ def run_engine(case: Case, engine: str, command_for, bootstrap: str, workdir: st
                 raise SideBySideFailure("%s: %s ended (exit code %s) before %s\n--- stderr tail ---\n%s"
                                         % (case.name, engine, process.returncode, what, _tail(err_path)))
 
+        def ready_for_late():
+            if case.late_after is not None:
+                return any(case.late_after in line for line in printed_lines(out_path))
+            return any(watcher.counts().values()) or len(printed_lines(out_path)) > 0
+
         if late:
             # The job is running and reading once its first output appears; then the rest of the input comes.
-            while not any(watcher.counts().values()) and len(printed_lines(out_path)) == 0:
+            while not ready_for_late():
                 if time.monotonic() > deadline:
                     raise SideBySideFailure("%s: %s wrote no output within %.0f s\n--- stderr tail ---\n%s"
                                             % (case.name, engine, case.timeout_s, _tail(err_path)))

@@ -252,6 +252,14 @@ CASES = [
          inputs={"in": Input(records={0: ["a,1000,1", "a,2000,2", "a,25000,3"]},
                              late={0: ["a,3000,4", "a,19000,5", "a,24000,6"]})},
          outputs={"out": Output(count=3, compare="multiset")}, prints=Prints(count=3)),
+    # one source, five consumers (print, two Kafka sinks, a side output, a window with allowed lateness and its
+    # late-data output); the map numbering its calls numbers each element once, on from one micro-batch to the
+    # next; the late input comes after the window fired
+    Case(name="counted-fan-out", job="counted_fan_out.py", args=["{bootstrap}", "{in}", "{all}", "{big}"],
+         bounded=False, late_after="window>",
+         inputs={"in": Input(records={0: ["a,1000,1", "a,2000,200", "b,3000,2", "a,25000,3"]},
+                             late={0: ["a,3000,4", "a,19000,5", "b,24000,150", "a,24500,6"]})},
+         outputs={"all": Output(count=8), "big": Output(count=2)}, prints=Prints(count=8 + 2 + 2)),
 ]
 
 

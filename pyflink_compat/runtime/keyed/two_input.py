@@ -210,10 +210,12 @@ class _BroadcastOperator(_TwoInputOperator):
         return {"broadcast": self.states.entries}
 
     def _restore_extra(self, obj):
-        if obj:
-            for name, entries in obj.get("broadcast", {}).items():
-                if name in self.states.declared:
-                    self.states.entries[name] = entries
+        # In place: a restore may come after open(), into an operator that processed other batches.
+        restored = (obj or {}).get("broadcast", {})
+        for name in self.states.declared:
+            entries = self.states.entries[name]
+            entries.clear()
+            entries.update(restored.get(name, {}))
 
 
 class BroadcastProcessOperator(_BroadcastOperator):
