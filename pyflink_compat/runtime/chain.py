@@ -86,7 +86,9 @@ class AssignTimestampsStep(Step):
         if self.function is None:
             return elements, timestamps
         extract = self.function.extract_timestamp
-        return elements, [extract(e, LONG_MIN if t is None else t) for e, t in zip(elements, timestamps)]
+        stamps = [extract(e, LONG_MIN if t is None else t) for e, t in zip(elements, timestamps)]
+        # Flink keeps a timestamp as a long: a float is cut to its integer part (PyFlink 2.3.0: 1500.7 -> 1500).
+        return elements, [t if type(t) is int else int(t) for t in stamps]
 
 
 class ProcessStep(Step):

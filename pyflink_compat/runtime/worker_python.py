@@ -96,9 +96,18 @@ def resolve(configuration: dict) -> WorkerPython:
     return WorkerPython(tuple(unique), executable)
 
 
+def local_path(entry: str) -> str:
+    """A dependency's path on this machine: Flink takes ``file://`` URIs as well as plain paths."""
+    if entry.startswith("file://"):
+        return entry[len("file://"):]
+    if entry.startswith("file:/"):
+        return entry[len("file:"):]
+    return entry
+
+
 def path_entry(entry: str) -> str:
     """What a ``python.files`` entry puts on the path: a ``.py`` file's directory, anything else as it is."""
-    full = os.path.abspath(os.path.expanduser(entry))
+    full = os.path.abspath(os.path.expanduser(local_path(entry)))
     if not os.path.exists(full):
         raise PythonDependencyError("Python file %s (python.files) does not exist" % entry)
     return os.path.dirname(full) if full.endswith(".py") and os.path.isfile(full) else full
@@ -130,6 +139,7 @@ def install_requirements(spec: str) -> str:
     """``requirements.txt[#cache_dir]`` installed with pip into a directory kept per requirements file (and
     Python version); ``cache_dir`` holds the packages to install from, offline (PyFlink's meaning)."""
     requirements, _, offline_dir = spec.partition("#")
+    requirements, offline_dir = local_path(requirements), local_path(offline_dir)
     if not os.path.isfile(requirements):
         raise PythonDependencyError("Python requirements file %s (python.requirements) does not exist"
                                     % requirements)
@@ -151,6 +161,7 @@ def install_requirements(spec: str) -> str:
 
 def extract_archive(archive: str, target: str) -> str:
     """The directory ``target`` holding ``archive``'s contents, extracted once per archive."""
+    archive = local_path(archive)
     if not os.path.isfile(archive):
         raise PythonDependencyError("Python archive %s (python.archives) does not exist" % archive)
     root = _cached("archives", _digest(archive, target))

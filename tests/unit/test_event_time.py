@@ -107,3 +107,16 @@ def test_an_input_that_cannot_idle_holds_the_watermark_back_whatever_the_idle_ti
     t.declare("reader:2", 0, can_idle=False)
     t.observe("t:0", 5_000, 1, now_ms=0)
     assert t.advance(10_000) == LONG_MIN
+
+
+def test_a_float_timestamp_from_an_assigner_is_cut_to_its_integer_part():
+    """PyFlink 2.3.0 keeps a timestamp as a long: an assigner returning 1500.7 stamps the element 1500 (probed)."""
+    from pyflink_compat.common.watermark_strategy import TimestampAssigner
+    from pyflink_compat.runtime.chain import AssignTimestampsStep
+
+    class FromField(TimestampAssigner):
+        def extract_timestamp(self, value, record_timestamp):
+            return value[1]
+
+    elements = [("a", 1500.7), ("b", 2500.0), ("c", 7)]
+    assert AssignTimestampsStep(FromField()).apply(elements, [None, 5, None]) == (elements, [1500, 2500, 7])

@@ -24,6 +24,19 @@ def test_the_stand_in_for_pyflink_comes_first_then_the_job_directory_then_python
     assert worker.executable is None
 
 
+def test_file_uris_are_taken_as_flink_takes_them(tmp_path):
+    """``env.add_python_file("file:///path/mod.py")``: real PyFlink 2.3.0 ships the file (probed)."""
+    module = tmp_path / "helpers.py"
+    module.write_text("X = 1\n")
+    archive = tmp_path / "env.zip"
+    with zipfile.ZipFile(archive, "w") as f:
+        f.writestr("inside.txt", "x")
+    worker = worker_python.resolve({"python.files": "file://%s,file:%s" % (module, tmp_path / "helpers.py"),
+                                    "python.archives": "file://%s" % archive})
+    assert str(tmp_path) in worker.paths
+    assert os.path.isfile(os.path.join(worker_python.extract_archive(str(archive), "env.zip"), "inside.txt"))
+
+
 def test_a_python_file_that_does_not_exist_is_named():
     with pytest.raises(worker_python.PythonDependencyError, match="Python file nowhere/x.py .python.files. does not"):
         worker_python.resolve({"python.files": "nowhere/x.py"})
