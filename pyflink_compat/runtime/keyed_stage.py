@@ -127,6 +127,13 @@ class KeyedStagePlan:
     # The stage's place in the query (0: the first). A read side feeding a later stage (a source connected or
     # merged with a stage's output) sends its payloads through the stages before, which pass them on.
     depth: int = 0
+    # How many parallel instances hand records to the stage: the source's readers, or the subtasks of the stage
+    # before (0: as many as the stage has).
+    sender_parallelism: int = 0
+
+    @property
+    def senders(self) -> int:
+        return self.sender_parallelism or self.parallelism
 
 
 # -- read-task side ---------------------------------------------------------------------------------
@@ -152,7 +159,7 @@ class _ReadPass:
 
     def open(self, plan: KeyedStagePlan):
         if self.shared is not None:
-            self.shared.open(plan.parallelism)
+            self.shared.open(plan.senders)
         for step in self.steps:
             if hasattr(step.function, "open"):
                 step.function.open(_runtime_context(plan, "Source"))
@@ -173,9 +180,9 @@ def exchange_transform(plan: KeyedStagePlan):
         from pyflink_compat.third_party_patches import arrow_without_pandas
         arrow_without_pandas()
         from pyflink_compat.kafka_io import source as ksource
-        with live_functions.lease(pass_id, ksource.reader_index(plan.parallelism), live_functions.current_batch_id(),
+        with live_functions.lease(pass_id, ksource.reader_index(plan.senders), live_functions.current_batch_id(),
                                   _ReadPass(plan), _ReadPass.functions, lambda fresh: fresh.open(plan),
-                                  _ReadPass.close, ksource.reader_tasks_if_final(plan.parallelism),
+                                  _ReadPass.close, ksource.reader_tasks_if_final(plan.senders),
                                   ksource.current_split_name()) as read_pass:
             yield from _exchange(plan, read_pass, batches)
 
@@ -188,7 +195,7 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
     from pyflink_compat.runtime.fan_out import lines_batch
     shared, steps = read_pass.shared, read_pass.steps
     assigners = [node for node in plan.pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
-    get_key, assign, distributing = _distribution(plan, ksource.reader_index(plan.parallelism))
+    get_key, assign, distributing = _distribution(plan, ksource.reader_index(plan.senders))
     # Per batch: the records as Arrow columns (element, timestamp, key bytes) and their subtasks;
     # Python objects live only while their batch is processed.
     columns, targets = [], []
@@ -249,7 +256,7 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
         finished = bool(getattr(split, "finished", False))
         if plan.assigner_in_chain:      # one generator per reader, fed by all of the reader's partitions
             reader = "%s%s" % (prefix, reader_input(ksource.split_owner(split.topic, split.partition,
-                                                                        plan.parallelism)))
+                                                                        plan.senders)))
             progress = exchange.BatchProgress(reader, max_ts, records, finished, part=partition)
         else:                           # the source's generator: one per partition
             progress = exchange.BatchProgress(partition, max_ts, records, finished)
@@ -263,7 +270,7 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
         payloads = [exchange.addressed(payload, plan.depth) for payload in payloads]
     routes = list(plan.routes)
     if printed:                         # to the reader's own subtask, which passes them on
-        routes.append(plan.routes[ksource.reader_index(plan.parallelism) % plan.parallelism])
+        routes.append(plan.routes[ksource.reader_index(plan.senders) % plan.parallelism])
         payloads.append(exchange.encode_lines(lines_batch(printed_sinks, printed)))
     yield pa.RecordBatch.from_arrays(
         [pa.array(routes, pa.int32()), pa.array(payloads, pa.binary())], names=[ROUTE, exchange.PAYLOAD])
@@ -281,7 +288,7 @@ def _distribution(plan: KeyedStagePlan, sender: int):
     if plan.distribution == BY_KEY:
         selector = plan.key_selection.selector
         if hasattr(selector, "open"):
-            selector.open(SimpleRuntimeContext("KeyBy", sender, plan.parallelism, {}))
+            selector.open(SimpleRuntimeContext("KeyBy", sender, plan.senders, {}))
         return getattr(selector, "get_key", None) or selector, _assigner(plan), (selector,)
     if plan.distribution == FORWARD:
         own = sender % plan.parallelism
@@ -290,7 +297,7 @@ def _distribution(plan: KeyedStagePlan, sender: int):
         turns = itertools.count()
         return _no_key, lambda key: next(turns) % plan.parallelism, ()
     if plan.distribution == CUSTOM:
-        context = SimpleRuntimeContext("_partition_custom_map_operator", sender, plan.parallelism, {})
+        context = SimpleRuntimeContext("_partition_custom_map_operator", sender, plan.senders, {})
         spec = plan.operator_node.payload
         return _custom_partitioning(plan, context) + ((spec.partitioner, spec.key_selector),)
     return _no_key, lambda key: 0, ()        # TO_ALL: every subtask gets every record anyway
@@ -339,7 +346,7 @@ def _assigner(plan: KeyedStagePlan):
 def _runtime_context(plan, name):
     from pyflink_compat.datastream.functions import SimpleRuntimeContext
     from pyflink_compat.kafka_io import source as ksource
-    return SimpleRuntimeContext(name, ksource.reader_index(plan.parallelism), plan.parallelism, {})
+    return SimpleRuntimeContext(name, ksource.reader_index(plan.senders), plan.senders, {})
 
 
 # -- keyed side -------------------------------------------------------------------------------------
@@ -542,7 +549,9 @@ def stateful_processor(plan: KeyedStagePlan):
             self.state = handle.getValueState("subtask", STATE_SCHEMA)
 
         def handleInputRows(self, key, rows, timerValues):
-            subtask = plan.routes.index(int(key[0]))
+            route = int(key[0])
+            # A route beyond this stage's subtasks (a narrower stage) only carries records for a later stage.
+            subtask = plan.routes.index(route) if route in plan.routes else None
             payloads, lines, passing = [], [], []
             for row in rows:
                 payload = row[exchange.PAYLOAD]
@@ -556,18 +565,23 @@ def stateful_processor(plan: KeyedStagePlan):
                     payloads.append(exchange.unaddressed(payload))
                 else:                       # for a later stage: on to the same subtask of the next one
                     passing.append(payload)
+            following = plan.next_stage
+            if subtask is None:
+                for payload in passing:
+                    yield Row(subtask=route, outlet=0, payload=payload)
+                return
             saved = self.state.get()[0] if self.state.exists() else None
             result = run_subtask(plan, plan.plan_id, subtask, payloads, saved, live_functions.current_batch_id(),
                                  int(time.time() * 1000))
             self.state.update((result.state,))
             for payload in lines:           # print lines of sinks outside the stages: on to the driver
-                route = plan.next_stage.routes[subtask] if plan.next_stage is not None else subtask
-                yield Row(subtask=route, outlet=LINES_OUTLET, payload=payload)
-            if plan.next_stage is not None:
-                for route, payload in zip(plan.next_stage.routes, _forward(plan, subtask, result)):
-                    yield Row(subtask=route, outlet=0, payload=payload)
+                onward = following.routes[subtask % following.parallelism] if following is not None else subtask
+                yield Row(subtask=onward, outlet=LINES_OUTLET, payload=payload)
+            if following is not None:
+                for onward, payload in zip(following.routes, _forward(plan, subtask, result)):
+                    yield Row(subtask=onward, outlet=0, payload=payload)
                 for payload in passing:
-                    yield Row(subtask=plan.next_stage.routes[subtask], outlet=0, payload=payload)
+                    yield Row(subtask=route, outlet=0, payload=payload)
             else:
                 for outlet, (elements, timestamps) in zip(plan.outlets, result.outputs):
                     yield Row(subtask=subtask, outlet=outlet.index,

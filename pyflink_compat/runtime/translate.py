@@ -744,6 +744,12 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     routes_in = list(entries.values())
     configuration = job.configuration
     parallelism = job.parallelism
+    # Each stage runs at its operator's parallelism (set_parallelism on it), the job's otherwise; Spark's
+    # shuffle has as many partitions as the widest stage, and each stage's subtasks take some of them.
+    stage_parallelism = [_stage_parallelism(chain, _operator_at(chain, start), parallelism) for start in boundaries]
+    shuffle_partitions = max(stage_parallelism)
+    # Subtask s of every stage has the same route value (records for a later stage pass the stages before with it).
+    common_routes = keyed_stage.route_values(shuffle_partitions, shuffle_partitions)
     # What each route does before the stage it enters (its source, per-element nodes, watermark strategy, how
     # its records reach the subtasks).
     heads = []
@@ -763,7 +769,8 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         if distribution is None:
             if side == 2 and operator_node.kind in graph.BROADCAST_KINDS:
                 distribution = keyed_stage.TO_ALL
-            elif _source_tasks(route_chain[0], parallelism) == parallelism:
+            elif (stage_parallelism[depth] == parallelism
+                  and _source_tasks(route_chain[0], parallelism) == parallelism):
                 distribution = keyed_stage.FORWARD
             else:
                 distribution = keyed_stage.ROUND_ROBIN
@@ -775,11 +782,10 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         spec = None
         if each.kind == graph.KAFKA_SINK:
             branch = next(route.branch for route in routes if route.sink is each)
-            spec = _prepared_kafka_sink(each, each.payload, job_name, checkpoints, parallelism, lambda: parallelism,
-                                        branch)
+            spec = _prepared_kafka_sink(each, each.payload, job_name, checkpoints, parallelism,
+                                        lambda: stage_parallelism[-1], branch)
         outlets.append(keyed_stage.StageOutlet(index, side_tag, tuple(rest),
                                                _handed_on_type(chain[last_operator], side_tag, rest), spec))
-    stage_routes = tuple(keyed_stage.route_values(parallelism, parallelism))
     silent_inputs = {}                # stage -> the inputs of its sources that never send records
     for head in heads:
         silent_readers = readers_without_partitions(head.source, parallelism)
@@ -800,9 +806,13 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         # how the stage before hands its outputs on (the first stage's inputs are the heads')
         entering_side = next((node.payload for node in chain[start:operator_index] if node.kind == graph.CO_INPUT), 0)
         distribution = _stage_distribution(operator, key_node)
-        if distribution is None:
-            distribution = (keyed_stage.TO_ALL if entering_side == 2 and operator.kind in graph.BROADCAST_KINDS
-                            else keyed_stage.FORWARD)
+        if distribution is None:        # Flink forwards between equal parallelisms and rebalances otherwise
+            if entering_side == 2 and operator.kind in graph.BROADCAST_KINDS:
+                distribution = keyed_stage.TO_ALL
+            elif number and stage_parallelism[number - 1] != stage_parallelism[number]:
+                distribution = keyed_stage.ROUND_ROBIN
+            else:
+                distribution = keyed_stage.FORWARD
         first_type, second_type = _input_types(operator, chain, operator_index)
         entering = [head for head in heads if head.depth == number]
         watermark_spec = (entering or heads)[0].spec
@@ -817,7 +827,9 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
             pre_nodes=(), key_selection=key_node.payload if key_node is not None else None,
             operator_node=operator, outlets=stage_outlets,
             input_type=chain[start - 1].output_type, keyed_type=first_type,
-            parallelism=parallelism, routes=stage_routes, watermark_spec=watermark_spec,
+            parallelism=stage_parallelism[number],
+            routes=tuple(common_routes[:stage_parallelism[number]]),
+            sender_parallelism=stage_parallelism[number - 1] if number else parallelism, watermark_spec=watermark_spec,
             assigner_in_chain=False, job_name=job_name, next_stage=plan,
             plan_id="%s-%d" % (uuid.uuid4().hex, number),
             silent_inputs=tuple(silent_inputs.get(number, ())),
@@ -849,7 +861,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         reading = attrs.evolve(stage_plans[head.depth], pre_nodes=head.pre_nodes, input_type=source.output_type,
                                assigner_in_chain=head.assigned, input_prefix=head.prefix, input_side=head.side,
                                key_selection=head.key_selection, distribution=head.distribution,
-                               pass_outlets=tuple(pass_outlets.get(position, ())))
+                               pass_outlets=tuple(pass_outlets.get(position, ())), sender_parallelism=parallelism)
         transform = keyed_stage.exchange_transform(reading)
         if source.kind == graph.KAFKA_SOURCE:
             extra = {"plan_all_partitions": "true"}
@@ -868,7 +880,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         stage = stage.union(df)
 
     # One Spark partition per keyed subtask; Spark pins this in the query's checkpoint.
-    spark.conf.set("spark.sql.shuffle.partitions", str(parallelism))
+    spark.conf.set("spark.sql.shuffle.partitions", str(shuffle_partitions))
     while plan is not None:
         with pandas_version_checked_without_import():
             stage = (stage.groupBy(keyed_stage.ROUTE)
@@ -890,6 +902,17 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
                  ", ".join(each.name for each in sinks + plain_sinks), chain[last_operator].name,
                  ", ".join(head.source.name for head in heads))
     return PlannedQuery(name=name, sink=sink, start=start, sources=sources)
+
+
+def _stage_parallelism(chain, operator_index: int, parallelism: int) -> int:
+    """How many subtasks a stage has: its operator's parallelism; for partition_custom, the parallelism of the
+    operation after it (PyFlink runs the partitioner's target there: its ``num_partitions``)."""
+    operator = chain[operator_index]
+    if operator.kind == graph.PARTITION_CUSTOM:
+        following = chain[operator_index + 1] if operator_index + 1 < len(chain) - 1 else None
+        return (following.parallelism if following is not None and following.kind in graph.FUNCTION_KINDS
+                and following.parallelism else parallelism)
+    return operator.parallelism or parallelism
 
 
 def _side_output_first(nodes):
@@ -959,7 +982,9 @@ def _keyed_outlets_writer(sinks, outlets, parallelism: int, out, deliver):
                     elements.extend(values)
                     subtasks.extend([subtask] * len(values))
             if sink.kind == graph.PRINT_SINK:
-                _print_lines(out(), sink.payload, elements, subtasks, outlet.output_type, parallelism)
+                # a narrower print sink gets the stage's outputs rebalanced (Flink picks no fixed instance)
+                own = sink.parallelism or parallelism
+                _print_lines(out(), sink.payload, elements, [s % own for s in subtasks], outlet.output_type, own)
             elif elements:
                 deliver(codec.to_collected(elements, outlet.output_type))
 

@@ -252,6 +252,13 @@ CASES = [
          inputs={"in": Input(records={0: ["a,1000,1", "a,2000,2", "a,25000,3"]},
                              late={0: ["a,3000,4", "a,19000,5", "a,24000,6"]})},
          outputs={"out": Output(count=3, compare="multiset")}, prints=Prints(count=3)),
+    # set_parallelism on operators: a keyed stage at 3 subtasks between the source's 2 readers and a keyed stage at
+    # 2; partition_custom's partitioner asked for one of the 3 partitions of the map after it
+    Case(name="stage-parallelism", job="stage_parallelism.py", args=["{bootstrap}", "{in}", "{keyed}", "{custom}"],
+         inputs={"in": Input(partitions=2, records={0: ["ann,5", "bob,7", "ann,1", "carla,12", "bob,3", "ann,9"],
+                                                    1: ["eve,4", "dan,2", "fay,8", "dan,6", "eve,10", "dan,11"]})},
+         outputs={"keyed": Output(count=12, partitions=1, compare="multiset"),
+                  "custom": Output(count=12, compare="multiset")}),
     # one source, five consumers (print, two Kafka sinks, a side output, a window with allowed lateness and its
     # late-data output); the map numbering its calls numbers each element once, on from one micro-batch to the
     # next; the late input comes after the window fired
