@@ -30,6 +30,7 @@ import pickle
 import shutil
 import tempfile
 import time
+import types
 import uuid
 from typing import Callable, Dict, List, Optional
 
@@ -42,7 +43,7 @@ IDLE_EVICTION_S = 300.0
 KEEP_VERSIONS = 2
 
 _PLAIN_MUTABLE = (list, dict, set, bytearray, collections.deque)
-_NOT_STATEFUL_TYPES = (type(len), type(lambda: 0), type(print), type, type(os))
+_NOT_STATEFUL_TYPES = (types.BuiltinFunctionType, types.FunctionType, type, types.ModuleType)
 
 
 def _root() -> str:
@@ -106,6 +107,8 @@ def stateful_objects(functions) -> list:
     found = []
 
     def visit(obj, depth):
+        if isinstance(obj, types.MethodType):         # a bound method given as the function: its object's state
+            obj = obj.__self__
         if obj is None or not hasattr(obj, "__dict__") or isinstance(obj, _NOT_STATEFUL_TYPES):
             return
         if _is_ours(obj):

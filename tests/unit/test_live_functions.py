@@ -166,3 +166,8 @@ def test_hand_overs_keep_the_newest_of_two_micro_batches(tmp_path):
         run_task(Counter(), batch_id, ["y"], split="t:1")
     files = live_functions._ReaderFiles("1-pass", 0)
     assert files.stamps() == [(3, 2), (4, 2)]
+
+
+def test_a_bound_method_given_as_the_function_carries_its_objects_state():
+    counter = Counter()
+    assert live_functions.stateful_objects([_CallableMap(counter.map)]) == [counter]
