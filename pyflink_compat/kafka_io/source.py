@@ -288,8 +288,11 @@ class KafkaStreamReader(DataSourceStreamReader):
         begin = koffsets.from_json(start)
         finish = koffsets.from_json(end)
         splits = []
+        # The batch that takes every partition to its stopping offset (not a tick after it, which reads nothing).
         final = self.stop_offsets is not None and all(
-            stop >= self.stop_offsets.get(tp, stop + 1) for tp, stop in finish.items())
+            stop >= self.stop_offsets.get(tp, stop + 1) for tp, stop in finish.items()) and not all(
+            begin.get(tp, self.discovered_start.get(tp, 0)) >= self.stop_offsets.get(tp, stop + 1)
+            for tp, stop in finish.items())
         for (topic, partition), stop in sorted(finish.items()):
             first = begin.get((topic, partition), self.discovered_start.get((topic, partition), 0))
             ends = self.stop_offsets is not None and stop >= self.stop_offsets.get((topic, partition), stop + 1)

@@ -437,6 +437,11 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     live = _LIVE.get((plan_id, subtask))
     continuous = (live is not None and live.batch_id is not None and batch_id is not None
                   and live.batch_id == batch_id - 1)
+    if not continuous and saved is not None:
+        state = pickle.loads(saved)
+        if state["tracker"].all_finished:     # a batch after every input ended (a tick): the functions stay closed
+            tracker = state["tracker"]
+            return SubtaskResult([([], []) for _ in plan.outlets], saved, tracker.current, tracker.all_idle, True)
     if not continuous:
         if live is not None and saved is None:    # the first batch run again: nothing to restore into it
             live.close()
@@ -449,7 +454,6 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
             live.open(plan, subtask)
             _LIVE[(plan_id, subtask)] = live
         if saved is not None:
-            state = pickle.loads(saved)
             live.operator.restore(state["operator"])
             live.tracker = state["tracker"]
             live.carrier.take(state.get("attributes", {}))
@@ -499,6 +503,9 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     live.batch_id = batch_id
     saved = pickle.dumps({"operator": operator.snapshot(), "tracker": tracker,
                           "attributes": live.carrier.hand_over()}, protocol=4)
+    if tracker.all_finished:            # every input is done (bounded sources): the functions are closed, as in Flink
+        _LIVE.pop((plan_id, subtask), None)
+        live.close()
     return SubtaskResult(outputs, saved, tracker.current, tracker.all_idle, tracker.all_finished)
 
 

@@ -267,6 +267,12 @@ class _ReaderFiles:
     def _file(self, stamp: tuple) -> str:
         return os.path.join(self.path, "v%d.%d.pkl" % stamp)
 
+    def closed(self) -> bool:
+        return os.path.exists(os.path.join(self.path, "closed"))
+
+    def mark_closed(self):
+        open(os.path.join(self.path, "closed"), "w").close()
+
     def count_done(self, batch_id: int) -> int:
         """One more of the reader's final tasks of ``batch_id`` done (under the turn lock): how many are."""
         path = os.path.join(self.path, "done-%d" % batch_id)
@@ -299,6 +305,9 @@ def lease(pass_id: str, reader: int, batch_id: Optional[int], fresh, functions_o
     files = _ReaderFiles(pass_id, reader)
     key = (pass_id, reader)
     with files.turn("Reader %d of %s" % (reader, pass_id)):
+        if files.closed():                       # a batch after the source's last one (a tick): reads nothing
+            yield fresh
+            return
         live = _LIVE.get(key)
         if live is not None and live.stamp is not None and _ran_before(live.stamp, live.splits, batch_id, split):
             live = None                          # a micro-batch run again: start from the hand-over before it
@@ -323,6 +332,7 @@ def lease(pass_id: str, reader: int, batch_id: Optional[int], fresh, functions_o
             files.save(live.stamp, live.splits, attributes)
         if last_of_reader is not None and files.count_done(batch_id) >= last_of_reader:
             _LIVE.pop(key, None)
+            files.mark_closed()
             close_all(live.value)
 
 

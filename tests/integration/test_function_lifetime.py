@@ -51,6 +51,8 @@ def _numbering(log_dir):
             self.subtask = runtime_context.get_index_of_this_subtask()
             with open(os.path.join(log_dir, "open-%d" % self.subtask), "a") as f:
                 f.write("%d\n" % os.getpid())
+            with open(os.path.join(log_dir, "events-%d" % self.subtask), "a") as f:
+                f.write("open\n")
 
         def map(self, value):
             self.calls += 1
@@ -60,6 +62,8 @@ def _numbering(log_dir):
         def close(self):
             with open(os.path.join(log_dir, "close-%d" % self.subtask), "a") as f:
                 f.write("%d\n" % self.calls)
+            with open(os.path.join(log_dir, "events-%d" % self.subtask), "a") as f:
+                f.write("close\n")
 
     return NumberCalls()
 
@@ -172,7 +176,7 @@ def test_an_attribute_that_cannot_be_pickled_stays_with_its_worker(spark, bootst
     assert values == ["v%02d#%d" % (i, i + 1) for i in range(30)]
 
 
-def test_a_keyed_function_keeps_its_attributes_and_is_opened_once_per_worker(spark, bootstrap, tmp_path):
+def test_a_keyed_function_keeps_its_attributes_is_opened_once_per_worker_and_closed_at_the_end(spark, bootstrap, tmp_path):
     """A KeyedProcessFunction (a keyed stage's subtask may run in another Python worker each micro-batch): its
     attribute counts every call of the subtask; its keyed state counts per key."""
     from pyflink_compat.common.typeinfo import Types as T
@@ -197,16 +201,27 @@ def test_a_keyed_function_keeps_its_attributes_and_is_opened_once_per_worker(spa
                 self.per_key.update((self.per_key.value() or 0) + 1)
                 yield "%s#%d/%d" % (value, self.calls, self.per_key.value())
 
+            def close(self):
+                with open(os.path.join(log_dir, "close-keyed"), "a") as f:
+                    f.write("%d\n" % self.calls)
+
         return CountPerSubtaskAndKey()
 
     env = _environment()
+    # quiet micro-batches every 50 ms (a KeyedProcessFunction may have processing-time timers), also after the
+    # source's last one: they neither open nor close anything again
+    env._configuration.set_string("pyflink-compat.processing-time.tick-interval-ms", "50")
     env.from_source(_source(bootstrap, topic_in), WatermarkStrategy.no_watermarks(), "in") \
-        .key_by(lambda v: v.split("-")[0], key_type=Types.STRING()) \
+        .map(_numbering(log_dir), output_type=Types.STRING()) \
+        .key_by(lambda v: v.split(":")[1].split("-")[0], key_type=Types.STRING()) \
         .process(counting(), output_type=Types.STRING()) \
         .sink_to(_sink(bootstrap, topic_out))
     env.execute("numbered keyed")
 
     values = [r.value.decode() for r in consume(bootstrap, topic_out, RECORDS)]
-    assert values == ["k%d-%02d#%d/%d" % (i % 3, i, i + 1, i // 3 + 1) for i in range(RECORDS)]
+    assert values == ["0:k%d-%02d#%d/%d#%d/%d" % (i % 3, i, i + 1, i + 1, i + 1, i // 3 + 1) for i in range(RECORDS)]
+    assert _lines(tmp_path / "close-0") == [str(RECORDS)]
+    assert _lines(tmp_path / "events-0")[-1] == "close"        # nothing opened again after the end
     opened_by = _lines(tmp_path / "open-keyed")
     assert len(opened_by) == len(set(opened_by))
+    assert _lines(tmp_path / "close-keyed") == [str(RECORDS)]      # closed once, when the bounded source is done

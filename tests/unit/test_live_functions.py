@@ -171,3 +171,11 @@ def test_hand_overs_keep_the_newest_of_two_micro_batches(tmp_path):
 def test_a_bound_method_given_as_the_function_carries_its_objects_state():
     counter = Counter()
     assert live_functions.stateful_objects([_CallableMap(counter.map)]) == [counter]
+
+
+def test_after_the_final_micro_batch_a_tick_neither_opens_nor_closes_again():
+    first = run_task(Counter(), 0, ["a"], last_of_reader=1)
+    assert (first.opened, first.closed) == (1, 1)
+    after = Counter()
+    assert run_task(after, 1, []) is after
+    assert (after.opened, after.closed) == (0, 0)
