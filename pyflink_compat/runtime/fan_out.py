@@ -199,41 +199,11 @@ class SharedPass:
 
 
 def _writers(outlets) -> dict:
-    """A writer per Kafka sink, sending while the task runs. EXACTLY_ONCE sinks sharing a transactional id
-    prefix would fence each other's open transactions: all but the first of them send when it is done."""
+    """A writer per Kafka sink, sending while the task runs (EXACTLY_ONCE sinks have transactional ids of
+    their own: translate._prepared_kafka_sink)."""
     from pyflink_compat.kafka_io import sink as ksink
-    writers, prefixes = {}, set()
-    for outlet in outlets:
-        if outlet.kind != graph.KAFKA_SINK:
-            continue
-        writer = ksink.BatchWriter(outlet.spec, outlet.element_type)
-        if outlet.spec.delivery_guarantee == ksink.EXACTLY_ONCE:
-            prefix = outlet.spec.transactional_id_prefix
-            if prefix in prefixes:
-                writer = _HeldWriter(writer)
-            prefixes.add(prefix)
-        writers[outlet.index] = writer
-    return writers
-
-
-class _HeldWriter:
-    """A writer whose batches are held until its turn to flush."""
-
-    def __init__(self, writer):
-        self.writer, self.held = writer, []
-
-    def add(self, batch):
-        self.held.append(batch)
-
-    def finish(self) -> int:
-        for batch in self.held:
-            self.writer.add(batch)
-        self.held = []
-        return self.writer.finish()
-
-    def abort(self):
-        self.held = []
-        self.writer.abort()
+    return {outlet.index: ksink.BatchWriter(outlet.spec, outlet.element_type)
+            for outlet in outlets if outlet.kind == graph.KAFKA_SINK}
 
 
 @attrs.frozen

@@ -314,7 +314,7 @@ def readers_without_partitions(source: graph.Node, parallelism: int) -> tuple:
 
 
 def _prepared_kafka_sink(sink: graph.Node, spec, job_name: str, checkpoints, parallelism: int,
-                         writing_tasks: Callable[[], int], branch: int = 0):
+                         writing_tasks: Callable[[], int], branch: int = 0, job_sinks: tuple = ()):
     """The sink's spec as its tasks use it; for EXACTLY_ONCE, open transactions of earlier runs ended
     (``writing_tasks()``: how many tasks write, hence how many transactional ids there are)."""
     check_reachable(spec.bootstrap_servers)
@@ -332,12 +332,31 @@ def _prepared_kafka_sink(sink: graph.Node, spec, job_name: str, checkpoints, par
         # Flink names the legacy producer's transactions after the task; ours after the job and sink.
         prefix = "%s-%s" % (job_name, sink.uid or sink.name)
         spec = attrs.evolve(spec, transactional_id_prefix=prefix)
+    earlier = _earlier_sinks_of_prefix(sink, spec.transactional_id_prefix, job_sinks)
+    if earlier:
+        # Sinks given one prefix (Flink asks for one per sink) would write the same transactional ids from one
+        # task, one transaction right after the other's: each gets ids of its own.
+        spec = attrs.evolve(spec, transactional_id_prefix="%s-sink-%d" % (spec.transactional_id_prefix, earlier))
     if branch and spec.transactional_id_prefix:
         # each route's query writes with its own transactional ids (their tasks are numbered alike)
         spec = attrs.evolve(spec, transactional_id_prefix="%s-route-%d" % (spec.transactional_id_prefix, branch))
     from pyflink_compat.kafka_io import transactions
     transactions.abort_lingering(spec, writing_tasks())
     return spec
+
+
+def _earlier_sinks_of_prefix(sink: graph.Node, prefix, job_sinks: tuple) -> int:
+    """How many EXACTLY_ONCE Kafka sinks created before ``sink`` have the transactional id prefix ``prefix``."""
+    if not prefix:
+        return 0
+    count = 0
+    for other in job_sinks:
+        if other is sink:
+            return count
+        if (other.kind == graph.KAFKA_SINK and other.payload.delivery_guarantee == ksink.EXACTLY_ONCE
+                and other.payload.transactional_id_prefix == prefix):
+            count += 1
+    return 0
 
 
 def _converts(type_info) -> bool:
@@ -427,7 +446,7 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
     sink_spec = sink.payload
     if sink.kind == graph.KAFKA_SINK:
         sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism,
-                                         lambda: _source_tasks(source, parallelism), branch)
+                                         lambda: _source_tasks(source, parallelism), branch, job.sinks)
     # Kafka sinks write from the read task itself unless configured otherwise.
     direct = sink.kind == graph.KAFKA_SINK and options.DIRECT_KAFKA_SINK.get(configuration)
     stream_type, schema_ddl = element_type, None
@@ -595,7 +614,7 @@ def plan_shared_query(spark, job: JobPlan, routes: List[Route], job_name: str, c
         spec = None
         if sink.kind == graph.KAFKA_SINK:
             spec = _prepared_kafka_sink(sink, sink.payload, job_name, checkpoints, parallelism,
-                                        lambda: _source_tasks(source, parallelism), route.branch)
+                                        lambda: _source_tasks(source, parallelism), route.branch, job.sinks)
         outlets.append(fan_out.Outlet(index=index, kind=sink.kind, nodes=tuple(chain[1:-1]),
                                       element_type=element_type, parallelism=parallelism, spec=spec,
                                       identifier=sink.payload if sink.kind == graph.PRINT_SINK else None))
@@ -783,7 +802,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         if each.kind == graph.KAFKA_SINK:
             branch = next(route.branch for route in routes if route.sink is each)
             spec = _prepared_kafka_sink(each, each.payload, job_name, checkpoints, parallelism,
-                                        lambda: stage_parallelism[-1], branch)
+                                        lambda: stage_parallelism[-1], branch, job.sinks)
         outlets.append(keyed_stage.StageOutlet(index, side_tag, tuple(rest),
                                                _handed_on_type(chain[last_operator], side_tag, rest), spec))
     silent_inputs = {}                # stage -> the inputs of its sources that never send records
@@ -849,7 +868,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         spec = None
         if each.kind == graph.KAFKA_SINK:
             spec = _prepared_kafka_sink(each, each.payload, job_name, checkpoints, own_parallelism,
-                                        lambda: _source_tasks(route_chain[0], own_parallelism), route.branch)
+                                        lambda: _source_tasks(route_chain[0], own_parallelism), route.branch, job.sinks)
         pass_outlets.setdefault(position, []).append(fan_out.Outlet(
             index=index, kind=each.kind, nodes=tuple(route_chain[1:-1]), element_type=route_chain[-2].output_type,
             parallelism=own_parallelism, spec=spec, identifier=each.payload if each.kind == graph.PRINT_SINK else None))
