@@ -84,6 +84,7 @@ class StageOutlet:
     post_nodes: tuple              # per-element nodes between the operator and the sink (or the next key_by)
     output_type: object            # the element type it hands on
     sink_spec: object = None       # a Kafka sink written directly from the subtask, or None (rows out)
+    operator: int = 0              # which of the stage's operations it reads (KeyedStagePlan.operator_nodes)
 
 
 @attrs.frozen
@@ -130,10 +131,17 @@ class KeyedStagePlan:
     # How many parallel instances hand records to the stage: the source's readers, or the subtasks of the stage
     # before (0: as many as the stage has).
     sender_parallelism: int = 0
+    # Further keyed operations reading the same key_by, run beside ``operator_node`` in each subtask (each its
+    # own state and outputs; a one-stage query).
+    sibling_nodes: tuple = ()
 
     @property
     def senders(self) -> int:
         return self.sender_parallelism or self.parallelism
+
+    @property
+    def operator_nodes(self) -> tuple:
+        return (self.operator_node,) + self.sibling_nodes
 
 
 # -- read-task side ---------------------------------------------------------------------------------
@@ -351,9 +359,66 @@ def _runtime_context(plan, name):
 
 # -- keyed side -------------------------------------------------------------------------------------
 
-def make_operator(plan: KeyedStagePlan, subtask: int, collector):
+def make_operators(plan: KeyedStagePlan, subtask: int):
+    """(the subtask's operator, its collector): with siblings, a SiblingOperators and their Collectors."""
+    from pyflink_compat.runtime.keyed.operators import ListCollector
+    if not plan.sibling_nodes:
+        collector = ListCollector()
+        return make_operator(plan, subtask, collector), collector
+    collectors = Collectors([ListCollector() for _ in plan.operator_nodes])
+    return SiblingOperators([make_operator(plan, subtask, collector, node)
+                             for node, collector in zip(plan.operator_nodes, collectors.each)]), collectors
+
+
+class Collectors:
+    """The collectors of sibling operations, one each."""
+
+    def __init__(self, each: list):
+        self.each = each
+
+    def clear(self):
+        for collector in self.each:
+            collector.clear()
+
+
+class SiblingOperators:
+    """Keyed operations reading one key_by, side by side in one subtask: each gets every record (decoded for it
+    alone, as each of Flink's consumers deserializes its own) and the watermark, and has its own state."""
+
+    def __init__(self, operators: list):
+        self.operators = operators
+
+    def open(self):
+        for operator in self.operators:
+            operator.open()
+
+    def close(self):
+        for operator in self.operators:
+            operator.close()
+
+    def current_watermark(self) -> int:
+        return min(operator.current_watermark() for operator in self.operators)
+
+    def advance_watermark(self, watermark: int):
+        for operator in self.operators:
+            if watermark > operator.current_watermark():
+                operator.advance_watermark(watermark)
+
+    def advance_processing_time(self, now: int = None):
+        for operator in self.operators:
+            operator.advance_processing_time(now)
+
+    def snapshot(self) -> list:
+        return [operator.snapshot() for operator in self.operators]
+
+    def restore(self, data: list):
+        for operator, each in zip(self.operators, data):
+            operator.restore(each)
+
+
+def make_operator(plan: KeyedStagePlan, subtask: int, collector, node: graph.Node = None):
     from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator
-    node = plan.operator_node
+    node = node or plan.operator_node
     settings = dict(output=collector, subtask_index=subtask, parallelism=plan.parallelism,
                     max_parallelism=plan.max_parallelism,
                     has_side_output=bool(node.side_output_tags) or node.kind == graph.WINDOW)
@@ -407,7 +472,8 @@ class SubtaskRun:
                     parallelism = node.parallelism or plan.parallelism
                     step.function.open(SimpleRuntimeContext(node.name, subtask % parallelism, parallelism, {}))
             self.outlet_steps.append(steps)
-        functions = [plan.operator_node.payload] + [step.function for steps in self.outlet_steps for step in steps]
+        functions = ([node.payload for node in plan.operator_nodes]
+                     + [step.function for steps in self.outlet_steps for step in steps])
         self.carrier = live_functions.AttributeCarrier(live_functions.stateful_objects(functions))
 
     def close(self):
@@ -433,7 +499,6 @@ def run_subtask(plan: KeyedStagePlan, plan_id: str, subtask: int, payloads: List
 
 
 def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
-    from pyflink_compat.runtime.keyed.operators import ListCollector
     live = _LIVE.get((plan_id, subtask))
     continuous = (live is not None and live.batch_id is not None and batch_id is not None
                   and live.batch_id == batch_id - 1)
@@ -447,8 +512,7 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
             live.close()
             live = None
         if live is None:
-            collector = ListCollector()
-            operator = make_operator(plan, subtask, collector)
+            operator, collector = make_operators(plan, subtask)
             tracker = WatermarkTracker(plan.watermark_spec, specs=dict(plan.input_specs))
             live = SubtaskRun(operator, collector, tracker, batch_id)
             live.open(plan, subtask)
@@ -483,9 +547,10 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
                 else:
                     operator.process_input(record[0], (record[1:],))
     else:
-        for batch, progress in received:
-            for side, keys, elements, stamps in _chunks(plan, batch, progress):
-                operator.process_input(side, zip(keys, elements, stamps))
+        for each in getattr(operator, "operators", [operator]):
+            for batch, progress in received:
+                for side, keys, elements, stamps in _chunks(plan, batch, progress):
+                    each.process_input(side, zip(keys, elements, stamps))
     for _, progress in received:
         if progress.watermark is not None:              # from a keyed subtask of the stage before
             tracker.observe_forwarded(progress.input_id, progress.watermark, progress.idle, progress.finished)
@@ -511,6 +576,8 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
 
 def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector, steps):
     """What the operator emitted in this batch for one outlet, through the outlet's per-element steps."""
+    if isinstance(collector, Collectors):
+        collector = collector.each[outlet.operator]
     if outlet.side_tag is None:
         emitted = collector.records
     else:
@@ -519,7 +586,7 @@ def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector, steps):
     timestamps = [None if ts == LONG_MIN else ts for _, ts in emitted]
     del emitted
     if outlet.side_tag is not None and elements:
-        tag_type = plan.operator_node.side_output_tags[outlet.side_tag].type_info
+        tag_type = plan.operator_nodes[outlet.operator].side_output_tags[outlet.side_tag].type_info
         elements = codec.to_python(codec.from_python(elements, tag_type), tag_type)
     for step in steps:
         elements, timestamps = step.apply(elements, timestamps)

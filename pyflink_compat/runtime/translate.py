@@ -527,10 +527,36 @@ def job_routes(sinks, shared: bool = True) -> List[Route]:
             else:
                 group = ("stage", last.id) if shared else ("stage", last.id, sink.id)
                 routes.append(Route(sink, tuple(chain), branch, group, staged=True))
+    if shared:
+        routes = _siblings_merged(routes)
     for group in route_groups(routes):
         if group[0].staged:
             stage_alignment(group)           # refuses what one chain of stages cannot run
     return routes
+
+
+SIBLING_KINDS = (graph.KEYED_PROCESS, graph.WINDOW)
+
+
+def _siblings_merged(routes: List["Route"]) -> List["Route"]:
+    """Keyed operations that read one key_by (each the only stage of its routes: several windows of one keyed
+    stream, a window beside a rolling reduce) run side by side in one stage: their groups become one, so their
+    sources are read, and the functions before the key_by called, once for all of them. Operations of different
+    parallelism or key groups keep their own queries."""
+    merged_into, first_of = {}, {}
+    for group in route_groups(routes):
+        if not group[0].staged:
+            continue
+        chains = [list(route.chain) for route in group]
+        operators = [_stage_operators(chain) for chain in chains]
+        if any(len(indexes) != 1 or chain[indexes[0] - 1].kind != graph.KEY_BY
+               or chain[indexes[0]].kind not in SIBLING_KINDS for chain, indexes in zip(chains, operators)):
+            continue
+        operator = chains[0][operators[0][0]]
+        entries = frozenset(tuple(node.id for node in chain[:indexes[0]]) for chain, indexes in zip(chains, operators))
+        signature = (entries, operator.parallelism, operator.max_parallelism)
+        merged_into[group[0].group] = first_of.setdefault(signature, group[0].group)
+    return [attrs.evolve(route, group=merged_into.get(route.group, route.group)) for route in routes]
 
 
 def _without_trailing_key_by(chain):
@@ -694,6 +720,8 @@ def stage_alignment(routes: List["Route"]):
     route with the most; another route must run the last ones of them, entering at its first (a source merged
     into the stream between two stages: a connect or union after a keyed or two-input operation). Two routes
     meeting after each ran an operation of its own are refused."""
+    if len(sibling_operators(routes)) > 1:     # side by side in one stage (_siblings_merged)
+        return routes[0], [0] * len(routes)
     longest = max(routes, key=lambda route: len(_stage_operators(route.chain)))
     chain = list(longest.chain)
     operators = _stage_operators(chain)
@@ -708,6 +736,17 @@ def stage_alignment(routes: List["Route"]):
                 "multi-input-streams", "merge the streams before the operations of one of them")
         depths.append(depth)
     return longest, depths
+
+
+def sibling_operators(routes: List["Route"]) -> List[graph.Node]:
+    """The last stage operation of each route, each once, in the order of the routes."""
+    operators = []
+    for route in routes:
+        chain = list(route.chain)
+        operator = chain[_stage_operators(chain)[-1]]
+        if all(operator is not other for other in operators):
+            operators.append(operator)
+    return operators
 
 
 def _stage_boundaries(chain, first_operator: int, last_operator: int) -> List[int]:
@@ -743,12 +782,15 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     entry = _stage_entry(chain)
     first_operator = _operator_at(chain, entry)
     last_operator = _stage_operators(chain)[-1]
+    siblings = sibling_operators(routes)      # several: keyed operations of one key_by, run side by side
+    operator_of = {}                          # each sink's last operation
     # Where each stage starts (the first stage's entry, then each one's key_by, custom partitioning or port).
     boundaries = [entry] + _stage_boundaries(chain, first_operator, last_operator)
     sinks, tails = [], {}             # each sink, and the nodes between the last operator and it
     for route in routes:
         other = list(route.chain)
         tail = other[_stage_operators(other)[-1] + 1:-1]
+        operator_of.setdefault(route.sink.id, other[_stage_operators(other)[-1]])
         if tails.setdefault(route.sink.id, tail) != tail:
             raise UnsupportedFeatureError(
                 "A union of two outputs of one keyed or two-input operation", "multi-input-streams",
@@ -759,7 +801,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     entries = {}
     for route in routes:
         other = list(route.chain)
-        entries.setdefault(tuple(node.id for node in other[:_operator_at(other, _stage_entry(other)) + 1]), route)
+        entries.setdefault(tuple(node.id for node in other[:_operator_at(other, _stage_entry(other))]), route)
     routes_in = list(entries.values())
     configuration = job.configuration
     parallelism = job.parallelism
@@ -803,8 +845,9 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
             branch = next(route.branch for route in routes if route.sink is each)
             spec = _prepared_kafka_sink(each, each.payload, job_name, checkpoints, parallelism,
                                         lambda: stage_parallelism[-1], branch, job.sinks)
-        outlets.append(keyed_stage.StageOutlet(index, side_tag, tuple(rest),
-                                               _handed_on_type(chain[last_operator], side_tag, rest), spec))
+        operator = operator_of[each.id]
+        outlets.append(keyed_stage.StageOutlet(index, side_tag, tuple(rest), _handed_on_type(operator, side_tag, rest),
+                                               spec, operator=siblings.index(operator) if len(siblings) > 1 else 0))
     silent_inputs = {}                # stage -> the inputs of its sources that never send records
     for head in heads:
         silent_readers = readers_without_partitions(head.source, parallelism)
@@ -853,9 +896,10 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
             plan_id="%s-%d" % (uuid.uuid4().hex, number),
             silent_inputs=tuple(silent_inputs.get(number, ())),
             max_parallelism=_max_parallelism(operator, job), input_side=entering_side,
-            second_type=second_type, input_specs=input_specs, distribution=distribution, depth=number)
+            second_type=second_type, input_specs=input_specs, distribution=distribution, depth=number,
+            sibling_nodes=tuple(siblings[1:]) if len(siblings) > 1 else ())
         stage_plans[number] = plan
-    operators = [chain[_operator_at(chain, start)] for start in boundaries]
+    operators = [chain[_operator_at(chain, start)] for start in boundaries] + siblings[1:]
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     pass_outlets = {}                 # head position -> the plain sinks its read feeds
     plain_sinks = []
@@ -918,7 +962,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
                                                           deliver)).start
     if len(sinks) + len(plain_sinks) > 1:
         log.info("Sinks %s are fed by one query: one instance of %s, one read of %s",
-                 ", ".join(each.name for each in sinks + plain_sinks), chain[last_operator].name,
+                 ", ".join(each.name for each in sinks + plain_sinks), ", ".join(node.name for node in siblings),
                  ", ".join(head.source.name for head in heads))
     return PlannedQuery(name=name, sink=sink, start=start, sources=sources)
 

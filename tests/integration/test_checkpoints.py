@@ -98,7 +98,7 @@ def _sums_by_key(lines):
     return seen
 
 
-def _run_keyed_job_with_kills(job, bootstrap, tmp_path, records, keys, seed_offset, kills):
+def _run_keyed_job_with_kills(job, bootstrap, tmp_path, records, keys, seed_offset, kills, outputs_per_record=1):
     """Run a keyed crash job over fresh amounts, killing it ``kills`` times; its expected running sums per
     key, its output values, and a check to call once they are verified (the report and the resume check)."""
     topic_in = create_topic(bootstrap, unique_topic("crash-%s-in" % job), partitions=2)
@@ -107,7 +107,7 @@ def _run_keyed_job_with_kills(job, bootstrap, tmp_path, records, keys, seed_offs
     expected = _produce_keyed_amounts(bootstrap, topic_in, records, keys)
     killed, resumed_batches = run_with_kills(job, bootstrap, topic_in, topic_out, str(tmp_path / "checkpoints"),
                                              str(tmp_path / "job.log"), rng, kills=kills)
-    output = values(consume(bootstrap, topic_out, records, timeout_s=120, settle_s=3))
+    output = values(consume(bootstrap, topic_out, records * outputs_per_record, timeout_s=120, settle_s=3))
 
     def report_and_check_resumed():
         print("seed %d: %d kills, %d outputs for %d inputs, up to %d batches resumed"
@@ -199,6 +199,24 @@ def test_the_state_of_two_keyed_stages_survives_restarts_from_checkpoints(bootst
         assert expected[key][int(n) - 1] == int(total), "seed %d: %s is not the key's %s-th sum" % (SEED, line, n)
         seen.setdefault(key, set()).add(int(n))
     assert seen == {key: set(range(1, len(sums) + 1)) for key, sums in expected.items()}, "seed %d" % SEED
+    report_and_check_resumed()
+
+
+@pytest.mark.crash_full
+def test_the_states_of_two_keyed_operations_of_one_key_by_survive_restarts_from_checkpoints(bootstrap, tmp_path):
+    # A rolling sum ("key:sum") and, beside it on the same key_by, a KeyedProcessFunction counting and summing
+    # on its own ("key:sum:n"): one stage, two states, both restored from the same micro-batch.
+    expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
+        "sibling-sum", bootstrap, tmp_path, records=40_000, keys=20, seed_offset=8, kills=3, outputs_per_record=2)
+    sums = _sums_by_key([line for line in output if line.count(":") == 1])
+    assert sums == {key: set(values) for key, values in expected.items()}, "seed %d" % SEED
+    counted = {}
+    for line in output:
+        if line.count(":") == 2:
+            key, total, n = line.split(":")
+            assert expected[key][int(n) - 1] == int(total), "seed %d: %s is not the key's %s-th sum" % (SEED, line, n)
+            counted.setdefault(key, set()).add(int(n))
+    assert counted == {key: set(range(1, len(values) + 1)) for key, values in expected.items()}, "seed %d" % SEED
     report_and_check_resumed()
 
 

@@ -8,7 +8,9 @@ import pytest
 
 from kafka_helpers import consume, create_topic, produce, unique_topic
 from pyflink_compat.common import SimpleStringSchema, Types, WatermarkStrategy
-from pyflink_compat.datastream import OutputTag, ProcessFunction, StreamExecutionEnvironment
+from pyflink_compat.datastream import (KeyedProcessFunction, OutputTag, ProcessFunction,
+                                       StreamExecutionEnvironment)
+from pyflink_compat.datastream.state import ValueStateDescriptor
 from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
 from pyflink_compat.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
                                                         KafkaSink, KafkaSource)
@@ -148,6 +150,61 @@ def test_a_source_feeding_a_keyed_operation_and_other_sinks_is_read_once(spark, 
     assert len(printed) == 60 and printed == written
     assert sorted(p.split("@")[0] for p in printed) == sorted(words)
     assert written_keyed == printed_keyed == sorted("keyed " + p for p in printed)
+    assert any("running 1 Spark query" in r.getMessage() for r in caplog.records)
+
+
+def test_keyed_operations_of_one_key_by_run_side_by_side_in_one_query(spark, bootstrap, capsys, caplog):
+    # A rolling reduce, a count window and a KeyedProcessFunction's side output, all reading one key_by: one read
+    # of the source, one call of the map per element (every operation sees the same tagged values), each
+    # operation with its own state.
+    source_topic = create_topic(bootstrap, unique_topic("siblings-in"), partitions=2)
+    windows_topic = create_topic(bootstrap, unique_topic("siblings-windows"))
+    words = ["k%d-%03d" % (i % 3, i) for i in range(30)]
+    for partition in range(2):
+        produce(bootstrap, source_topic, words[partition::2], partition=partition)
+    odd = OutputTag("odd", Types.STRING())
+
+    class Numbered(KeyedProcessFunction):
+        def open(self, runtime_context):
+            self.seen = runtime_context.get_state(ValueStateDescriptor("seen", Types.INT()))
+
+        def process_element(self, value, ctx):
+            seen = (self.seen.value() or 0) + 1
+            self.seen.update(seen)
+            if seen % 2:
+                yield odd, "%s #%d" % (value[1], seen)
+
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    tagged = env.from_source(_source(bootstrap, source_topic), WatermarkStrategy.no_watermarks(), "words") \
+        .map(_tagging(), output_type=Types.STRING()) \
+        .map(lambda s: (s[:2], s), output_type=Types.TUPLE([Types.STRING(), Types.STRING()]))
+    keyed = tagged.key_by(lambda t: t[0], key_type=Types.STRING())
+    keyed.reduce(lambda a, b: (a[0], a[1] + "|" + b[1])).map(lambda t: t[1], output_type=Types.STRING()) \
+        .print("rolling")
+    keyed.count_window(10).reduce(lambda a, b: (a[0], a[1] + "|" + b[1])) \
+        .map(lambda t: t[1], output_type=Types.STRING()).sink_to(_sink(bootstrap, windows_topic))
+    keyed.process(Numbered(), output_type=Types.STRING()).get_side_output(odd).print("odd")
+    with caplog.at_level(logging.INFO, logger="pyflink_compat"):
+        env.execute("keyed operations side by side")
+
+    lines = capsys.readouterr().out.splitlines()
+    rolling = [line.split("> ", 1)[1] for line in lines if line.startswith("rolling:")]
+    odd_lines = [line.split("> ", 1)[1] for line in lines if line.startswith("odd:")]
+    windows = [r.value.decode() for r in consume(bootstrap, windows_topic, 3)]
+    assert len(rolling) == 30 and len(windows) == 3 and len(odd_lines) == 15
+    tags_of = {}                       # key -> its 10 tagged values, as the count windows saw them
+    for window in windows:
+        tags = window.split("|")
+        assert len(tags) == 10
+        tags_of[tags[0][:2]] = set(tags)
+    # the rolling reduce's last value per key holds the very same calls' values
+    for key, tags in tags_of.items():
+        assert set(max((r for r in rolling if r.startswith(key)), key=len).split("|")) == tags
+    # ... and so does the process function's side output (every other element of a key)
+    assert {line.split(" #")[0] for line in odd_lines} <= set().union(*tags_of.values())
+    assert sorted(int(line.split(" #")[1]) for line in odd_lines) == sorted([1, 3, 5, 7, 9] * 3)
+    assert sorted(tag.split("@")[0] for tags in tags_of.values() for tag in tags) == sorted(words)
     assert any("running 1 Spark query" in r.getMessage() for r in caplog.records)
 
 

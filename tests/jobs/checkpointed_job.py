@@ -7,6 +7,8 @@ KeyedBroadcastProcessFunction keeps the running sum in keyed state and the label
 "key:sum:label"), or the even and odd keys connected and keyed, one KeyedCoProcessFunction summing both
 (``connect-sum``), or the running sums of the even keys (a first keyed stage) connected with the odd keys'
 values, keyed, a KeyedCoProcessFunction passing the former on and summing the latter (``connect-after-keyed-sum``),
+or, beside the running sum of one key_by, a KeyedProcessFunction reading the same key_by that counts and sums on
+its own ("key:sum:n", ``sibling-sum``: two operations side by side in one stage, each with its own state),
 bounded by the input's end offsets.
 
     pyflink-compat run [-s JOB_CHECKPOINT_DIR] tests/jobs/checkpointed_job.py MODE BOOTSTRAP IN OUT CHECKPOINT_DIR \
@@ -42,6 +44,29 @@ def counted_sums(values):
             .key_by(lambda item: item[0], key_type=Types.STRING())
             .reduce(count)
             .map(lambda item: "%s:%d:%d" % item, output_type=Types.STRING()))
+
+
+def sibling_counts(values):
+    """A KeyedProcessFunction beside running_sums' reduce, reading the same key_by: "key:sum:n"."""
+    from pyflink.datastream import KeyedProcessFunction
+    from pyflink.datastream.state import ValueStateDescriptor
+
+    class CountAndSum(KeyedProcessFunction):
+        def open(self, runtime_context):
+            self.count = runtime_context.get_state(ValueStateDescriptor("count", Types.LONG()))
+            self.sum = runtime_context.get_state(ValueStateDescriptor("sum", Types.LONG()))
+
+        def process_element(self, value, ctx):
+            count, total = (self.count.value() or 0) + 1, (self.sum.value() or 0) + value[1]
+            self.count.update(count)
+            self.sum.update(total)
+            yield "%s:%d:%d" % (value[0], total, count)
+
+    keyed = (values.map(lambda v: (v.split(":")[0], int(v.split(":")[1])),
+                        output_type=Types.TUPLE([Types.STRING(), Types.LONG()]))
+             .key_by(lambda pair: pair[0], key_type=Types.STRING()))
+    sums = keyed.reduce(lambda a, b: (a[0], a[1] + b[1])).map(lambda pair: "%s:%d" % pair, output_type=Types.STRING())
+    return sums, keyed.process(CountAndSum(), output_type=Types.STRING())
 
 
 def labelled_sums(env, even, odd, rules_source):
@@ -138,6 +163,9 @@ def main(mode, bootstrap, input_topic, output_topic, checkpoint_dir, guarantee="
         out = values.map(lambda v: v.upper(), output_type=Types.STRING())
     elif mode == "two-stage-sum":
         out = counted_sums(values)
+    elif mode == "sibling-sum":
+        out, counts = sibling_counts(values)
+        counts.sink_to(sink)
     elif mode in ("union-sum", "broadcast-sum", "connect-sum", "connect-after-keyed-sum"):
         odd = env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source 2") \
             .filter(lambda v: int(v.split(":")[0][1:]) % 2 == 1)

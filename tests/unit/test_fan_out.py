@@ -186,3 +186,26 @@ def test_the_operators_nothing_reads_are_the_ends_flink_runs():
     ends = env._dangling()
     assert [node.id for node in ends] == [dangling_map._node.id, keyed._node.id, only_rebalanced._node.id]
     env.close()
+
+
+def test_keyed_operations_reading_one_key_by_form_one_group():
+    from pyflink_compat.datastream.window import CountTumblingWindowAssigner
+    env = StreamExecutionEnvironment.get_execution_environment()
+    source = env.from_collection([1, 2], Types.INT())
+    keyed = source.key_by(lambda v: v % 2)
+    rolling = keyed.reduce(lambda x, y: x + y).print()._node
+    windowed = keyed.window(CountTumblingWindowAssigner.of(2)).reduce(lambda x, y: x).print()._node
+    # another key_by of the same stream, a second stage after one of them, another parallelism: queries of
+    # their own
+    other_key_by = source.key_by(lambda v: v % 3).reduce(lambda x, y: x).print()._node
+    two_stages = keyed.reduce(lambda x, y: x).key_by(lambda v: v).reduce(lambda x, y: y).print()._node
+    wider = keyed.reduce(lambda x, y: y).set_parallelism(3).print()._node
+    sinks = [rolling, windowed, other_key_by, two_stages, wider]
+    groups = translate.route_groups(translate.job_routes(sinks))
+    assert [[route.sink for route in group] for group in groups] == [[rolling, windowed], [other_key_by],
+                                                                     [two_stages], [wider]]
+    assert translate.stage_alignment(groups[0]) == (groups[0][0], [0, 0])
+    assert [node.kind for node in translate.sibling_operators(groups[0])] == [graph.KEYED_PROCESS, graph.WINDOW]
+    # without the shared pass every sink has its query
+    separate = translate.route_groups(translate.job_routes(sinks, shared=False))
+    assert [len(group) for group in separate] == [1, 1, 1, 1, 1]
