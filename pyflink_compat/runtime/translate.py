@@ -543,7 +543,7 @@ def _siblings_merged(routes: List["Route"]) -> List["Route"]:
     stream, a window beside a rolling reduce) run side by side in one stage: their groups become one, so their
     sources are read, and the functions before the key_by called, once for all of them. Operations of different
     parallelism or key groups keep their own queries."""
-    merged_into, first_of = {}, {}
+    merged_into, first_of, sinks_of = {}, {}, {}
     for group in route_groups(routes):
         if not group[0].staged:
             continue
@@ -555,7 +555,12 @@ def _siblings_merged(routes: List["Route"]) -> List["Route"]:
         operator = chains[0][operators[0][0]]
         entries = frozenset(tuple(node.id for node in chain[:indexes[0]]) for chain, indexes in zip(chains, operators))
         signature = (entries, operator.parallelism, operator.max_parallelism)
-        merged_into[group[0].group] = first_of.setdefault(signature, group[0].group)
+        target = first_of.setdefault(signature, group[0].group)
+        sinks = {route.sink.id for route in group}
+        if target != group[0].group and sinks & sinks_of[target]:
+            continue                         # a union of two of the operations' outputs: one query each
+        sinks_of.setdefault(target, set()).update(sinks)
+        merged_into[group[0].group] = target
     return [attrs.evolve(route, group=merged_into.get(route.group, route.group)) for route in routes]
 
 

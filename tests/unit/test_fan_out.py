@@ -209,3 +209,12 @@ def test_keyed_operations_reading_one_key_by_form_one_group():
     # without the shared pass every sink has its query
     separate = translate.route_groups(translate.job_routes(sinks, shared=False))
     assert [len(group) for group in separate] == [1, 1, 1, 1, 1]
+
+
+def test_a_union_of_two_keyed_operations_of_one_key_by_keeps_a_query_per_operation():
+    env = StreamExecutionEnvironment.get_execution_environment()
+    keyed = env.from_collection([1, 2], Types.INT()).key_by(lambda v: v % 2)
+    merged = keyed.reduce(lambda x, y: x + y).union(keyed.reduce(lambda x, y: y)).print()._node
+    beside = keyed.reduce(lambda x, y: x).print()._node
+    groups = translate.route_groups(translate.job_routes([merged, beside]))
+    assert [[route.sink for route in group] for group in groups] == [[merged, beside], [merged]]
