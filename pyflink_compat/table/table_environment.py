@@ -1,6 +1,7 @@
-"""TableEnvironment and StreamTableEnvironment, as PyFlink's as far as creating and configuring one: jobs of
-the DataStream API often create a table environment they never use. Everything else a table environment
-does (SQL, tables, functions, catalogs) raises ``UnsupportedFeatureError`` (porting guide, table-api)."""
+"""TableEnvironment and StreamTableEnvironment, as PyFlink's: created and configured as PyFlink's; SQL DDL
+(``CREATE TABLE``) and ``INSERT INTO ... SELECT`` of one table's projections and filters, alone or in a statement
+set (table/sql/). What else a table environment does (the Table API, other queries, functions, catalogs)
+raises ``UnsupportedFeatureError`` (porting guide, table-api)."""
 from typing import Union
 
 from pyflink_compat import missing
@@ -36,6 +37,69 @@ class TableEnvironment(_StandIns.TableEnvironment):
     def get_config(self) -> TableConfig:
         return self._table_config
 
+    def _catalog(self) -> dict:
+        if not hasattr(self, "_tables"):
+            self._tables = {}
+        return self._tables
+
+    def _stream_environment(self):
+        """The StreamExecutionEnvironment a job of this table environment runs on."""
+        from pyflink_compat.datastream.stream_execution_environment import StreamExecutionEnvironment
+        return StreamExecutionEnvironment.get_execution_environment(_configuration_of(self._table_config.to_map()))
+
+    def execute_sql(self, stmt: str):
+        from pyflink_compat.table.sql import dialect
+        from pyflink_compat.table.table_result import TableResult
+        from sqlglot import exp
+        statements = dialect.parse(stmt)
+        if len(statements) != 1:
+            from pyflink_compat.table.sql.expressions import validation_error
+            raise validation_error("Unsupported SQL query! executeSql() only accepts a single SQL statement.")
+        statement = statements[0]
+        if isinstance(statement, exp.Create) and (statement.args.get("kind") or "").upper() == "TABLE":
+            self._create_table(statement)
+            return TableResult.ok()
+        if isinstance(statement, exp.Insert):
+            return self._run_inserts([statement], "insert-into_default_catalog.default_database.%s"
+                                     % statement.this.name)
+        from pyflink_compat.util.exceptions import UnsupportedFeatureError
+        raise UnsupportedFeatureError("The SQL statement '%s'" % " ".join(stmt.split())[:80], "table-api",
+                                      "CREATE TABLE and INSERT INTO ... SELECT run")
+
+    def _create_table(self, statement):
+        from pyflink_compat.table.sql.catalog import table_of
+        from pyflink_compat.table.sql.expressions import validation_error
+        table = table_of(statement)
+        tables = self._catalog()
+        if table.name in tables:
+            if statement.args.get("exists"):
+                return
+            raise validation_error("Could not execute CreateTable in path `default_catalog`.`default_database`"
+                                      ".`%s`" % table.name)
+        tables[table.name] = table
+
+    def _run_inserts(self, inserts: list, job_name: str):
+        from pyflink_compat.table.sql.planner import JobBuilder
+        from pyflink_compat.table.table_result import TableResult
+        env = self._stream_environment()
+        builder = JobBuilder(env, self._catalog())
+        for insert in inserts:
+            builder.add_insert(insert)
+        # Flink submits the job and returns; wait() blocks until it ends. Here the job runs to its end (or
+        # until it is stopped) before execute returns, so wait() has nothing left to wait for.
+        return TableResult.of_job(env.execute(job_name))
+
+    def create_statement_set(self):
+        from pyflink_compat.table.statement_set import StatementSet
+        return StatementSet(None, self)
+
+
+def _configuration_of(options: dict) -> Configuration:
+    configuration = Configuration()
+    for key, value in options.items():
+        configuration.set_string(key, value)
+    return configuration
+
 
 class StreamTableEnvironment(TableEnvironment, _StandIns.StreamTableEnvironment):
     """A StreamTableEnvironment over a StreamExecutionEnvironment: created and configured; converting
@@ -52,4 +116,11 @@ class StreamTableEnvironment(TableEnvironment, _StandIns.StreamTableEnvironment)
             environment_settings = EnvironmentSettings(Configuration())
         root = (stream_execution_environment._configuration if stream_execution_environment is not None
                 else None)
-        return StreamTableEnvironment._made(environment_settings, root)
+        made = StreamTableEnvironment._made(environment_settings, root)
+        made._environment = stream_execution_environment
+        return made
+
+    def _stream_environment(self):
+        if self._environment is not None:      # the jobs run on the environment it was created from
+            return self._environment
+        return super()._stream_environment()

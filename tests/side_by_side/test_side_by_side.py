@@ -267,6 +267,14 @@ CASES = [
          inputs={"in": Input(records={0: ["a,1000,1", "a,2000,200", "b,3000,2", "a,25000,3"]},
                              late={0: ["a,3000,4", "a,19000,5", "b,24000,150", "a,24500,6"]})},
          outputs={"all": Output(count=8), "big": Output(count=2)}, prints=Prints(count=8 + 2 + 2)),
+    # Flink SQL: Kafka JSON table -> statement set of two INSERTs (projections, CASE, filters) into print and
+    # Kafka JSON tables; a malformed message skipped, numbers as strings and strings as numbers
+    Case(name="sql-projection", job="sql_projection.py", args=["{bootstrap}", "{in}", "{out}"],
+         inputs={"in": Input(records={0: [
+             '{"id":1,"customer":"ann","amount":10.5}', '{"id":2,"customer":"bob","amount":120}',
+             '{"id":3,"customer":"carla"}', 'not json', '{"id":4,"customer":"carla","amount":75.25}',
+             '{"id":5,"customer":null,"amount":1e8}', '{"id":"7","customer":5,"amount":"2.5"}']})},
+         outputs={"out": Output(count=3)}, prints=Prints(count=5)),
 ]
 
 

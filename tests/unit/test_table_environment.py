@@ -63,7 +63,10 @@ def test_what_a_table_environment_would_run_raises_naming_the_section():
     from pyflink.datastream import StreamExecutionEnvironment
     from pyflink.table import StreamTableEnvironment
     t_env = StreamTableEnvironment.create(StreamExecutionEnvironment.get_execution_environment())
-    with pytest.raises(UnsupportedFeatureError, match=r"TableEnvironment.execute_sql is not supported .*#table-api"):
-        t_env.execute_sql("CREATE TABLE t (x INT) WITH ('connector' = 'datagen')")
+    t_env.execute_sql("CREATE TABLE t (x INT) WITH ('connector' = 'datagen')")      # DDL is accepted
+    with pytest.raises(UnsupportedFeatureError, match=r"The 'datagen' connector as a source .*#table-api"):
+        t_env.execute_sql("INSERT INTO t SELECT x FROM t")
+    with pytest.raises(UnsupportedFeatureError, match=r"The SQL statement 'SELECT x FROM t' .*#table-api"):
+        t_env.execute_sql("SELECT x FROM t")
     with pytest.raises(UnsupportedFeatureError, match=r"StreamTableEnvironment.from_data_stream .*#table-api"):
         t_env.from_data_stream(None)

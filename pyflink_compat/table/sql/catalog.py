@@ -1,0 +1,90 @@
+"""Tables created by DDL: their physical columns with SQL types, and their WITH options."""
+from typing import Dict, List, Optional, Tuple
+
+import attrs
+from sqlglot import exp
+
+from pyflink_compat.table.sql.dialect import MetadataColumnConstraint
+from pyflink_compat.util.exceptions import UnsupportedFeatureError
+
+SECTION = "table-api"
+
+
+@attrs.frozen
+class SqlType:
+    """A SQL type as Flink names it (``INT``, ``VARCHAR(10)``, ``DOUBLE``...) and whether it is nullable."""
+    name: str                       # Flink's root name: INT, BIGINT, STRING, DOUBLE, ...
+    nullable: bool = True
+
+    def type_info(self):
+        """The DataStream TypeInformation of the column's values."""
+        from pyflink_compat.common.typeinfo import Types
+        return {"INT": Types.INT, "BIGINT": Types.LONG, "SMALLINT": Types.SHORT, "TINYINT": Types.BYTE,
+                "STRING": Types.STRING, "BOOLEAN": Types.BOOLEAN, "DOUBLE": Types.DOUBLE,
+                "FLOAT": Types.FLOAT}[self.name]()
+
+
+# sqlglot's type -> Flink's name; the types a first version of SQL support handles
+_TYPES = {
+    exp.DType.INT: "INT", exp.DType.BIGINT: "BIGINT", exp.DType.SMALLINT: "SMALLINT",
+    exp.DType.TINYINT: "TINYINT", exp.DType.TEXT: "STRING", exp.DType.VARCHAR: "STRING",
+    exp.DType.CHAR: "STRING", exp.DType.BOOLEAN: "BOOLEAN", exp.DType.DOUBLE: "DOUBLE",
+    exp.DType.FLOAT: "FLOAT",
+}
+
+
+def sql_type(kind: exp.DataType, column: str) -> SqlType:
+    name = _TYPES.get(kind.this)
+    if name is None:
+        raise UnsupportedFeatureError("The SQL type %s of column '%s'" % (kind.sql(), column), SECTION,
+                                      "a first version of SQL support reads STRING, VARCHAR, CHAR, BOOLEAN, "
+                                      "TINYINT, SMALLINT, INT, BIGINT, FLOAT and DOUBLE columns")
+    return SqlType(name)
+
+
+@attrs.frozen
+class Column:
+    name: str
+    type: SqlType
+
+
+@attrs.frozen
+class CatalogTable:
+    name: str
+    columns: Tuple[Column, ...]
+    options: Dict[str, str]
+
+    @property
+    def column_names(self) -> List[str]:
+        return [column.name for column in self.columns]
+
+    def option(self, key: str, default: Optional[str] = None) -> Optional[str]:
+        return self.options.get(key, default)
+
+
+def table_of(create: exp.Create) -> CatalogTable:
+    """The catalog table a CREATE TABLE statement defines."""
+    schema = create.this
+    name = schema.this.name
+    columns = []
+    for item in schema.expressions:
+        if isinstance(item, exp.ColumnDef):
+            for constraint in item.args.get("constraints") or []:
+                kind = constraint.args.get("kind")
+                if isinstance(kind, exp.ComputedColumnConstraint):
+                    raise UnsupportedFeatureError("The computed column '%s'" % item.name, SECTION)
+                if isinstance(kind, MetadataColumnConstraint):
+                    raise UnsupportedFeatureError("The metadata column '%s'" % item.name, SECTION)
+            columns.append(Column(item.name, sql_type(item.args["kind"], item.name)))
+        elif isinstance(item, exp.WatermarkColumnConstraint):
+            raise UnsupportedFeatureError("WATERMARK FOR in CREATE TABLE", SECTION)
+        elif isinstance(item, exp.PrimaryKey):
+            continue               # NOT ENFORCED: Flink does not check it either
+        else:
+            raise UnsupportedFeatureError("'%s' in CREATE TABLE" % item.sql(), SECTION)
+    options = {}
+    properties = create.args.get("properties")
+    for prop in (properties.expressions if properties is not None else []):
+        if isinstance(prop, exp.Property):
+            options[prop.this.name if isinstance(prop.this, exp.Expr) else str(prop.this)] = prop.args["value"].name
+    return CatalogTable(name, tuple(columns), options)

@@ -1,0 +1,321 @@
+"""SQL expressions compiled to Python functions of a row's values, with SQL's NULL semantics (an operation on
+NULL is NULL; AND, OR and NOT use three-valued logic) and Flink's typing of the results (INT / INT is an INT
+truncated toward zero, a comparison is BOOLEAN)."""
+import math
+from typing import Callable, Dict, Tuple
+
+from sqlglot import exp
+
+from pyflink_compat.table.sql.catalog import SECTION, SqlType, sql_type
+from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
+
+Compiled = Tuple[Callable, SqlType]      # (function of the row's values, the result's type)
+
+INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+APPROXIMATE = ("FLOAT", "DOUBLE")
+_WIDTH = {name: rank for rank, name in enumerate(INTEGERS + APPROXIMATE)}
+
+
+def validation_error(message: str) -> JavaStyleError:
+    """Flink's planner's ValidationException."""
+    return JavaStyleError("org.apache.flink.table.api.ValidationException", message, "executeSql")
+
+
+def _wider(a: SqlType, b: SqlType) -> SqlType:
+    if a.name in _WIDTH and b.name in _WIDTH:
+        return a if _WIDTH[a.name] >= _WIDTH[b.name] else b
+    return a
+
+
+def _null_safe(function, *operands):
+    def run(values):
+        arguments = [operand(values) for operand in operands]
+        if any(argument is None for argument in arguments):
+            return None
+        return function(*arguments)
+    return run
+
+
+def _integer_division(a, b):
+    if b == 0:
+        raise ArithmeticError("/ by zero")
+    quotient = abs(a) // abs(b)
+    return quotient if (a >= 0) == (b >= 0) else -quotient
+
+
+def _modulo(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        if b == 0:
+            raise ArithmeticError("/ by zero")
+        return int(math.fmod(a, b))
+    return math.fmod(a, b)
+
+
+def _cast(value, target: SqlType):
+    if value is None:
+        return None
+    name = target.name
+    if name in INTEGERS:
+        if isinstance(value, str):
+            return int(value.strip())
+        return int(value)           # a DOUBLE cast to INT is truncated toward zero, as Java's
+    if name in APPROXIMATE:
+        return float(value)
+    if name == "STRING":
+        from pyflink_compat.common.types import _java_str
+        return _java_str(value)
+    if name == "BOOLEAN":
+        if isinstance(value, str):
+            lowered = value.strip().lower()
+            return True if lowered == "true" else False if lowered == "false" else None
+        return bool(value)
+    raise UnsupportedFeatureError("CAST to %s" % name, SECTION)
+
+
+def cast_to(compiled: Compiled, target: SqlType) -> Callable:
+    """The function converting the compiled expression's values to ``target`` (INSERT into a column)."""
+    function, own = compiled
+    if own.name == target.name:
+        return function
+    return lambda values: _cast(function(values), target)
+
+
+class Compiler:
+    """Compiles expressions over the columns of one input (name -> (position, type))."""
+
+    def __init__(self, columns: Dict[str, Tuple[int, SqlType]]):
+        self.columns = columns
+
+    def compile(self, node: exp.Expr) -> Compiled:
+        handler = getattr(self, "_" + type(node).__name__.lower(), None)
+        if handler is None:
+            raise UnsupportedFeatureError("The SQL expression '%s'" % node.sql(), SECTION)
+        return handler(node)
+
+    # leaves ----------------------------------------------------------------------------------------
+    def _column(self, node):
+        name = node.name
+        if name not in self.columns:
+            raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: "
+                                      "Column '%s' not found in any table" % (len(name), name))
+        position, column_type = self.columns[name]
+        return (lambda values: values[position]), column_type
+
+    def _literal(self, node):
+        if node.is_string:
+            text = node.this
+            return (lambda values: text), SqlType("STRING", nullable=False)
+        text = node.this
+        if any(c in text for c in ".eE"):
+            value = float(text)
+            return (lambda values: value), SqlType("DOUBLE", nullable=False)
+        value = int(text)
+        return (lambda values: value), SqlType("INT" if -2**31 <= value < 2**31 else "BIGINT", nullable=False)
+
+    def _boolean(self, node):
+        value = bool(node.this)
+        return (lambda values: value), SqlType("BOOLEAN", nullable=False)
+
+    def _null(self, node):
+        return (lambda values: None), SqlType("NULL")
+
+    def _paren(self, node):
+        return self.compile(node.this)
+
+    def _alias(self, node):
+        return self.compile(node.this)
+
+    # arithmetic ------------------------------------------------------------------------------------
+    def _arithmetic(self, node, operation):
+        (left, left_type), (right, right_type) = self.compile(node.this), self.compile(node.expression)
+        return _null_safe(operation, left, right), _wider(left_type, right_type)
+
+    def _add(self, node):
+        return self._arithmetic(node, lambda a, b: a + b)
+
+    def _sub(self, node):
+        return self._arithmetic(node, lambda a, b: a - b)
+
+    def _mul(self, node):
+        return self._arithmetic(node, lambda a, b: a * b)
+
+    def _div(self, node):
+        (left, left_type), (right, right_type) = self.compile(node.this), self.compile(node.expression)
+        result = _wider(left_type, right_type)
+        if result.name in INTEGERS:
+            return _null_safe(_integer_division, left, right), result
+        return _null_safe(lambda a, b: a / b if b else (math.copysign(math.inf, a) if a else math.nan),
+                          left, right), result
+
+    def _mod(self, node):
+        return self._arithmetic(node, _modulo)
+
+    def _neg(self, node):
+        operand, operand_type = self.compile(node.this)
+        return _null_safe(lambda a: -a, operand), operand_type
+
+    # comparisons and logic -------------------------------------------------------------------------
+    def _comparison(self, node, operation):
+        (left, _), (right, _) = self.compile(node.this), self.compile(node.expression)
+        return _null_safe(operation, left, right), SqlType("BOOLEAN")
+
+    def _eq(self, node):
+        return self._comparison(node, lambda a, b: a == b)
+
+    def _neq(self, node):
+        return self._comparison(node, lambda a, b: a != b)
+
+    def _gt(self, node):
+        return self._comparison(node, lambda a, b: a > b)
+
+    def _gte(self, node):
+        return self._comparison(node, lambda a, b: a >= b)
+
+    def _lt(self, node):
+        return self._comparison(node, lambda a, b: a < b)
+
+    def _lte(self, node):
+        return self._comparison(node, lambda a, b: a <= b)
+
+    def _and(self, node):
+        (left, _), (right, _) = self.compile(node.this), self.compile(node.expression)
+
+        def both(values):
+            a = left(values)
+            if a is False:
+                return False
+            b = right(values)
+            if b is False:
+                return False
+            return None if a is None or b is None else True
+        return both, SqlType("BOOLEAN")
+
+    def _or(self, node):
+        (left, _), (right, _) = self.compile(node.this), self.compile(node.expression)
+
+        def either(values):
+            a = left(values)
+            if a is True:
+                return True
+            b = right(values)
+            if b is True:
+                return True
+            return None if a is None or b is None else False
+        return either, SqlType("BOOLEAN")
+
+    def _not(self, node):
+        operand, _ = self.compile(node.this)
+        return _null_safe(lambda a: not a, operand), SqlType("BOOLEAN")
+
+    def _is(self, node):
+        operand, _ = self.compile(node.this)
+        if isinstance(node.expression, exp.Null):
+            return (lambda values: operand(values) is None), SqlType("BOOLEAN", nullable=False)
+        expected = bool(node.expression.this)
+        return (lambda values: operand(values) is expected), SqlType("BOOLEAN", nullable=False)
+
+    def _in(self, node):
+        operand, _ = self.compile(node.this)
+        options = [self.compile(each)[0] for each in node.expressions]
+
+        def member(values):
+            value = operand(values)
+            if value is None:
+                return None
+            found = [option(values) for option in options]
+            if value in found:
+                return True
+            return None if None in found else False
+        return member, SqlType("BOOLEAN")
+
+    def _between(self, node):
+        operand, _ = self.compile(node.this)
+        low, _ = self.compile(node.args["low"])
+        high, _ = self.compile(node.args["high"])
+        return _null_safe(lambda v, a, b: a <= v <= b, operand, low, high), SqlType("BOOLEAN")
+
+    def _like(self, node):
+        import re
+        operand, _ = self.compile(node.this)
+        pattern, _ = self.compile(node.expression)
+
+        def matches(value, text):
+            regex = "".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in text)
+            return re.fullmatch(regex, value, re.DOTALL) is not None
+        return _null_safe(matches, operand, pattern), SqlType("BOOLEAN")
+
+    # CASE, CAST, functions -------------------------------------------------------------------------
+    def _case(self, node):
+        subject = self.compile(node.this)[0] if node.this is not None else None
+        branches = [(self.compile(branch.this)[0], self.compile(branch.args["true"])) for branch in node.args["ifs"]]
+        default = self.compile(node.args["default"]) if node.args.get("default") is not None else None
+        result_type = next((t for _, (_, t) in branches if t.name != "NULL"),
+                           default[1] if default is not None else SqlType("NULL"))
+
+        def choose(values):
+            key = subject(values) if subject is not None else None
+            for condition, (value, _) in branches:
+                test = condition(values)
+                if (test == key and key is not None) if subject is not None else test is True:
+                    return value(values)
+            return default[0](values) if default is not None else None
+        return choose, result_type
+
+    def _cast(self, node):
+        operand, _ = self.compile(node.this)
+        target = sql_type(node.args["to"], node.sql())
+        return (lambda values: _cast(operand(values), target)), target
+
+    def _trycast(self, node):
+        operand, _ = self.compile(node.this)
+        target = sql_type(node.args["to"], node.sql())
+
+        def attempt(values):
+            try:
+                return _cast(operand(values), target)
+            except (ValueError, TypeError):
+                return None
+        return attempt, target
+
+    def _upper(self, node):
+        operand, _ = self.compile(node.this)
+        return _null_safe(str.upper, operand), SqlType("STRING")
+
+    def _lower(self, node):
+        operand, _ = self.compile(node.this)
+        return _null_safe(str.lower, operand), SqlType("STRING")
+
+    def _length(self, node):
+        operand, _ = self.compile(node.this)
+        return _null_safe(len, operand), SqlType("INT")
+
+    def _abs(self, node):
+        operand, operand_type = self.compile(node.this)
+        return _null_safe(abs, operand), operand_type
+
+    def _concat(self, node):
+        parts = [self.compile(each)[0] for each in node.expressions]
+        return _null_safe(lambda *texts: "".join(texts), *parts), SqlType("STRING")
+
+    def _dpipe(self, node):
+        (left, _), (right, _) = self.compile(node.this), self.compile(node.expression)
+        return _null_safe(lambda a, b: a + b, left, right), SqlType("STRING")
+
+    def _coalesce(self, node):
+        parts = [self.compile(node.this)] + [self.compile(each) for each in node.expressions]
+
+        def first(values):
+            for part, _ in parts:
+                value = part(values)
+                if value is not None:
+                    return value
+            return None
+        return first, next((t for _, t in parts if t.name != "NULL"), SqlType("NULL"))
+
+    def _trim(self, node):
+        operand, _ = self.compile(node.this)
+        return _null_safe(lambda s: s.strip(" "), operand), SqlType("STRING")
+
+    def _anonymous(self, node):
+        raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: No match "
+                                  "found for function signature %s(<ANY>)" % (len(node.sql()), node.name))

@@ -1,0 +1,307 @@
+"""INSERT INTO ... SELECT planned as a DataStream pipeline of the mirror: the source table's connector and
+format as a source, the projection and filter as one function (Flink's Calc), the sink table's connector and
+format as a sink. The statements of one statement set go into one job, and every statement reading a table
+reads the same stream: the source is read once (Flink reuses identical sources likewise)."""
+from typing import Dict
+
+from sqlglot import exp
+
+from pyflink_compat.table.sql import expressions
+from pyflink_compat.table.sql.catalog import SECTION, CatalogTable
+from pyflink_compat.util.exceptions import UnsupportedFeatureError
+
+CATALOG_PATH = "default_catalog.default_database"
+
+
+def _refuse(what: str, advice: str = None):
+    raise UnsupportedFeatureError(what, SECTION, advice)
+
+
+def _row_type(table: CatalogTable):
+    from pyflink_compat.common.typeinfo import Types
+    return Types.ROW_NAMED(table.column_names, [column.type.type_info() for column in table.columns])
+
+
+def _format(table: CatalogTable) -> str:
+    return table.option("value.format", table.option("format"))
+
+
+class JobBuilder:
+    """The DataStream job of one or more INSERT statements."""
+
+    def __init__(self, env, tables: Dict[str, CatalogTable]):
+        self.env, self.tables = env, tables
+        self.streams = {}                         # source table name -> its stream of Rows
+
+    def table(self, name: str) -> CatalogTable:
+        if name not in self.tables:
+            raise expressions.validation_error(
+                "SQL validation failed. From line 1, column 1 to line 1, column %d: Object '%s' not found"
+                % (len(name), name))
+        return self.tables[name]
+
+    def add_insert(self, insert: exp.Insert):
+        if not isinstance(insert.this, exp.Table):
+            _refuse("INSERT INTO with a column list", "select the sink's columns in its order")
+        target = self.table(insert.this.name)
+        select = insert.expression
+        if not isinstance(select, exp.Select):
+            _refuse("INSERT INTO ... %s" % type(select).__name__.upper())
+        for clause in ("joins", "group", "having", "order", "limit", "distinct", "windows", "laterals", "with"):
+            if select.args.get(clause):
+                _refuse("%s in a query" % clause.upper(), "a first version of SQL support runs projections and "
+                                                          "filters of one table")
+        source_clause = select.args.get("from") or select.args.get("from_")
+        if source_clause is None or not isinstance(source_clause.this, exp.Table):
+            _refuse("A query without one source table")
+        source = self.table(source_clause.this.name)
+        compiler = expressions.Compiler({column.name: (position, column.type)
+                                         for position, column in enumerate(source.columns)})
+        projections = []
+        for item in select.expressions:
+            if isinstance(item, exp.Star):
+                projections.extend(compiler.compile(exp.column(name)) for name in source.column_names)
+            else:
+                projections.append(compiler.compile(item))
+        if len(projections) != len(target.columns):
+            raise expressions.validation_error(
+                "Column types of query result and sink for '%s.%s' do not match.\nCause: Different number of "
+                "columns." % (CATALOG_PATH, target.name))
+        where = select.args.get("where")
+        condition = compiler.compile(where.this)[0] if where is not None else None
+        converters = [expressions.cast_to(compiled, column.type)
+                      for compiled, column in zip(projections, target.columns)]
+        calc = _calc(condition, converters)
+        rows = self._source_stream(source).flat_map(calc, output_type=_row_type(target))
+        rows.name("Calc")
+        self._sink(rows, target)
+
+    # sources ---------------------------------------------------------------------------------------
+    def _source_stream(self, table: CatalogTable):
+        if table.name not in self.streams:
+            connector = table.option("connector")
+            if connector != "kafka":
+                _refuse("The '%s' connector as a source" % connector, "sources are Kafka tables")
+            self.streams[table.name] = self._kafka_source(table)
+        return self.streams[table.name]
+
+    def _kafka_source(self, table: CatalogTable):
+        from pyflink_compat.common.serialization import SimpleStringSchema
+        from pyflink_compat.common.watermark_strategy import WatermarkStrategy
+        from pyflink_compat.datastream.connectors.kafka import KafkaSource
+        builder = KafkaSource.builder().set_bootstrap_servers(_required(table, "properties.bootstrap.servers"))
+        if table.option("topic"):
+            builder = builder.set_topics(*[topic.strip() for topic in table.option("topic").split(";")])
+        elif table.option("topic-pattern"):
+            builder = builder.set_topic_pattern(table.option("topic-pattern"))
+        else:
+            _required(table, "topic")
+        for key, value in table.options.items():
+            if key.startswith("properties.") and key != "properties.bootstrap.servers":
+                builder = builder.set_property(key[len("properties."):], value)
+        if table.option("properties.group.id"):
+            builder = builder.set_group_id(table.option("properties.group.id"))
+        builder = builder.set_starting_offsets(_starting_offsets(table))
+        bounded = _stopping_offsets(table)
+        if bounded is not None:
+            builder = builder.set_bounded(bounded)
+        value_format = _format(table)
+        builder = builder.set_value_only_deserializer(SimpleStringSchema())
+        if value_format == "json":
+            to_values = _json_rows(table)
+        elif value_format == "raw":
+            if len(table.columns) != 1:
+                raise expressions.validation_error(
+                    "The 'raw' format only supports single physical column. However the defined schema "
+                    "contains multiple physical columns: [%s]" % ", ".join(
+                        "`%s` %s" % (c.name, c.type.name) for c in table.columns))
+            to_values = _single_column_row
+        else:
+            _refuse("The '%s' format" % value_format, "Kafka tables read 'json' or 'raw'")
+        stream = self.env.from_source(builder.build(), WatermarkStrategy.no_watermarks(),
+                                      "KafkaSource-%s.%s" % (CATALOG_PATH, table.name))
+        return stream.flat_map(to_values, output_type=_row_type(table)).name("%s[%s]" % (value_format, table.name))
+
+    # sinks -----------------------------------------------------------------------------------------
+    def _sink(self, rows, table: CatalogTable):
+        connector = table.option("connector")
+        if connector == "print":
+            identifier = table.option("print-identifier")
+            if table.option("standard-error", "false") == "true":
+                _refuse("The print connector's standard-error option")
+            from pyflink_compat.common.typeinfo import Types
+            lines = rows.map(_changelog_line, output_type=Types.STRING())
+            sink = lines.print(identifier)
+            if table.option("sink.parallelism"):
+                lines.set_parallelism(int(table.option("sink.parallelism")))
+                sink.set_parallelism(int(table.option("sink.parallelism")))
+        elif connector == "blackhole":
+            pass                     # a stream nothing reads: its records are computed and dropped
+        elif connector == "kafka":
+            if _format(table) == "raw":
+                from pyflink_compat.common.typeinfo import Types
+                rows = rows.map(_single_value, output_type=Types.STRING())
+            rows.sink_to(self._kafka_sink(table))
+        else:
+            _refuse("The '%s' connector as a sink" % connector, "sinks are Kafka, print or blackhole tables")
+
+    def _kafka_sink(self, table: CatalogTable):
+        from pyflink_compat.common.serialization import SimpleStringSchema
+        from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
+        from pyflink_compat.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink
+        from pyflink_compat.datastream.formats.json import JsonRowSerializationSchema
+        topic = _required(table, "topic")
+        value_format = _format(table)
+        if value_format == "json":
+            serializer = JsonRowSerializationSchema.builder().with_type_info(_row_type(table)).build()
+        elif value_format == "raw":
+            serializer = SimpleStringSchema()
+        else:
+            _refuse("The '%s' format" % value_format, "Kafka tables write 'json' or 'raw'")
+        record = KafkaRecordSerializationSchema.builder().set_topic(topic).set_value_serialization_schema(serializer)
+        builder = KafkaSink.builder().set_bootstrap_servers(_required(table, "properties.bootstrap.servers")) \
+            .set_record_serializer(record.build())
+        for key, value in table.options.items():
+            if key.startswith("properties.") and key != "properties.bootstrap.servers":
+                builder = builder.set_property(key[len("properties."):], value)
+        guarantee = table.option("sink.delivery-guarantee", "at-least-once")
+        builder = builder.set_delivery_guarantee({"none": DeliveryGuarantee.NONE,
+                                                  "at-least-once": DeliveryGuarantee.AT_LEAST_ONCE,
+                                                  "exactly-once": DeliveryGuarantee.EXACTLY_ONCE}[guarantee])
+        if table.option("sink.transactional-id-prefix"):
+            builder = builder.set_transactional_id_prefix(table.option("sink.transactional-id-prefix"))
+        return builder.build()
+
+
+def _required(table: CatalogTable, key: str) -> str:
+    value = table.option(key)
+    if value is None:
+        raise expressions.validation_error(
+            "Unable to create a source for reading table '%s.%s'.\n\nOne or more required options are missing."
+            "\n\nMissing required options are:\n\n%s" % (CATALOG_PATH, table.name, key))
+    return value
+
+
+def _starting_offsets(table: CatalogTable):
+    from pyflink_compat.datastream.connectors.kafka import KafkaOffsetResetStrategy, KafkaOffsetsInitializer
+    mode = table.option("scan.startup.mode", "group-offsets")
+    if mode == "earliest-offset":
+        return KafkaOffsetsInitializer.earliest()
+    if mode == "latest-offset":
+        return KafkaOffsetsInitializer.latest()
+    if mode == "group-offsets":
+        reset = table.option("properties.auto.offset.reset", "none").upper()
+        return KafkaOffsetsInitializer.committed_offsets(KafkaOffsetResetStrategy[reset])
+    if mode == "timestamp":
+        return KafkaOffsetsInitializer.timestamp(int(_required(table, "scan.startup.timestamp-millis")))
+    _refuse("scan.startup.mode '%s'" % mode)
+
+
+def _stopping_offsets(table: CatalogTable):
+    from pyflink_compat.datastream.connectors.kafka import KafkaOffsetsInitializer
+    mode = table.option("scan.bounded.mode", "unbounded")
+    if mode == "unbounded":
+        return None
+    if mode == "latest-offset":
+        return KafkaOffsetsInitializer.latest()
+    if mode == "timestamp":
+        return KafkaOffsetsInitializer.timestamp(int(_required(table, "scan.bounded.timestamp-millis")))
+    _refuse("scan.bounded.mode '%s'" % mode)
+
+
+def _json_rows(table: CatalogTable):
+    """The 'json' format's rows of a table: Flink SQL's JSON reading (a number or a numeric string for a numeric
+    column, any scalar's text for a STRING, NULL for a missing field unless json.fail-on-missing-field; a
+    message that is no JSON object of the schema fails the job, or is skipped with json.ignore-parse-errors)."""
+    ignore_errors = table.option("json.ignore-parse-errors", "false") == "true"
+    fail_on_missing = table.option("json.fail-on-missing-field", "false") == "true"
+    if ignore_errors and fail_on_missing:
+        raise expressions.validation_error("fail-on-missing-field and ignore-parse-errors shouldn't both be true.")
+    fields = [(column.name, _json_converter(column.type.name)) for column in table.columns]
+
+    def rows(text):
+        import json
+        from pyflink_compat.common.types import Row
+        if text is None:                 # a tombstone: no row
+            return
+        try:
+            node = json.loads(text)
+            if not isinstance(node, dict):
+                raise ValueError("not a JSON object")
+            values = []
+            for name, convert in fields:
+                if name not in node:
+                    if fail_on_missing:
+                        raise ValueError("Could not find field with name '%s'." % name)
+                    values.append(None)
+                else:
+                    values.append(None if node[name] is None else convert(node[name]))
+        except (ValueError, TypeError, OverflowError) as e:
+            if ignore_errors:
+                return
+            raise IOError("Failed to deserialize JSON '%s'." % text) from e
+        yield Row(*values)
+    return rows
+
+
+def _json_scalar_text(value) -> str:
+    import json
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
+
+
+def _json_integer(low: int, high: int):
+    def convert(value):
+        if isinstance(value, bool):
+            raise ValueError("a boolean for an integer column")
+        if isinstance(value, (int, float)):
+            if not low <= value <= high:
+                raise ValueError("out of range")
+            return int(value)
+        return int(_json_scalar_text(value).strip())
+    return convert
+
+
+def _json_converter(name: str):
+    if name == "STRING":
+        return _json_scalar_text
+    if name in ("DOUBLE", "FLOAT"):
+        return lambda value: float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            else float(_json_scalar_text(value).strip())
+    if name == "BOOLEAN":
+        return lambda value: value if isinstance(value, bool) else _json_scalar_text(value).strip().lower() == "true"
+    bits = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}[name]
+    return _json_integer(-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+
+
+def _single_value(row):
+    for value in row:
+        return value
+
+
+def _single_column_row(value):
+    from pyflink_compat.common.types import Row
+    if value is not None:
+        yield Row(value)
+
+
+def _calc(condition, converters):
+    """The WHERE condition and the projections of one statement as one function (a Row in, none or one out)."""
+    def calc(row):
+        from pyflink_compat.common.types import Row
+        if row is None:               # a record the format skipped (json.ignore-parse-errors)
+            return
+        values = tuple(row)
+        if condition is not None and condition(values) is not True:
+            return
+        yield Row(*[convert(values) for convert in converters])
+    return calc
+
+
+def _changelog_line(row) -> str:
+    """The print connector's line of an inserted row: ``+I[1, abc, 2.0]``."""
+    from pyflink_compat.common.types import _java_str
+    return "+I[%s]" % ", ".join(_java_str(value) for value in row)

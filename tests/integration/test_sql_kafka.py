@@ -1,0 +1,58 @@
+"""Flink SQL on the real broker and Spark: Kafka tables in 'raw' and 'json' formats, INSERT statements alone and
+in a statement set, print and blackhole tables, a malformed message failing the job as Flink's json format does."""
+import pytest
+
+from kafka_helpers import consume, create_topic, produce, unique_topic, values
+from pyflink_compat.util.exceptions import JavaStyleError
+
+pytestmark = pytest.mark.integration
+
+
+def _kafka_table(name, columns, topic, bootstrap, value_format, extra=""):
+    return ("CREATE TABLE %s (%s) WITH ('connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = "
+            "'%s', 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', "
+            "'format' = '%s'%s)" % (name, columns, topic, bootstrap, value_format, extra))
+
+
+def test_raw_lines_are_projected_filtered_and_written_by_a_statement_set(spark, bootstrap, capsys):
+    from pyflink_compat.table import EnvironmentSettings, TableEnvironment
+    topic_in = create_topic(bootstrap, unique_topic("sql-raw-in"))
+    topic_out = create_topic(bootstrap, unique_topic("sql-raw-out"))
+    produce(bootstrap, topic_in, ["apple pie", "kiwi", "", "banana split", "fig"])
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.get_config().set("parallelism.default", "1")
+    t_env.execute_sql(_kafka_table("lines", "line STRING", topic_in, bootstrap, "raw"))
+    t_env.execute_sql(_kafka_table("shouted", "line STRING", topic_out, bootstrap, "raw"))
+    t_env.execute_sql("CREATE TABLE lengths (line STRING, n INT, long_one BOOLEAN) "
+                      "WITH ('connector' = 'print', 'print-identifier' = 'len')")
+    t_env.execute_sql("CREATE TABLE dropped (line STRING) WITH ('connector' = 'blackhole')")
+    statements = t_env.create_statement_set()
+    statements.add_insert_sql("INSERT INTO shouted SELECT UPPER(line) || '!' FROM lines WHERE line <> ''")
+    statements.add_insert_sql("INSERT INTO lengths SELECT line, CHAR_LENGTH(line), CHAR_LENGTH(line) > 4 "
+                              "FROM lines WHERE line LIKE '%i%'")
+    statements.add_insert_sql("INSERT INTO dropped SELECT line FROM lines")
+    result = statements.execute()
+    assert result.wait() is None
+    assert values(consume(bootstrap, topic_out, 4)) == ["APPLE PIE!", "KIWI!", "BANANA SPLIT!", "FIG!"]
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("len> ")]
+    assert printed == ["len> +I[apple pie, 9, true]", "len> +I[kiwi, 4, false]", "len> +I[banana split, 12, true]",
+                       "len> +I[fig, 3, false]"]
+
+
+def test_a_malformed_json_message_fails_the_job_unless_parse_errors_are_ignored(spark, bootstrap, capsys):
+    from pyflink_compat.table import EnvironmentSettings, TableEnvironment
+    topic_in = create_topic(bootstrap, unique_topic("sql-json-in"))
+    produce(bootstrap, topic_in, ['{"id": 1}', "{oops", '{"id": 2}'])
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.get_config().set("parallelism.default", "1")
+    t_env.execute_sql(_kafka_table("strict", "id INT", topic_in, bootstrap, "json"))
+    t_env.execute_sql(_kafka_table("lenient", "id INT", topic_in, bootstrap, "json",
+                                   ", 'json.ignore-parse-errors' = 'true'"))
+    t_env.execute_sql("CREATE TABLE out (id INT) WITH ('connector' = 'print')")
+    with pytest.raises(Exception, match=r"Failed to deserialize JSON '\{oops'"):
+        t_env.execute_sql("INSERT INTO out SELECT id * 10 FROM strict").wait()
+    capsys.readouterr()
+    t_env.execute_sql("INSERT INTO out SELECT id * 10 FROM lenient").wait()
+    assert [line for line in capsys.readouterr().out.splitlines() if line.startswith("+I")] == ["+I[10]", "+I[20]"]
+    with pytest.raises(JavaStyleError, match="Column 'nope' not found in any table"):
+        t_env.execute_sql("INSERT INTO out SELECT nope FROM lenient")

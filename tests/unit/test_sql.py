@@ -1,0 +1,142 @@
+"""Flink SQL pieces without a job: the dialect (Flink's DDL), the catalog, expressions with SQL's NULL logic and
+Flink's typing, the 'json' format's reading, and the planner's errors for what it does not run."""
+import pytest
+from hypothesis import given, strategies as st
+
+from pyflink_compat.table.sql import catalog, dialect, expressions, planner
+from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
+
+
+def _table(ddl):
+    return catalog.table_of(dialect.parse(ddl)[0])
+
+
+def _evaluate(sql_expression, **columns):
+    """The value of ``sql_expression`` over one row of ``columns`` (name -> (SQL type, value))."""
+    names = list(columns)
+    compiler = expressions.Compiler({name: (i, catalog.SqlType(columns[name][0])) for i, name in enumerate(names)})
+    parsed = dialect.parse("SELECT %s FROM t" % sql_expression)[0].expressions[0]
+    function, result_type = compiler.compile(parsed)
+    return function(tuple(columns[name][1] for name in names)), result_type.name
+
+
+def test_create_table_reads_columns_types_and_options_with_flink_syntax():
+    table = _table("""CREATE TABLE `orders` (`id` INT, customer VARCHAR(20), amount DOUBLE, ok BOOLEAN,
+                      n BIGINT, PRIMARY KEY (id) NOT ENFORCED)
+                      WITH ('connector' = 'kafka', 'topic' = 'o', 'json.ignore-parse-errors' = 'true')""")
+    assert table.name == "orders"
+    assert [(c.name, c.type.name) for c in table.columns] == [
+        ("id", "INT"), ("customer", "STRING"), ("amount", "DOUBLE"), ("ok", "BOOLEAN"), ("n", "BIGINT")]
+    assert table.options == {"connector": "kafka", "topic": "o", "json.ignore-parse-errors": "true"}
+
+
+@pytest.mark.parametrize("column, refused", [
+    ("ts AS PROCTIME()", "The computed column 'ts'"),
+    ("`partition` BIGINT METADATA VIRTUAL", "The metadata column 'partition'"),
+    ("ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND", "The SQL type TIMESTAMP"),
+    ("d DECIMAL(10, 2)", "The SQL type DECIMAL"),
+])
+def test_create_table_parses_what_it_does_not_run_yet_and_refuses_it_by_name(column, refused):
+    with pytest.raises(UnsupportedFeatureError, match="^%s.*#table-api" % refused.replace("(", r"\(")):
+        _table("CREATE TABLE t (x INT, %s) WITH ('connector' = 'kafka')" % column)
+
+
+def test_watermark_and_metadata_clauses_parse_as_flink_writes_them():
+    create = dialect.parse("""CREATE TABLE t (ts TIMESTAMP(3), k TIMESTAMP_LTZ(3) METADATA FROM 'timestamp',
+                               WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH ('connector' = 'kafka')""")[0]
+    items = create.this.expressions
+    assert type(items[-1]).__name__ == "WatermarkColumnConstraint"
+    assert items[-1].this.name == "ts"
+    metadata = items[1].args["constraints"][0].args["kind"]
+    assert isinstance(metadata, dialect.MetadataColumnConstraint) and metadata.this.name == "timestamp"
+
+
+@pytest.mark.parametrize("sql, columns, expected", [
+    ("a + b", {"a": ("INT", 2), "b": ("INT", 3)}, (5, "INT")),
+    ("a / b", {"a": ("INT", -7), "b": ("INT", 2)}, (-3, "INT")),         # truncated toward zero
+    ("a / b", {"a": ("DOUBLE", -7.0), "b": ("INT", 2)}, (-3.5, "DOUBLE")),
+    ("a % b", {"a": ("INT", -7), "b": ("INT", 2)}, (-1, "INT")),
+    ("a * 2", {"a": ("DOUBLE", None)}, (None, "DOUBLE")),
+    ("a > 1 AND b", {"a": ("INT", None), "b": ("BOOLEAN", False)}, (False, "BOOLEAN")),
+    ("a > 1 AND b", {"a": ("INT", None), "b": ("BOOLEAN", True)}, (None, "BOOLEAN")),
+    ("a > 1 OR b", {"a": ("INT", None), "b": ("BOOLEAN", True)}, (True, "BOOLEAN")),
+    ("NOT (a = 1)", {"a": ("INT", None)}, (None, "BOOLEAN")),
+    ("a IS NULL", {"a": ("INT", None)}, (True, "BOOLEAN")),
+    ("a IN (1, 2)", {"a": ("INT", 2)}, (True, "BOOLEAN")),
+    ("a BETWEEN 1 AND 3", {"a": ("INT", 4)}, (False, "BOOLEAN")),
+    ("s LIKE 'a_c%'", {"s": ("STRING", "abcdef")}, (True, "BOOLEAN")),
+    ("CASE WHEN a > 1 THEN 'x' ELSE 'y' END", {"a": ("INT", None)}, ("y", "STRING")),
+    ("CASE a WHEN 1 THEN 'one' END", {"a": ("INT", 2)}, (None, "STRING")),
+    ("UPPER(s) || '!'", {"s": ("STRING", "ab")}, ("AB!", "STRING")),
+    ("CONCAT(s, 'x', s)", {"s": ("STRING", None)}, (None, "STRING")),
+    ("COALESCE(s, 'none')", {"s": ("STRING", None)}, ("none", "STRING")),
+    ("CAST(a AS STRING)", {"a": ("DOUBLE", 1e8)}, ("1.0E8", "STRING")),
+    ("CAST(s AS INT)", {"s": ("STRING", " 42 ")}, (42, "INT")),
+    ("CHAR_LENGTH(s)", {"s": ("STRING", "héllo")}, (5, "INT")),
+])
+def test_expressions_follow_sql_null_logic_and_flink_typing(sql, columns, expected):
+    assert _evaluate(sql, **columns) == expected
+
+
+@given(st.one_of(st.none(), st.booleans()), st.one_of(st.none(), st.booleans()))
+def test_and_or_not_are_three_valued(a, b):
+    def kleene_and(x, y):
+        if x is False or y is False:
+            return False
+        return None if x is None or y is None else True
+
+    def kleene_or(x, y):
+        if x is True or y is True:
+            return True
+        return None if x is None or y is None else False
+    columns = {"a": ("BOOLEAN", a), "b": ("BOOLEAN", b)}
+    assert _evaluate("a AND b", **columns)[0] == kleene_and(a, b)
+    assert _evaluate("a OR b", **columns)[0] == kleene_or(a, b)
+    assert _evaluate("NOT a", **columns)[0] == (None if a is None else not a)
+
+
+def test_an_unknown_column_or_function_is_refused_as_flinks_planner_does():
+    with pytest.raises(JavaStyleError, match="Column 'nope' not found in any table"):
+        _evaluate("nope + 1", a=("INT", 1))
+    with pytest.raises(JavaStyleError, match="No match found for function signature FOO"):
+        _evaluate("FOO(a)", a=("INT", 1))
+    with pytest.raises(ArithmeticError, match="^/ by zero$"):       # Java's, when the row comes
+        _evaluate("a / 0", a=("INT", 1))
+
+
+def test_json_rows_read_as_flink_sqls_json_format():
+    table = _table("CREATE TABLE t (id INT, name STRING, amount DOUBLE, ok BOOLEAN) WITH ('format' = 'json')")
+    rows = planner._json_rows(table)
+    assert [tuple(r) for r in rows('{"id": "7", "name": 5, "amount": 120, "ok": "true"}')] == [(7, "5", 120.0, True)]
+    assert [tuple(r) for r in rows('{"id": 1, "name": {"a": [1]}}')] == [(1, '{"a":[1]}', None, None)]
+    assert list(rows(None)) == []                       # a tombstone
+    with pytest.raises(IOError, match="^Failed to deserialize JSON 'not json'.$"):
+        list(rows("not json"))
+    with pytest.raises(IOError, match="^Failed to deserialize JSON '.*'.$"):
+        list(rows('{"id": "x"}'))
+    ignoring = planner._json_rows(_table("CREATE TABLE t (id INT) WITH ('json.ignore-parse-errors' = 'true')"))
+    assert list(ignoring("not json")) == [] and list(ignoring('{"id": 3000000000}')) == []
+    strict = planner._json_rows(_table("CREATE TABLE t (id INT) WITH ('json.fail-on-missing-field' = 'true')"))
+    with pytest.raises(IOError):
+        list(strict("{}"))
+
+
+def test_the_print_connectors_line_is_javas_row_text():
+    from pyflink_compat.common.types import Row
+    assert planner._changelog_line(Row(1, None, 2e8, True, "a b")) == "+I[1, null, 2.0E8, true, a b]"
+
+
+def test_queries_beyond_projections_and_filters_are_refused_by_name():
+    from pyflink_compat.common.configuration import Configuration
+    from pyflink_compat.datastream.stream_execution_environment import StreamExecutionEnvironment
+    tables = {t.name: t for t in [
+        _table("CREATE TABLE src (w STRING) WITH ('connector' = 'kafka', 'properties.bootstrap.servers' = 'x:1',"
+               " 'topic' = 't', 'format' = 'json')"),
+        _table("CREATE TABLE out (w STRING, n BIGINT) WITH ('connector' = 'print')")]}
+    builder = planner.JobBuilder(StreamExecutionEnvironment.get_execution_environment(Configuration()), tables)
+    with pytest.raises(UnsupportedFeatureError, match="^GROUP in a query"):
+        builder.add_insert(dialect.parse("INSERT INTO out SELECT w, COUNT(*) FROM src GROUP BY w")[0])
+    with pytest.raises(JavaStyleError, match="Object 'missing' not found"):
+        builder.add_insert(dialect.parse("INSERT INTO out SELECT w, 1 FROM missing")[0])
+    with pytest.raises(JavaStyleError, match="Different number of columns"):
+        builder.add_insert(dialect.parse("INSERT INTO out SELECT w FROM src")[0])
