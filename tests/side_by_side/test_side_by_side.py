@@ -275,6 +275,14 @@ CASES = [
              '{"id":3,"customer":"carla"}', 'not json', '{"id":4,"customer":"carla","amount":75.25}',
              '{"id":5,"customer":null,"amount":1e8}', '{"id":"7","customer":5,"amount":"2.5"}']})},
          outputs={"out": Output(count=3)}, prints=Prints(count=5)),
+    # Flink SQL GROUP BY: the changelog of GroupAggregate (+I, -U/+U, unchanged results not sent) into print
+    Case(name="sql-group-by", job="sql_group_by.py", args=["{bootstrap}", "{in}"],
+         inputs={"in": Input(records={0: [
+             '{"id":1,"customer":"ann","amount":10.5}', '{"id":2,"customer":"bob","amount":120}',
+             '{"id":3,"customer":"ann"}', 'not json', '{"id":4,"customer":"ann","amount":75.25}',
+             '{"id":5,"customer":null,"amount":1e8}', '{"id":200,"customer":"bob","amount":1}',
+             '{"id":6,"customer":"bob","amount":-120}', '{"id":7,"customer":null}']})},
+         prints=Prints(count=16)),
 ]
 
 

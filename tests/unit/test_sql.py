@@ -134,9 +134,31 @@ def test_queries_beyond_projections_and_filters_are_refused_by_name():
                " 'topic' = 't', 'format' = 'json')"),
         _table("CREATE TABLE out (w STRING, n BIGINT) WITH ('connector' = 'print')")]}
     builder = planner.JobBuilder(StreamExecutionEnvironment.get_execution_environment(Configuration()), tables)
-    with pytest.raises(UnsupportedFeatureError, match="^GROUP in a query"):
-        builder.add_insert(dialect.parse("INSERT INTO out SELECT w, COUNT(*) FROM src GROUP BY w")[0])
+    with pytest.raises(UnsupportedFeatureError, match="^JOINS in a query"):
+        builder.add_insert(dialect.parse("INSERT INTO out SELECT a.w, 1 FROM src a JOIN src b ON a.w = b.w")[0])
+    with pytest.raises(JavaStyleError, match="Expression 'w' is not being grouped"):
+        builder.add_insert(dialect.parse("INSERT INTO out SELECT w, COUNT(*) FROM src GROUP BY UPPER(w)")[0])
     with pytest.raises(JavaStyleError, match="Object 'missing' not found"):
         builder.add_insert(dialect.parse("INSERT INTO out SELECT w, 1 FROM missing")[0])
     with pytest.raises(JavaStyleError, match="Different number of columns"):
         builder.add_insert(dialect.parse("INSERT INTO out SELECT w FROM src")[0])
+
+
+def test_group_aggregate_emits_flinks_changelog_and_suppresses_unchanged_results():
+    from pyflink_compat.table.sql.aggregates import GroupAggregate
+
+    class State:
+        current = None
+
+        def value(self):
+            return self.current
+
+        def update(self, value):
+            self.current = value
+    operator = GroupAggregate(["MAX", "COUNT", "AVG:int"], [("key", 0), ("agg", 0), ("agg", 2)],
+                              [catalog.SqlType("STRING"), catalog.SqlType("INT"), catalog.SqlType("INT")])
+    operator.state = State()
+    changes = [list(operator.process_element((("k",), arguments), None))
+               for arguments in [(5, 1, 3), (2, None, 4), (2, None, 2), (9, 1, None)]]
+    # the second and third rows leave MAX at 5 and the integer AVG at 3: nothing is sent
+    assert changes == [[("+I", ["k", 5, 3])], [], [], [("-U", ["k", 5, 3]), ("+U", ["k", 9, 3])]]

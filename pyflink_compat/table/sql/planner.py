@@ -47,7 +47,7 @@ class JobBuilder:
         select = insert.expression
         if not isinstance(select, exp.Select):
             _refuse("INSERT INTO ... %s" % type(select).__name__.upper())
-        for clause in ("joins", "group", "having", "order", "limit", "distinct", "windows", "laterals", "with"):
+        for clause in ("joins", "having", "order", "limit", "distinct", "windows", "laterals", "with"):
             if select.args.get(clause):
                 _refuse("%s in a query" % clause.upper(), "a first version of SQL support runs projections and "
                                                           "filters of one table")
@@ -57,6 +57,8 @@ class JobBuilder:
         source = self.table(source_clause.this.name)
         compiler = expressions.Compiler({column.name: (position, column.type)
                                          for position, column in enumerate(source.columns)})
+        if select.args.get("group"):
+            return self._add_group_by(select, source, target, compiler)
         projections = []
         for item in select.expressions:
             if isinstance(item, exp.Star):
@@ -75,6 +77,65 @@ class JobBuilder:
         rows = self._source_stream(source).flat_map(calc, output_type=_row_type(target))
         rows.name("Calc")
         self._sink(rows, target)
+
+    def _add_group_by(self, select: exp.Select, source: CatalogTable, target: CatalogTable, compiler):
+        """GROUP BY with aggregates, as Flink's GroupAggregate: per key, the first row is an insertion (+I), each
+        later input row retracts the previous result (-U) and sends the new one (+U), unless it is unchanged."""
+        from pyflink_compat.table.sql import aggregates
+        group = select.args["group"]
+        if group.args.get("rollup") or group.args.get("cube") or group.args.get("grouping_sets"):
+            _refuse("GROUPING SETS, ROLLUP and CUBE")
+        keys = [compiler.compile(each) for each in group.expressions]
+        key_sql = [each.sql() for each in group.expressions]
+        outputs = []          # per output column: ("key", index) or ("agg", index)
+        calls = []            # (aggregate name, compiled argument or None)
+        for item in select.expressions:
+            node = item.this if isinstance(item, exp.Alias) else item
+            if node.sql() in key_sql:
+                outputs.append(("key", key_sql.index(node.sql())))
+                continue
+            call = aggregates.call_of(node, compiler)
+            if call is None:
+                raise expressions.validation_error(
+                    "SQL validation failed. Expression '%s' is not being grouped" % node.sql())
+            outputs.append(("agg", len(calls)))
+            calls.append(call)
+        if len(outputs) != len(target.columns):
+            raise expressions.validation_error(
+                "Column types of query result and sink for '%s.%s' do not match.\nCause: Different number of "
+                "columns." % (CATALOG_PATH, target.name))
+        if target.option("connector") not in ("print", "blackhole"):
+            raise expressions.validation_error(
+                "Table sink '%s.%s' doesn't support consuming update changes which is produced by node "
+                "GroupAggregate(groupBy=[%s])" % (CATALOG_PATH, target.name, ", ".join(key_sql)))
+        where = select.args.get("where")
+        condition = compiler.compile(where.this)[0] if where is not None else None
+        key_functions = [function for function, _ in keys]
+        argument_functions = [argument for _, argument in calls]
+        converters = [column.type for column in target.columns]
+
+        def keyed_input(row):
+            if row is None:
+                return
+            values = tuple(row)
+            if condition is not None and condition(values) is not True:
+                return
+            yield (tuple(function(values) for function in key_functions),
+                   tuple(None if argument is None else argument(values) for argument in argument_functions))
+
+        operator = aggregates.GroupAggregate([name for name, _ in calls], outputs, converters)
+        changes = self._source_stream(source).flat_map(keyed_input).name("Calc") \
+            .key_by(lambda pair: pair[0]).process(operator).name("GroupAggregate")
+        self._sink_changes(changes, target)
+
+    def _sink_changes(self, changes, target: CatalogTable):
+        """A changelog stream of (row kind, values) into a print or blackhole table."""
+        from pyflink_compat.common.typeinfo import Types
+        if target.option("connector") == "blackhole":
+            return
+        identifier = target.option("print-identifier")
+        lines = changes.map(_change_line, output_type=Types.STRING())
+        lines.print(identifier)
 
     # sources ---------------------------------------------------------------------------------------
     def _source_stream(self, table: CatalogTable):
@@ -299,6 +360,12 @@ def _calc(condition, converters):
             return
         yield Row(*[convert(values) for convert in converters])
     return calc
+
+
+def _change_line(change) -> str:
+    from pyflink_compat.common.types import _java_str
+    kind, values = change
+    return "%s[%s]" % (kind, ", ".join(_java_str(value) for value in values))
 
 
 def _changelog_line(row) -> str:
