@@ -58,7 +58,7 @@ def _result(name: str, accumulator):
     if count == 0:
         return None
     if name.endswith(":int"):                       # AVG of an integer column is an integer, truncated
-        return expressions._integer_division(total, count)
+        return expressions.integer_division(total, count)
     return total / count
 
 
@@ -77,7 +77,7 @@ class GroupAggregate(KeyedProcessFunction):
         values = []
         for (kind, index), column_type in zip(self.outputs, self.column_types):
             value = key[index] if kind == "key" else _result(self.names[index], accumulators[index])
-            values.append(expressions._cast(value, column_type))
+            values.append(expressions.cast_value(value, column_type))
         return values
 
     def process_element(self, value, ctx):

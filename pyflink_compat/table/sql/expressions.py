@@ -36,7 +36,7 @@ def _null_safe(function, *operands):
     return run
 
 
-def _integer_division(a, b):
+def integer_division(a, b):
     if b == 0:
         raise ArithmeticError("/ by zero")
     quotient = abs(a) // abs(b)
@@ -51,7 +51,7 @@ def _modulo(a, b):
     return math.fmod(a, b)
 
 
-def _cast(value, target: SqlType):
+def cast_value(value, target: SqlType):
     if value is None:
         return None
     name = target.name
@@ -77,7 +77,7 @@ def cast_to(compiled: Compiled, target: SqlType) -> Callable:
     function, own = compiled
     if own.name == target.name:
         return function
-    return lambda values: _cast(function(values), target)
+    return lambda values: cast_value(function(values), target)
 
 
 class Compiler:
@@ -143,7 +143,7 @@ class Compiler:
         (left, left_type), (right, right_type) = self.compile(node.this), self.compile(node.expression)
         result = _wider(left_type, right_type)
         if result.name in INTEGERS:
-            return _null_safe(_integer_division, left, right), result
+            return _null_safe(integer_division, left, right), result
         return _null_safe(lambda a, b: a / b if b else (math.copysign(math.inf, a) if a else math.nan),
                           left, right), result
 
@@ -264,7 +264,7 @@ class Compiler:
     def _cast(self, node):
         operand, _ = self.compile(node.this)
         target = sql_type(node.args["to"], node.sql())
-        return (lambda values: _cast(operand(values), target)), target
+        return (lambda values: cast_value(operand(values), target)), target
 
     def _trycast(self, node):
         operand, _ = self.compile(node.this)
@@ -272,7 +272,7 @@ class Compiler:
 
         def attempt(values):
             try:
-                return _cast(operand(values), target)
+                return cast_value(operand(values), target)
             except (ValueError, TypeError):
                 return None
         return attempt, target
