@@ -271,9 +271,12 @@ CASES = [
     # Kafka JSON tables; a malformed message skipped, numbers as strings and strings as numbers
     Case(name="sql-projection", job="sql_projection.py", args=["{bootstrap}", "{in}", "{out}"],
          inputs={"in": Input(records={0: [
-             '{"id":1,"customer":"ann","amount":10.5}', '{"id":2,"customer":"bob","amount":120}',
-             '{"id":3,"customer":"carla"}', 'not json', '{"id":4,"customer":"carla","amount":75.25}',
-             '{"id":5,"customer":null,"amount":1e8}', '{"id":"7","customer":5,"amount":"2.5"}']})},
+             '{"id":1,"customer":"ann","amount":10.5,"ts":"2024-01-02 03:04:05.678"}',
+             '{"id":2,"customer":"bob","amount":120,"ts":"2024-01-02 03:04:00"}',
+             '{"id":3,"customer":"carla","ts":"2024-01-02T03:04:05"}', 'not json',
+             '{"id":4,"customer":"carla","amount":75.25,"ts":"2024-01-02 03:04:05.1"}',
+             '{"id":5,"customer":null,"amount":1e8,"ts":"2024-01-02 03:04:05.123456"}',
+             '{"id":"7","customer":5,"amount":"2.5"}']})},
          outputs={"out": Output(count=3)}, prints=Prints(count=5)),
     # Flink SQL GROUP BY: the changelog of GroupAggregate (+I, -U/+U, unchanged results not sent) into print
     Case(name="sql-group-by", job="sql_group_by.py", args=["{bootstrap}", "{in}"],

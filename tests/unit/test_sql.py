@@ -33,8 +33,9 @@ def test_create_table_reads_columns_types_and_options_with_flink_syntax():
 @pytest.mark.parametrize("column, refused", [
     ("ts AS PROCTIME()", "The computed column 'ts'"),
     ("`partition` BIGINT METADATA VIRTUAL", "The metadata column 'partition'"),
-    ("ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND", "The SQL type TIMESTAMP"),
+    ("ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND", "WATERMARK FOR in CREATE TABLE"),
     ("d DECIMAL(10, 2)", "The SQL type DECIMAL"),
+    ("d DATE", "The SQL type DATE"),
 ])
 def test_create_table_parses_what_it_does_not_run_yet_and_refuses_it_by_name(column, refused):
     with pytest.raises(UnsupportedFeatureError, match="^%s.*#table-api" % refused.replace("(", r"\(")):
@@ -115,15 +116,41 @@ def test_json_rows_read_as_flink_sqls_json_format():
     with pytest.raises(IOError, match="^Failed to deserialize JSON '.*'.$"):
         list(rows('{"id": "x"}'))
     ignoring = planner._json_rows(_table("CREATE TABLE t (id INT) WITH ('json.ignore-parse-errors' = 'true')"))
-    assert list(ignoring("not json")) == [] and list(ignoring('{"id": 3000000000}')) == []
+    # what is no JSON object is skipped; a field that does not convert is NULL and the row stays
+    assert list(ignoring("not json")) == [] and list(ignoring("[1, 2]")) == []
+    assert [tuple(r) for r in ignoring('{"id": 3000000000}')] == [(None,)]
+    assert [tuple(r) for r in ignoring('{"id": 2.7}')] == [(2,)]
     strict = planner._json_rows(_table("CREATE TABLE t (id INT) WITH ('json.fail-on-missing-field' = 'true')"))
     with pytest.raises(IOError):
         list(strict("{}"))
 
 
 def test_the_print_connectors_line_is_javas_row_text():
+    import datetime
     from pyflink_compat.common.types import Row
-    assert planner._changelog_line(Row(1, None, 2e8, True, "a b")) == "+I[1, null, 2.0E8, true, a b]"
+    types = [catalog.SqlType(name) for name in ("INT", "STRING", "DOUBLE", "BOOLEAN", "STRING", "TIMESTAMP")]
+    line = planner._inserted_line(types)
+    assert line(Row(1, None, 2e8, True, "a b", datetime.datetime(2024, 1, 2, 3, 4))) == \
+        "+I[1, null, 2.0E8, true, a b, 2024-01-02T03:04]"
+
+
+@pytest.mark.parametrize("text, printed, cast, written", [
+    ("2024-01-02 03:04:05.678", "2024-01-02T03:04:05.678", "2024-01-02 03:04:05.678", "2024-01-02 03:04:05.678"),
+    ("2024-01-02 03:04:05", "2024-01-02T03:04:05", "2024-01-02 03:04:05.000", "2024-01-02 03:04:05"),
+    ("2024-01-02 03:04:00", "2024-01-02T03:04", "2024-01-02 03:04:00.000", "2024-01-02 03:04:00"),
+    ("2024-01-02 03:04:05.1", "2024-01-02T03:04:05.100", "2024-01-02 03:04:05.100", "2024-01-02 03:04:05.1"),
+    ("2024-01-02 03:04:05.123456", "2024-01-02T03:04:05.123456", "2024-01-02 03:04:05.123",
+     "2024-01-02 03:04:05.123456"),
+])
+def test_timestamps_read_print_cast_and_write_as_flink_sql(text, printed, cast, written):
+    from pyflink_compat.table.sql import values
+    value = values.parse_sql_timestamp(text)
+    assert values.local_date_time_text(value) == printed
+    assert values.timestamp_cast_text(value, 3) == cast
+    assert values.json_timestamp_text(value) == written
+    for bad in ("2024-01-02T03:04:05.1", "2024-01-02", "1700000000000"):
+        with pytest.raises(ValueError):
+            values.parse_sql_timestamp(bad)
 
 
 def test_queries_beyond_projections_and_filters_are_refused_by_name():

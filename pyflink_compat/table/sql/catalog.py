@@ -15,13 +15,14 @@ class SqlType:
     """A SQL type as Flink names it (``INT``, ``VARCHAR(10)``, ``DOUBLE``...) and whether it is nullable."""
     name: str                       # Flink's root name: INT, BIGINT, STRING, DOUBLE, ...
     nullable: bool = True
+    precision: Optional[int] = None  # TIMESTAMP(p): digits of the second's fraction
 
     def type_info(self):
         """The DataStream TypeInformation of the column's values."""
         from pyflink_compat.common.typeinfo import Types
         return {"INT": Types.INT, "BIGINT": Types.LONG, "SMALLINT": Types.SHORT, "TINYINT": Types.BYTE,
                 "STRING": Types.STRING, "BOOLEAN": Types.BOOLEAN, "DOUBLE": Types.DOUBLE,
-                "FLOAT": Types.FLOAT}[self.name]()
+                "FLOAT": Types.FLOAT, "TIMESTAMP": Types.SQL_TIMESTAMP}[self.name]()
 
 
 # sqlglot's type -> Flink's name; the types a first version of SQL support handles
@@ -29,7 +30,7 @@ _TYPES = {
     exp.DType.INT: "INT", exp.DType.BIGINT: "BIGINT", exp.DType.SMALLINT: "SMALLINT",
     exp.DType.TINYINT: "TINYINT", exp.DType.TEXT: "STRING", exp.DType.VARCHAR: "STRING",
     exp.DType.CHAR: "STRING", exp.DType.BOOLEAN: "BOOLEAN", exp.DType.DOUBLE: "DOUBLE",
-    exp.DType.FLOAT: "FLOAT",
+    exp.DType.FLOAT: "FLOAT", exp.DType.TIMESTAMP: "TIMESTAMP",
 }
 
 
@@ -38,7 +39,10 @@ def sql_type(kind: exp.DataType, column: str) -> SqlType:
     if name is None:
         raise UnsupportedFeatureError("The SQL type %s of column '%s'" % (kind.sql(), column), SECTION,
                                       "a first version of SQL support reads STRING, VARCHAR, CHAR, BOOLEAN, "
-                                      "TINYINT, SMALLINT, INT, BIGINT, FLOAT and DOUBLE columns")
+                                      "TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE and TIMESTAMP columns")
+    if name == "TIMESTAMP":
+        parameters = kind.expressions
+        return SqlType(name, precision=int(parameters[0].this.this) if parameters else 6)   # Flink's default: 6
     return SqlType(name)
 
 

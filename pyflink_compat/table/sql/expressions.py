@@ -51,10 +51,18 @@ def _modulo(a, b):
     return math.fmod(a, b)
 
 
-def cast_value(value, target: SqlType):
+def cast_value(value, target: SqlType, source: SqlType = None):
     if value is None:
         return None
     name = target.name
+    if source is not None and source.name == "TIMESTAMP" and name == "STRING":
+        from pyflink_compat.table.sql.values import timestamp_cast_text
+        return timestamp_cast_text(value, source.precision)
+    if name == "TIMESTAMP":
+        if isinstance(value, str):
+            from pyflink_compat.table.sql.values import parse_sql_timestamp
+            return parse_sql_timestamp(value.strip())
+        return value
     if name in INTEGERS:
         if isinstance(value, str):
             return int(value.strip())
@@ -77,7 +85,7 @@ def cast_to(compiled: Compiled, target: SqlType) -> Callable:
     function, own = compiled
     if own.name == target.name:
         return function
-    return lambda values: cast_value(function(values), target)
+    return lambda values: cast_value(function(values), target, own)
 
 
 class Compiler:
@@ -262,17 +270,17 @@ class Compiler:
         return choose, result_type
 
     def _cast(self, node):
-        operand, _ = self.compile(node.this)
+        operand, source = self.compile(node.this)
         target = sql_type(node.args["to"], node.sql())
-        return (lambda values: cast_value(operand(values), target)), target
+        return (lambda values: cast_value(operand(values), target, source)), target
 
     def _trycast(self, node):
-        operand, _ = self.compile(node.this)
+        operand, source = self.compile(node.this)
         target = sql_type(node.args["to"], node.sql())
 
         def attempt(values):
             try:
-                return cast_value(operand(values), target)
+                return cast_value(operand(values), target, source)
             except (ValueError, TypeError):
                 return None
         return attempt, target

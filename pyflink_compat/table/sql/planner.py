@@ -18,7 +18,11 @@ def _refuse(what: str, advice: str = None):
 
 
 def _row_type(table: CatalogTable):
+    """The type of the table's rows between the operators; None (pickled rows) with a TIMESTAMP column, whose
+    microseconds a SQL_TIMESTAMP field would cut to milliseconds (Flink keeps the fraction it reads)."""
     from pyflink_compat.common.typeinfo import Types
+    if any(column.type.name == "TIMESTAMP" for column in table.columns):
+        return None
     return Types.ROW_NAMED(table.column_names, [column.type.type_info() for column in table.columns])
 
 
@@ -134,7 +138,7 @@ class JobBuilder:
         if target.option("connector") == "blackhole":
             return
         identifier = target.option("print-identifier")
-        lines = changes.map(_change_line, output_type=Types.STRING())
+        lines = changes.map(_change_line([column.type for column in target.columns]), output_type=Types.STRING())
         lines.print(identifier)
 
     # sources ---------------------------------------------------------------------------------------
@@ -191,7 +195,7 @@ class JobBuilder:
             if table.option("standard-error", "false") == "true":
                 _refuse("The print connector's standard-error option")
             from pyflink_compat.common.typeinfo import Types
-            lines = rows.map(_changelog_line, output_type=Types.STRING())
+            lines = rows.map(_inserted_line([column.type for column in table.columns]), output_type=Types.STRING())
             sink = lines.print(identifier)
             if table.option("sink.parallelism"):
                 lines.set_parallelism(int(table.option("sink.parallelism")))
@@ -199,9 +203,11 @@ class JobBuilder:
         elif connector == "blackhole":
             pass                     # a stream nothing reads: its records are computed and dropped
         elif connector == "kafka":
+            from pyflink_compat.common.typeinfo import Types
             if _format(table) == "raw":
-                from pyflink_compat.common.typeinfo import Types
                 rows = rows.map(_single_value, output_type=Types.STRING())
+            elif _format(table) == "json":
+                rows = rows.map(_json_writer(table), output_type=Types.STRING())
             rows.sink_to(self._kafka_sink(table))
         else:
             _refuse("The '%s' connector as a sink" % connector, "sinks are Kafka, print or blackhole tables")
@@ -210,12 +216,9 @@ class JobBuilder:
         from pyflink_compat.common.serialization import SimpleStringSchema
         from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
         from pyflink_compat.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink
-        from pyflink_compat.datastream.formats.json import JsonRowSerializationSchema
         topic = _required(table, "topic")
         value_format = _format(table)
-        if value_format == "json":
-            serializer = JsonRowSerializationSchema.builder().with_type_info(_row_type(table)).build()
-        elif value_format == "raw":
+        if value_format in ("json", "raw"):
             serializer = SimpleStringSchema()
         else:
             _refuse("The '%s' format" % value_format, "Kafka tables write 'json' or 'raw'")
@@ -295,8 +298,15 @@ def _json_rows(table: CatalogTable):
                     if fail_on_missing:
                         raise ValueError("Could not find field with name '%s'." % name)
                     values.append(None)
+                elif node[name] is None:
+                    values.append(None)
                 else:
-                    values.append(None if node[name] is None else convert(node[name]))
+                    try:
+                        values.append(convert(node[name]))
+                    except (ValueError, TypeError, OverflowError):
+                        if not ignore_errors:
+                            raise
+                        values.append(None)       # Flink's json format: the field is NULL, the row stays
         except (ValueError, TypeError, OverflowError) as e:
             if ignore_errors:
                 return
@@ -326,7 +336,16 @@ def _json_integer(low: int, high: int):
     return convert
 
 
+def _json_timestamp(value):
+    from pyflink_compat.table.sql.values import parse_sql_timestamp
+    if not isinstance(value, str):
+        raise ValueError("a timestamp is text")
+    return parse_sql_timestamp(value)
+
+
 def _json_converter(name: str):
+    if name == "TIMESTAMP":
+        return _json_timestamp
     if name == "STRING":
         return _json_scalar_text
     if name in ("DOUBLE", "FLOAT"):
@@ -362,13 +381,27 @@ def _calc(condition, converters):
     return calc
 
 
-def _change_line(change) -> str:
-    from pyflink_compat.common.types import _java_str
-    kind, values = change
-    return "%s[%s]" % (kind, ", ".join(_java_str(value) for value in values))
+def _change_line(sql_types):
+    """The print connector's line of a (row kind, values) change."""
+    def line(change) -> str:
+        from pyflink_compat.table.sql.values import row_text
+        kind, values = change
+        return row_text(kind, values, sql_types)
+    return line
 
 
-def _changelog_line(row) -> str:
+def _inserted_line(sql_types):
     """The print connector's line of an inserted row: ``+I[1, abc, 2.0]``."""
-    from pyflink_compat.common.types import _java_str
-    return "+I[%s]" % ", ".join(_java_str(value) for value in row)
+    def line(row) -> str:
+        from pyflink_compat.table.sql.values import row_text
+        return row_text("+I", list(row), sql_types)
+    return line
+
+
+def _json_writer(table: CatalogTable):
+    names, sql_types = table.column_names, [column.type for column in table.columns]
+
+    def text(row) -> str:
+        from pyflink_compat.table.sql.values import json_text
+        return json_text(names, list(row), sql_types)
+    return text

@@ -1,8 +1,9 @@
 """Flink SQL: a Kafka table of JSON orders (a malformed message skipped by json.ignore-parse-errors, numbers
 given as strings and strings as numbers), two INSERT statements in one statement set: projections with CASE,
 arithmetic, || and UPPER, a filter with OR and %, into a print table, and the orders above 50 into a Kafka table
-of JSON. Flink's SQL JSON reading and writing (120 read into a DOUBLE column is written 120.0, 1e8 as 1.0E8)
-and the print connector's +I[...] lines.
+of JSON. Flink's SQL JSON reading and writing (120 read into a DOUBLE column is written 120.0, 1e8 as 1.0E8,
+TIMESTAMP(3) text with and without a fraction, one that does not parse read as NULL) and the print connector's
++I[...] lines (a TIMESTAMP as Java's LocalDateTime, CAST to STRING with the type's precision).
 
 Usage: sql_projection.py BOOTSTRAP INPUT_TOPIC OUTPUT_TOPIC
 """
@@ -17,7 +18,8 @@ t_env.execute_sql("""
     CREATE TABLE orders (
         id INT,
         customer STRING,
-        amount DOUBLE
+        amount DOUBLE,
+        ts TIMESTAMP(3)
     ) WITH (
         'connector' = 'kafka',
         'topic' = '%s',
@@ -29,9 +31,10 @@ t_env.execute_sql("""
         'json.ignore-parse-errors' = 'true'
     )""" % (input_topic, brokers))
 t_env.execute_sql("""
-    CREATE TABLE printed (id INT, label STRING, doubled DOUBLE, shout STRING) WITH ('connector' = 'print')""")
+    CREATE TABLE printed (id INT, label STRING, doubled DOUBLE, shout STRING, ts TIMESTAMP(3), ts_text STRING)
+    WITH ('connector' = 'print')""")
 t_env.execute_sql("""
-    CREATE TABLE big_orders (id INT, customer STRING, amount DOUBLE) WITH (
+    CREATE TABLE big_orders (id INT, customer STRING, amount DOUBLE, ts TIMESTAMP(3)) WITH (
         'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json')"""
                   % (output_topic, brokers))
 statements = t_env.create_statement_set()
@@ -40,7 +43,9 @@ statements.add_insert_sql("""
     SELECT id,
            CASE WHEN amount >= 100 THEN 'big' WHEN amount IS NULL THEN 'unknown' ELSE 'small' END,
            amount * 2,
-           UPPER(customer) || '!'
+           UPPER(customer) || '!',
+           ts,
+           CAST(ts AS STRING)
     FROM orders WHERE id % 2 = 1 OR customer = 'carla'""")
 statements.add_insert_sql("INSERT INTO big_orders SELECT * FROM orders WHERE amount > 50")
 statements.execute().wait()

@@ -1,0 +1,85 @@
+"""SQL values as Flink writes them: in the print connector's rows (Java's toString of the external types:
+LocalDateTime for TIMESTAMP), in CAST(... AS STRING), and in the 'json' format (Flink SQL's JSON writing)."""
+import datetime
+import json
+import re
+
+from pyflink_compat.common.types import _java_str
+
+_SQL_TIMESTAMP = re.compile(r"^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$")
+
+
+def parse_sql_timestamp(text: str) -> datetime.datetime:
+    """``yyyy-MM-dd HH:mm:ss[.fraction]`` (the 'json' format's default, 'SQL'), to the microsecond."""
+    match = _SQL_TIMESTAMP.match(text)
+    if match is None:
+        raise ValueError("Text '%s' could not be parsed" % text)
+    *parts, fraction = match.groups()
+    microsecond = int((fraction or "0").ljust(6, "0")[:6])
+    return datetime.datetime(*map(int, parts), microsecond)
+
+
+def _fraction_digits(value: datetime.datetime) -> str:
+    return "%06d" % value.microsecond
+
+
+def local_date_time_text(value: datetime.datetime) -> str:
+    """Java's LocalDateTime.toString(): seconds only when not zero, the fraction in 3, 6 or 9 digits."""
+    text = value.strftime("%Y-%m-%dT%H:%M")
+    if value.second or value.microsecond:
+        text += ":%02d" % value.second
+    if value.microsecond:
+        text += "." + (_fraction_digits(value)[:3] if value.microsecond % 1000 == 0 else _fraction_digits(value))
+    return text
+
+
+def timestamp_cast_text(value: datetime.datetime, precision: int) -> str:
+    """CAST(ts AS STRING): the fraction always with the type's precision."""
+    text = value.strftime("%Y-%m-%d %H:%M:%S")
+    if precision:
+        text += "." + _fraction_digits(value).ljust(9, "0")[:precision]
+    return text
+
+
+def json_timestamp_text(value: datetime.datetime) -> str:
+    """The 'json' format's TIMESTAMP: the fraction without its trailing zeros."""
+    text = value.strftime("%Y-%m-%d %H:%M:%S")
+    fraction = _fraction_digits(value).rstrip("0")
+    return text + ("." + fraction if fraction else "")
+
+
+def printed(value, sql_type) -> str:
+    """One field of a print connector row."""
+    if value is not None and sql_type.name == "TIMESTAMP":
+        return local_date_time_text(value)
+    if value is not None and sql_type.name == "FLOAT":
+        from pyflink_compat.datastream.formats.json import java_float_str
+        return java_float_str(value)
+    return _java_str(value)
+
+
+def row_text(kind: str, values, sql_types) -> str:
+    """The print connector's line of a row: ``+I[1, abc, 2.0]``."""
+    return "%s[%s]" % (kind, ", ".join(printed(value, sql_type) for value, sql_type in zip(values, sql_types)))
+
+
+def _json_value(value, sql_type) -> str:
+    if value is None:
+        return "null"
+    name = sql_type.name
+    if name == "BOOLEAN":
+        return "true" if value else "false"
+    if name in ("DOUBLE", "FLOAT"):
+        from pyflink_compat.datastream.formats.json import java_double_str, java_float_str
+        return (java_float_str if name == "FLOAT" else java_double_str)(value)
+    if name == "TIMESTAMP":
+        return json.dumps(json_timestamp_text(value))
+    if name == "STRING":
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def json_text(names, values, sql_types) -> str:
+    """A row as the 'json' format writes it: ``{"id":1,"name":"ann","amount":2.0}``."""
+    return "{%s}" % ",".join("%s:%s" % (json.dumps(name, ensure_ascii=False), _json_value(value, sql_type))
+                             for name, value, sql_type in zip(names, values, sql_types))
