@@ -82,7 +82,7 @@ class TableEnvironment(_StandIns.TableEnvironment):
         from pyflink_compat.table.sql.planner import JobBuilder
         from pyflink_compat.table.table_result import TableResult
         env = self._stream_environment()
-        builder = JobBuilder(env, self._catalog())
+        builder = JobBuilder(env, self._catalog(), self._table_config.to_map())
         for insert in inserts:
             builder.add_insert(insert)
         # Flink submits the job and returns; wait() blocks until it ends. Here the job runs to its end (or

@@ -286,6 +286,15 @@ CASES = [
              '{"id":5,"customer":null,"amount":1e8}', '{"id":200,"customer":"bob","amount":1}',
              '{"id":6,"customer":"bob","amount":-120}', '{"id":7,"customer":null}']})},
          prints=Prints(count=16)),
+    # Flink SQL group windows (TUMBLE, HOP, SESSION) over WATERMARK FOR into print and Kafka
+    Case(name="sql-windows", job="sql_windows.py", args=["{bootstrap}", "{in}", "{out}"],
+         inputs={"in": Input(records={0: [
+             '{"usr":"ann","url":"/a","ts":"2024-01-02 03:04:01"}',
+             '{"usr":"bob","url":"/b","ts":"2024-01-02 03:04:03.500"}', '{"usr":"ann","ts":"2024-01-02 03:04:08"}',
+             '{"usr":"ann","url":"/c","ts":"2024-01-02 03:04:12"}', '{"usr":"bob","url":"/d","ts":"2024-01-02 03:04:25"}',
+             '{"usr":"ann","url":"/late","ts":"2024-01-02 03:04:05"}',
+             '{"usr":"bob","url":"/e","ts":"2024-01-02 03:04:27"}']})},
+         outputs={"out": Output(count=4, compare="multiset")}, prints=Prints(count=13)),
 ]
 
 

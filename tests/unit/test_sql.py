@@ -33,7 +33,8 @@ def test_create_table_reads_columns_types_and_options_with_flink_syntax():
 @pytest.mark.parametrize("column, refused", [
     ("ts AS PROCTIME()", "The computed column 'ts'"),
     ("`partition` BIGINT METADATA VIRTUAL", "The metadata column 'partition'"),
-    ("ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND", "WATERMARK FOR in CREATE TABLE"),
+    ("ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' MONTH", "INTERVAL ... MONTH"),
+    ("s STRING, WATERMARK FOR s AS s", "WATERMARK FOR a column that is not a TIMESTAMP"),
     ("d DECIMAL(10, 2)", "The SQL type DECIMAL"),
     ("d DATE", "The SQL type DATE"),
 ])
@@ -189,3 +190,34 @@ def test_group_aggregate_emits_flinks_changelog_and_suppresses_unchanged_results
                for arguments in [(5, 1, 3), (2, None, 4), (2, None, 2), (9, 1, None)]]
     # the second and third rows leave MAX at 5 and the integer AVG at 3: nothing is sent
     assert changes == [[("+I", ["k", 5, 3])], [], [], [("-U", ["k", 5, 3]), ("+U", ["k", 9, 3])]]
+
+
+def test_watermark_for_gives_the_rowtime_column_and_its_delay():
+    assert _table("CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) "
+                  "WITH ('connector' = 'kafka')").watermark == ("ts", 5000)
+    assert _table("CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('a' = 'b')").watermark == ("ts", 0)
+    assert _table("CREATE TABLE t (ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' MINUTE) "
+                  "WITH ('a' = 'b')").watermark == ("ts", 60000)
+
+
+def test_group_windows_need_the_time_attribute_and_flinks_arguments():
+    from pyflink_compat.table.sql import aggregates
+    source = _table("CREATE TABLE t (ts TIMESTAMP(3), other TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('a' = 'b')")
+
+    def window(sql):
+        return aggregates.group_window(dialect.parse("SELECT 1 FROM t GROUP BY %s" % sql)[0].args["group"]
+                                       .expressions[0], source)
+    assert window("TUMBLE(ts, INTERVAL '10' SECOND)").intervals == [10000]
+    assert window("HOP(ts, INTERVAL '5' SECOND, INTERVAL '1' MINUTE)").intervals == [5000, 60000]
+    with pytest.raises(JavaStyleError, match="can only be defined over a time attribute column"):
+        window("TUMBLE(other, INTERVAL '10' SECOND)")
+    with pytest.raises(JavaStyleError, match="Invalid number of arguments to function 'HOP'"):
+        window("HOP(ts, INTERVAL '10' SECOND)")
+    tumble = window("TUMBLE(ts, INTERVAL '10' SECOND)")
+    bound = dialect.parse("SELECT TUMBLE_END(ts, INTERVAL '10' SECOND) FROM t")[0].expressions[0]
+    assert tumble.bound_of(bound) == "end"
+
+
+@pytest.mark.parametrize("text, ms", [("5 s", 5000), ("500 ms", 500), ("1 min", 60000), ("10000", 10000)])
+def test_idle_timeout_durations_read_as_flinks(text, ms):
+    assert planner._duration_ms(text) == ms

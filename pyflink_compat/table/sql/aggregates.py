@@ -4,8 +4,12 @@ from typing import Optional, Tuple
 
 from sqlglot import exp
 
-from pyflink_compat.datastream.functions import KeyedProcessFunction
+from pyflink_compat.datastream.functions import KeyedProcessFunction, ProcessWindowFunction
 from pyflink_compat.table.sql import expressions
+from pyflink_compat.table.sql.catalog import SECTION, interval_ms
+from pyflink_compat.util.exceptions import UnsupportedFeatureError
+
+GROUP_WINDOWS = ("TUMBLE", "HOP", "SESSION")
 
 # sqlglot's node -> Flink's aggregate name
 _AGGREGATES = {exp.Count: "COUNT", exp.Sum: "SUM", exp.Min: "MIN", exp.Max: "MAX", exp.Avg: "AVG"}
@@ -94,3 +98,78 @@ class GroupAggregate(KeyedProcessFunction):
         elif before != after:
             yield "-U", before
             yield "+U", after
+
+
+class GroupWindow:
+    """TUMBLE(ts, size), HOP(ts, slide, size) or SESSION(ts, gap) of a GROUP BY, over the table's rowtime."""
+
+    def __init__(self, kind: str, column: str, intervals: list):
+        self.kind, self.column, self.intervals = kind, column, intervals
+
+    def assigner(self):
+        from pyflink_compat.common.time import Time
+        from pyflink_compat.datastream.window import (EventTimeSessionWindows, SlidingEventTimeWindows,
+                                                      TumblingEventTimeWindows)
+        if self.kind == "TUMBLE":
+            return TumblingEventTimeWindows.of(Time.milliseconds(self.intervals[0]))
+        if self.kind == "HOP":
+            slide, size = self.intervals
+            return SlidingEventTimeWindows.of(Time.milliseconds(size), Time.milliseconds(slide))
+        return EventTimeSessionWindows.with_gap(Time.milliseconds(self.intervals[0]))
+
+    def bound_of(self, node) -> Optional[str]:
+        """"start" / "end" for TUMBLE_START(...) / TUMBLE_END(...) of this window, else None."""
+        if not isinstance(node, exp.Anonymous):
+            return None
+        name = node.name.upper()
+        for bound in ("START", "END", "ROWTIME"):
+            if name == "%s_%s" % (self.kind, bound):
+                if bound == "ROWTIME":
+                    return "rowtime"
+                return bound.lower()
+        return None
+
+
+def group_window(node: exp.Anonymous, source) -> GroupWindow:
+    kind = node.name.upper()
+    arguments = node.expressions
+    if not arguments or not isinstance(arguments[0], exp.Column):
+        raise UnsupportedFeatureError("%s over '%s'" % (kind, arguments[0].sql() if arguments else ""), SECTION)
+    column = arguments[0].name
+    if source.watermark is None or source.watermark[0] != column:
+        raise expressions.validation_error(
+            "Window aggregate can only be defined over a time attribute column, but TIMESTAMP(3) encountered.")
+    expected = 2 if kind == "HOP" else 1
+    if len(arguments) != expected + 1:
+        raise expressions.validation_error("Invalid number of arguments to function '%s'." % kind)
+    return GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]])
+
+
+def _utc(epoch_ms: int):
+    import datetime
+    return datetime.datetime(1970, 1, 1) + datetime.timedelta(milliseconds=epoch_ms)
+
+
+class WindowAggregate(ProcessWindowFunction):
+    """A group window's result when it fires: one insertion (+I) per key and window."""
+
+    def __init__(self, names, outputs, column_types):
+        self.names, self.outputs, self.column_types = names, outputs, column_types
+
+    def process(self, key, context, elements):
+        accumulators = [_initial(name) for name in self.names]
+        for _, arguments in elements:
+            accumulators = [_accumulate(name, accumulator, argument)
+                            for name, accumulator, argument in zip(self.names, accumulators, arguments)]
+        window = context.window()
+        bounds = {"start": _utc(window.start), "end": _utc(window.end), "rowtime": _utc(window.end - 1)}
+        values = []
+        for (kind, index), column_type in zip(self.outputs, self.column_types):
+            if kind == "key":
+                value = key[index]
+            elif kind == "window":
+                value = bounds[index]
+            else:
+                value = _result(self.names[index], accumulators[index])
+            values.append(expressions.cast_value(value, column_type))
+        yield "+I", values

@@ -57,6 +57,8 @@ class CatalogTable:
     name: str
     columns: Tuple[Column, ...]
     options: Dict[str, str]
+    # WATERMARK FOR column AS column [- INTERVAL ...]: (the rowtime column, how far the watermark trails, ms)
+    watermark: Optional[Tuple[str, int]] = None
 
     @property
     def column_names(self) -> List[str]:
@@ -70,7 +72,7 @@ def table_of(create: exp.Create) -> CatalogTable:
     """The catalog table a CREATE TABLE statement defines."""
     schema = create.this
     name = schema.this.name
-    columns = []
+    columns, watermark = [], None
     for item in schema.expressions:
         if isinstance(item, exp.ColumnDef):
             for constraint in item.args.get("constraints") or []:
@@ -81,7 +83,7 @@ def table_of(create: exp.Create) -> CatalogTable:
                     raise UnsupportedFeatureError("The metadata column '%s'" % item.name, SECTION)
             columns.append(Column(item.name, sql_type(item.args["kind"], item.name)))
         elif isinstance(item, exp.WatermarkColumnConstraint):
-            raise UnsupportedFeatureError("WATERMARK FOR in CREATE TABLE", SECTION)
+            watermark = _watermark_of(item)
         elif isinstance(item, exp.PrimaryKey):
             continue               # NOT ENFORCED: Flink does not check it either
         else:
@@ -91,4 +93,33 @@ def table_of(create: exp.Create) -> CatalogTable:
     for prop in (properties.expressions if properties is not None else []):
         if isinstance(prop, exp.Property):
             options[prop.this.name if isinstance(prop.this, exp.Expr) else str(prop.this)] = prop.args["value"].name
-    return CatalogTable(name, tuple(columns), options)
+    if watermark is not None:
+        column = next((c for c in columns if c.name == watermark[0]), None)
+        if column is None or column.type.name != "TIMESTAMP":
+            raise UnsupportedFeatureError("WATERMARK FOR a column that is not a TIMESTAMP column of the table",
+                                          SECTION)
+    return CatalogTable(name, tuple(columns), options, watermark)
+
+
+_UNIT_MS = {"MILLISECOND": 1, "SECOND": 1000, "MINUTE": 60_000, "HOUR": 3_600_000, "DAY": 86_400_000}
+
+
+def interval_ms(node: exp.Expr) -> int:
+    """INTERVAL 'n' UNIT in milliseconds."""
+    if not isinstance(node, exp.Interval):
+        raise UnsupportedFeatureError("'%s' where an INTERVAL is expected" % node.sql(), SECTION)
+    unit = node.args["unit"].name.upper().rstrip("S") if node.args.get("unit") is not None else "SECOND"
+    if unit not in _UNIT_MS:
+        raise UnsupportedFeatureError("INTERVAL ... %s" % unit, SECTION)
+    return int(float(node.this.name) * _UNIT_MS[unit])
+
+
+def _watermark_of(item: exp.WatermarkColumnConstraint) -> Tuple[str, int]:
+    column, expression = item.this.name, item.expression
+    if isinstance(expression, exp.Column) and expression.name == column:
+        return column, 0
+    if isinstance(expression, exp.Sub) and isinstance(expression.this, exp.Column) \
+            and expression.this.name == column:
+        return column, interval_ms(expression.expression)
+    raise UnsupportedFeatureError("WATERMARK FOR %s AS %s" % (column, expression.sql()), SECTION,
+                                  "watermarks of the form col or col - INTERVAL ... run")

@@ -26,6 +26,8 @@ def _watermark(parser) -> exp.Expr:
 
 class Flink(Dialect):
     class Tokenizer(Tokenizer):
+        # SESSION is Flink's session window function (GROUP BY SESSION(ts, INTERVAL ...)), not a keyword
+        KEYWORDS = {key: token for key, token in Tokenizer.KEYWORDS.items() if key != "SESSION"}
         IDENTIFIERS = ["`"]
         QUOTES = ["'"]
         STRING_ESCAPES = ["'"]

@@ -6,6 +6,7 @@ from typing import Dict
 
 from sqlglot import exp
 
+from pyflink_compat.common.watermark_strategy import TimestampAssigner
 from pyflink_compat.table.sql import expressions
 from pyflink_compat.table.sql.catalog import SECTION, CatalogTable
 from pyflink_compat.util.exceptions import UnsupportedFeatureError
@@ -33,8 +34,8 @@ def _format(table: CatalogTable) -> str:
 class JobBuilder:
     """The DataStream job of one or more INSERT statements."""
 
-    def __init__(self, env, tables: Dict[str, CatalogTable]):
-        self.env, self.tables = env, tables
+    def __init__(self, env, tables: Dict[str, CatalogTable], options: Dict[str, str] = None):
+        self.env, self.tables, self.options = env, tables, options or {}
         self.streams = {}                         # source table name -> its stream of Rows
 
     def table(self, name: str) -> CatalogTable:
@@ -89,14 +90,24 @@ class JobBuilder:
         group = select.args["group"]
         if group.args.get("rollup") or group.args.get("cube") or group.args.get("grouping_sets"):
             _refuse("GROUPING SETS, ROLLUP and CUBE")
-        keys = [compiler.compile(each) for each in group.expressions]
-        key_sql = [each.sql() for each in group.expressions]
-        outputs = []          # per output column: ("key", index) or ("agg", index)
+        windows = [each for each in group.expressions
+                   if isinstance(each, exp.Anonymous) and each.name.upper() in aggregates.GROUP_WINDOWS]
+        if len(windows) > 1:
+            _refuse("Two group windows in one GROUP BY")
+        window = aggregates.group_window(windows[0], source) if windows else None
+        key_nodes = [each for each in group.expressions if each not in windows]
+        keys = [compiler.compile(each) for each in key_nodes]
+        key_sql = [each.sql() for each in key_nodes]
+        outputs = []          # per output column: ("key", index), ("agg", index) or ("window", "start" / "end")
         calls = []            # (aggregate name, compiled argument or None)
         for item in select.expressions:
             node = item.this if isinstance(item, exp.Alias) else item
             if node.sql() in key_sql:
                 outputs.append(("key", key_sql.index(node.sql())))
+                continue
+            bound = window.bound_of(node) if window is not None else None
+            if bound is not None:
+                outputs.append(("window", bound))
                 continue
             call = aggregates.call_of(node, compiler)
             if call is None:
@@ -108,7 +119,7 @@ class JobBuilder:
             raise expressions.validation_error(
                 "Column types of query result and sink for '%s.%s' do not match.\nCause: Different number of "
                 "columns." % (CATALOG_PATH, target.name))
-        if target.option("connector") not in ("print", "blackhole"):
+        if window is None and target.option("connector") not in ("print", "blackhole"):
             raise expressions.validation_error(
                 "Table sink '%s.%s' doesn't support consuming update changes which is produced by node "
                 "GroupAggregate(groupBy=[%s])" % (CATALOG_PATH, target.name, ", ".join(key_sql)))
@@ -127,15 +138,23 @@ class JobBuilder:
             yield (tuple(function(values) for function in key_functions),
                    tuple(None if argument is None else argument(values) for argument in argument_functions))
 
-        operator = aggregates.GroupAggregate([name for name, _ in calls], outputs, converters)
-        changes = self._source_stream(source).flat_map(keyed_input).name("Calc") \
-            .key_by(lambda pair: pair[0]).process(operator).name("GroupAggregate")
+        names = [name for name, _ in calls]
+        keyed = self._source_stream(source).flat_map(keyed_input).name("Calc").key_by(_group_key)
+        if window is None:
+            changes = keyed.process(aggregates.GroupAggregate(names, outputs, converters)).name("GroupAggregate")
+        else:
+            changes = keyed.window(window.assigner()) \
+                .process(aggregates.WindowAggregate(names, outputs, converters)).name("GroupWindowAggregate")
         self._sink_changes(changes, target)
 
     def _sink_changes(self, changes, target: CatalogTable):
-        """A changelog stream of (row kind, values) into a print or blackhole table."""
+        """A changelog stream of (row kind, values) into a print or blackhole table (or, insertions only, into
+        any sink table)."""
         from pyflink_compat.common.typeinfo import Types
         if target.option("connector") == "blackhole":
+            return
+        if target.option("connector") != "print":
+            self._sink(changes.map(_values_row, output_type=_row_type(target)), target)
             return
         identifier = target.option("print-identifier")
         lines = changes.map(_change_line([column.type for column in target.columns]), output_type=Types.STRING())
@@ -185,7 +204,28 @@ class JobBuilder:
             _refuse("The '%s' format" % value_format, "Kafka tables read 'json' or 'raw'")
         stream = self.env.from_source(builder.build(), WatermarkStrategy.no_watermarks(),
                                       "KafkaSource-%s.%s" % (CATALOG_PATH, table.name))
-        return stream.flat_map(to_values, output_type=_row_type(table)).name("%s[%s]" % (value_format, table.name))
+        rows = stream.flat_map(to_values, output_type=_row_type(table)).name("%s[%s]" % (value_format, table.name))
+        if table.watermark is not None:
+            rows = rows.assign_timestamps_and_watermarks(self._watermark_strategy(table))
+        return rows
+
+    def _watermark_strategy(self, table: CatalogTable):
+        """WATERMARK FOR ts AS ts - INTERVAL d: each record's timestamp is ts (a TIMESTAMP read as UTC), the
+        watermark trails the largest by d, idle sources per table.exec.source.idle-timeout."""
+        from pyflink_compat.common.time import Duration
+        from pyflink_compat.common.watermark_strategy import WatermarkStrategy
+        column, delay_ms = table.watermark
+        position = table.column_names.index(column)
+        # Flink SQL's watermark is the expression's value; the DataStream strategies emit it minus 1 ms
+        strategy = (WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_millis(delay_ms - 1)) if delay_ms > 0
+                    else WatermarkStrategy.for_monotonous_timestamps())
+        idle = self.env_option("table.exec.source.idle-timeout")
+        if idle and idle not in ("0", "0 ms", "0ms"):
+            strategy = strategy.with_idleness(Duration.of_millis(_duration_ms(idle)))
+        return strategy.with_timestamp_assigner(_RowtimeAssigner(position))
+
+    def env_option(self, key: str):
+        return self.options.get(key)
 
     # sinks -----------------------------------------------------------------------------------------
     def _sink(self, rows, table: CatalogTable):
@@ -355,6 +395,46 @@ def _json_converter(name: str):
         return lambda value: value if isinstance(value, bool) else _json_scalar_text(value).strip().lower() == "true"
     bits = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}[name]
     return _json_integer(-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+
+
+def _group_key(pair):
+    return pair[0]
+
+
+def _values_row(change):
+    from pyflink_compat.common.types import Row
+    return Row(*change[1])
+
+
+def _duration_ms(text: str) -> int:
+    """Flink's duration text: '5 s', '500 ms', '1 min', '10000' (ms)."""
+    import re
+    match = re.fullmatch(r"\s*(\d+)\s*([a-z]*)\s*", text.lower())
+    if match is None:
+        raise expressions.validation_error("Could not parse value '%s' for key 'table.exec.source.idle-timeout'."
+                                           % text)
+    number, unit = int(match.group(1)), match.group(2)
+    factors = {"": 1, "ms": 1, "milli": 1, "millis": 1, "s": 1000, "sec": 1000, "secs": 1000, "second": 1000,
+               "seconds": 1000, "min": 60_000, "m": 60_000, "minute": 60_000, "minutes": 60_000, "h": 3_600_000,
+               "hour": 3_600_000, "hours": 3_600_000}
+    if unit not in factors:
+        raise expressions.validation_error("Could not parse value '%s' for key 'table.exec.source.idle-timeout'."
+                                           % text)
+    return number * factors[unit]
+
+
+class _RowtimeAssigner(TimestampAssigner):
+    """The record timestamp of a row: its rowtime TIMESTAMP column as UTC epoch milliseconds."""
+
+    def __init__(self, position: int):
+        self.position = position
+
+    def extract_timestamp(self, value, record_timestamp) -> int:
+        rowtime = tuple(value)[self.position]
+        if rowtime is None:
+            raise RuntimeError("RowTime field should not be null, please convert it to a non-null long value.")
+        import calendar
+        return calendar.timegm(rowtime.timetuple()) * 1000 + rowtime.microsecond // 1000
 
 
 def _single_value(row):
