@@ -289,11 +289,12 @@ CASES = [
     # Flink SQL group windows (TUMBLE, HOP, SESSION) over WATERMARK FOR into print and Kafka
     Case(name="sql-windows", job="sql_windows.py", args=["{bootstrap}", "{in}", "{out}"],
          inputs={"in": Input(records={0: [
-             '{"usr":"ann","url":"/a","ts":"2024-01-02 03:04:01"}',
-             '{"usr":"bob","url":"/b","ts":"2024-01-02 03:04:03.500"}', '{"usr":"ann","ts":"2024-01-02 03:04:08"}',
-             '{"usr":"ann","url":"/c","ts":"2024-01-02 03:04:12"}', '{"usr":"bob","url":"/d","ts":"2024-01-02 03:04:25"}',
-             '{"usr":"ann","url":"/late","ts":"2024-01-02 03:04:05"}',
-             '{"usr":"bob","url":"/e","ts":"2024-01-02 03:04:27"}']})},
+             '{"usr":"ann","url":"/a","at":"2024-01-02T03:04:01.000"}',
+             '{"usr":"bob","url":"/b","at":"2024-01-02T03:04:03.500"}', '{"usr":"ann","at":"2024-01-02T03:04:08.000"}',
+             '{"usr":"ann","url":"/c","at":"2024-01-02T03:04:12.000"}',
+             '{"usr":"bob","url":"/d","at":"2024-01-02T03:04:25.000"}',
+             '{"usr":"ann","url":"/late","at":"2024-01-02T03:04:05.000"}',
+             '{"usr":"bob","url":"/e","at":"2024-01-02T03:04:27.250"}']})},
          outputs={"out": Output(count=4, compare="multiset")}, prints=Prints(count=13)),
 ]
 

@@ -50,6 +50,7 @@ def sql_type(kind: exp.DataType, column: str) -> SqlType:
 class Column:
     name: str
     type: SqlType
+    computed: object = attrs.field(default=None, eq=False)   # `name AS expr`: the sqlglot expression
 
 
 @attrs.frozen
@@ -64,6 +65,11 @@ class CatalogTable:
     def column_names(self) -> List[str]:
         return [column.name for column in self.columns]
 
+    @property
+    def physical_columns(self) -> List[Column]:
+        """The columns the format reads (not the computed ones)."""
+        return [column for column in self.columns if column.computed is None]
+
     def option(self, key: str, default: Optional[str] = None) -> Optional[str]:
         return self.options.get(key, default)
 
@@ -75,13 +81,17 @@ def table_of(create: exp.Create) -> CatalogTable:
     columns, watermark = [], None
     for item in schema.expressions:
         if isinstance(item, exp.ColumnDef):
+            computed = None
             for constraint in item.args.get("constraints") or []:
                 kind = constraint.args.get("kind")
                 if isinstance(kind, exp.ComputedColumnConstraint):
-                    raise UnsupportedFeatureError("The computed column '%s'" % item.name, SECTION)
+                    computed = kind.this
                 if isinstance(kind, MetadataColumnConstraint):
                     raise UnsupportedFeatureError("The metadata column '%s'" % item.name, SECTION)
-            columns.append(Column(item.name, sql_type(item.args["kind"], item.name)))
+            if computed is not None:
+                columns.append(Column(item.name, None, computed))
+            else:
+                columns.append(Column(item.name, sql_type(item.args["kind"], item.name)))
         elif isinstance(item, exp.WatermarkColumnConstraint):
             watermark = _watermark_of(item)
         elif isinstance(item, exp.PrimaryKey):
@@ -93,12 +103,23 @@ def table_of(create: exp.Create) -> CatalogTable:
     for prop in (properties.expressions if properties is not None else []):
         if isinstance(prop, exp.Property):
             options[prop.this.name if isinstance(prop.this, exp.Expr) else str(prop.this)] = prop.args["value"].name
+    if any(column.computed is not None for column in columns):
+        columns = _typed_computed_columns(columns)
     if watermark is not None:
         column = next((c for c in columns if c.name == watermark[0]), None)
         if column is None or column.type.name != "TIMESTAMP":
             raise UnsupportedFeatureError("WATERMARK FOR a column that is not a TIMESTAMP column of the table",
                                           SECTION)
     return CatalogTable(name, tuple(columns), options, watermark)
+
+
+def _typed_computed_columns(columns: List[Column]) -> List[Column]:
+    """Computed columns with the type of their expression over the physical columns."""
+    from pyflink_compat.table.sql.expressions import Compiler
+    physical = [column for column in columns if column.computed is None]
+    compiler = Compiler({column.name: (position, column.type) for position, column in enumerate(physical)})
+    return [column if column.computed is None
+            else Column(column.name, compiler.compile(column.computed)[1], column.computed) for column in columns]
 
 
 _UNIT_MS = {"MILLISECOND": 1, "SECOND": 1000, "MINUTE": 60_000, "HOUR": 3_600_000, "DAY": 86_400_000}

@@ -324,6 +324,21 @@ class Compiler:
         operand, _ = self.compile(node.this)
         return _null_safe(lambda s: s.strip(" "), operand), SqlType("STRING")
 
+    def _function_to_timestamp(self, arguments):
+        """TO_TIMESTAMP(text [, Java pattern]): NULL when the text does not match, as Flink's."""
+        from pyflink_compat.table.sql.values import java_pattern_parser
+        text, _ = self.compile(arguments[0])
+        pattern = arguments[1].this if len(arguments) > 1 and isinstance(arguments[1], exp.Literal) \
+            else "yyyy-MM-dd HH:mm:ss"
+        parse = java_pattern_parser(pattern)
+        return _null_safe(parse, text), SqlType("TIMESTAMP", precision=3)
+
+    def _function_proctime(self, arguments):
+        raise UnsupportedFeatureError("PROCTIME()", SECTION, "processing-time attributes are not there yet")
+
     def _anonymous(self, node):
+        function = getattr(self, "_function_" + node.name.lower(), None)
+        if function is not None:
+            return function(node.expressions)
         raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: No match "
                                   "found for function signature %s(<ANY>)" % (len(node.sql()), node.name))

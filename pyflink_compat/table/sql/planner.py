@@ -4,6 +4,7 @@ format as a sink. The statements of one statement set go into one job, and every
 reads the same stream: the source is read once (Flink reuses identical sources likewise)."""
 from typing import Dict
 
+import attrs
 from sqlglot import exp
 
 from pyflink_compat.common.watermark_strategy import TimestampAssigner
@@ -194,7 +195,7 @@ class JobBuilder:
         if value_format == "json":
             to_values = _json_rows(table)
         elif value_format == "raw":
-            if len(table.columns) != 1:
+            if len(table.physical_columns) != 1:
                 raise expressions.validation_error(
                     "The 'raw' format only supports single physical column. However the defined schema "
                     "contains multiple physical columns: [%s]" % ", ".join(
@@ -204,7 +205,10 @@ class JobBuilder:
             _refuse("The '%s' format" % value_format, "Kafka tables read 'json' or 'raw'")
         stream = self.env.from_source(builder.build(), WatermarkStrategy.no_watermarks(),
                                       "KafkaSource-%s.%s" % (CATALOG_PATH, table.name))
-        rows = stream.flat_map(to_values, output_type=_row_type(table)).name("%s[%s]" % (value_format, table.name))
+        physical = attrs.evolve(table, columns=tuple(table.physical_columns))
+        rows = stream.flat_map(to_values, output_type=_row_type(physical)).name("%s[%s]" % (value_format, table.name))
+        if len(physical.columns) != len(table.columns):
+            rows = rows.map(_with_computed_columns(table), output_type=_row_type(table)).name("computed columns")
         if table.watermark is not None:
             rows = rows.assign_timestamps_and_watermarks(self._watermark_strategy(table))
         return rows
@@ -321,7 +325,7 @@ def _json_rows(table: CatalogTable):
     fail_on_missing = table.option("json.fail-on-missing-field", "false") == "true"
     if ignore_errors and fail_on_missing:
         raise expressions.validation_error("fail-on-missing-field and ignore-parse-errors shouldn't both be true.")
-    fields = [(column.name, _json_converter(column.type.name)) for column in table.columns]
+    fields = [(column.name, _json_converter(column.type.name)) for column in table.physical_columns]
 
     def rows(text):
         import json
@@ -395,6 +399,20 @@ def _json_converter(name: str):
         return lambda value: value if isinstance(value, bool) else _json_scalar_text(value).strip().lower() == "true"
     bits = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}[name]
     return _json_integer(-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+
+
+def _with_computed_columns(table: CatalogTable):
+    """The function completing a row of the physical columns with the computed ones, in the declared order."""
+    physical = table.physical_columns
+    compiler = expressions.Compiler({column.name: (position, column.type) for position, column in enumerate(physical)})
+    parts = [(None, physical.index(column)) if column.computed is None
+             else (compiler.compile(column.computed)[0], None) for column in table.columns]
+
+    def complete(row):
+        from pyflink_compat.common.types import Row
+        values = tuple(row)
+        return Row(*[values[position] if function is None else function(values) for function, position in parts])
+    return complete
 
 
 def _group_key(pair):

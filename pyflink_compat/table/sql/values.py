@@ -19,6 +19,62 @@ def parse_sql_timestamp(text: str) -> datetime.datetime:
     return datetime.datetime(*map(int, parts), microsecond)
 
 
+_PATTERN_LETTERS = {"yyyy": "%Y", "yy": "%y", "MM": "%m", "dd": "%d", "HH": "%H", "mm": "%M", "ss": "%S"}
+
+
+def java_pattern_parser(pattern: str):
+    """A parser of text in a Java DateTimeFormatter pattern (yyyy MM dd HH mm ss, S... for the fraction, quoted
+    literals): returns a datetime, or None when the text does not match."""
+    regex, groups = "", []
+    position = 0
+    while position < len(pattern):
+        char = pattern[position]
+        if char == "'":
+            end = position + 1
+            text = ""
+            while end < len(pattern):
+                if pattern[end] == "'" and end + 1 < len(pattern) and pattern[end + 1] == "'":
+                    text, end = text + "'", end + 2
+                elif pattern[end] == "'":
+                    break
+                else:
+                    text, end = text + pattern[end], end + 1
+            regex += re.escape(text or "'")
+            position = end + 1
+        elif char.isalpha():
+            end = position
+            while end < len(pattern) and pattern[end] == char:
+                end += 1
+            run = pattern[position:end]
+            if char == "S":
+                regex += r"(\d{%d})" % len(run)
+                groups.append("fraction")
+            elif run in _PATTERN_LETTERS:
+                regex += r"(\d{%d})" % (4 if run == "yyyy" else 2)
+                groups.append(run)
+            else:
+                raise ValueError("The pattern letters '%s' of '%s' are not supported" % (run, pattern))
+            position = end
+        else:
+            regex += re.escape(char)
+            position += 1
+    compiled = re.compile(regex + "$")
+
+    def parse(text: str):
+        match = compiled.match(text)
+        if match is None:
+            return None
+        fields = dict(zip(groups, match.groups()))
+        try:
+            year = int(fields["yyyy"]) if "yyyy" in fields else 2000 + int(fields["yy"]) if "yy" in fields else 1970
+            return datetime.datetime(year, int(fields.get("MM", 1)), int(fields.get("dd", 1)),
+                                     int(fields.get("HH", 0)), int(fields.get("mm", 0)), int(fields.get("ss", 0)),
+                                     int(fields.get("fraction", "0").ljust(6, "0")[:6]))
+        except ValueError:
+            return None
+    return parse
+
+
 def _fraction_digits(value: datetime.datetime) -> str:
     return "%06d" % value.microsecond
 

@@ -1,4 +1,5 @@
-"""Flink SQL group windows over a Kafka table with WATERMARK FOR: TUMBLE with TUMBLE_START / TUMBLE_END per
+"""Flink SQL group windows over a Kafka table whose rowtime is a computed column (TO_TIMESTAMP of a text field
+in a Java pattern) with WATERMARK FOR: TUMBLE with TUMBLE_START / TUMBLE_END per
 user into print and into a Kafka table of JSON, HOP with HOP_START over all users into print, SESSION per user.
 A record behind the watermark comes in the same micro-batch as the records that moved it.
 
@@ -15,7 +16,8 @@ t_env.execute_sql("""
     CREATE TABLE clicks (
         usr STRING,
         url STRING,
-        ts TIMESTAMP(3),
+        `at` STRING,
+        ts AS TO_TIMESTAMP(`at`, 'yyyy-MM-dd''T''HH:mm:ss.SSS'),
         WATERMARK FOR ts AS ts - INTERVAL '2' SECOND
     ) WITH (
         'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
