@@ -250,3 +250,17 @@ def test_to_timestamp_reads_java_patterns(pattern, text, expected):
     from pyflink_compat.table.sql.values import java_pattern_parser
     parsed = java_pattern_parser(pattern)(text)
     assert parsed == (datetime.datetime(*expected) if expected else None)
+
+
+@pytest.mark.parametrize("option", ["'key.format' = 'raw'", "'value.fields-include' = 'EXCEPT_KEY'",
+                                    "'json.timestamp-format.standard' = 'ISO-8601'", "'scan.startup.mode.x' = '1'"])
+def test_kafka_options_that_do_not_run_are_refused_never_ignored(option):
+    from pyflink_compat.common.configuration import Configuration
+    from pyflink_compat.datastream.stream_execution_environment import StreamExecutionEnvironment
+    tables = {t.name: t for t in [
+        _table("CREATE TABLE src (w STRING) WITH ('connector' = 'kafka', 'properties.bootstrap.servers' = 'x:1',"
+               " 'topic' = 't', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset', %s)" % option),
+        _table("CREATE TABLE out (w STRING) WITH ('connector' = 'print')")]}
+    builder = planner.JobBuilder(StreamExecutionEnvironment.get_execution_environment(Configuration()), tables)
+    with pytest.raises(UnsupportedFeatureError, match="^The option '%s" % option.split("'")[1]):
+        builder.add_insert(dialect.parse("INSERT INTO out SELECT w FROM src")[0])

@@ -171,6 +171,7 @@ class JobBuilder:
         return self.streams[table.name]
 
     def _kafka_source(self, table: CatalogTable):
+        _check_kafka_options(table)
         from pyflink_compat.common.serialization import SimpleStringSchema
         from pyflink_compat.common.watermark_strategy import WatermarkStrategy
         from pyflink_compat.datastream.connectors.kafka import KafkaSource
@@ -257,6 +258,7 @@ class JobBuilder:
             _refuse("The '%s' connector as a sink" % connector, "sinks are Kafka, print or blackhole tables")
 
     def _kafka_sink(self, table: CatalogTable):
+        _check_kafka_options(table)
         from pyflink_compat.common.serialization import SimpleStringSchema
         from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
         from pyflink_compat.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink
@@ -279,6 +281,29 @@ class JobBuilder:
         if table.option("sink.transactional-id-prefix"):
             builder = builder.set_transactional_id_prefix(table.option("sink.transactional-id-prefix"))
         return builder.build()
+
+
+# Options of the kafka connector and its formats that run; the other options Flink knows are refused by name, so
+# that none is ignored.
+_KAFKA_OPTIONS = {"connector", "topic", "topic-pattern", "format", "value.format", "scan.startup.mode",
+                  "scan.startup.timestamp-millis", "scan.bounded.mode", "scan.bounded.timestamp-millis",
+                  "sink.delivery-guarantee", "sink.transactional-id-prefix", "sink.parallelism",
+                  "scan.topic-partition-discovery.interval", "json.ignore-parse-errors", "json.fail-on-missing-field",
+                  "raw.charset"}
+
+
+def _check_kafka_options(table: CatalogTable):
+    for key, value in table.options.items():
+        if key.startswith("properties.") or key in _KAFKA_OPTIONS:
+            continue
+        if key == "json.timestamp-format.standard" and value.upper() == "SQL":
+            continue
+        if key == "raw.charset" and value.upper().replace("-", "") != "UTF8":
+            _refuse("raw.charset '%s'" % value)
+        _refuse("The option '%s' = '%s' of table '%s'" % (key, value, table.name),
+                "Kafka tables run with topic(s), properties.*, format json or raw, scan.startup.* and "
+                "scan.bounded.* modes, sink.delivery-guarantee; message keys (key.format, key.fields) are not "
+                "read or written yet")
 
 
 def _required(table: CatalogTable, key: str) -> str:
