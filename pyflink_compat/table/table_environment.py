@@ -59,6 +59,10 @@ class TableEnvironment(_StandIns.TableEnvironment):
         if isinstance(statement, exp.Create) and (statement.args.get("kind") or "").upper() == "TABLE":
             self._create_table(statement)
             return TableResult.ok()
+        if isinstance(statement, exp.Create) and (statement.args.get("kind") or "").upper() == "VIEW":
+            self._register_view(statement.this.name, statement.expression,
+                                bool(statement.args.get("exists")))
+            return TableResult.ok()
         if isinstance(statement, exp.Insert):
             return self._run_inserts([statement], "insert-into_default_catalog.default_database.%s"
                                      % statement.this.name)
@@ -77,6 +81,47 @@ class TableEnvironment(_StandIns.TableEnvironment):
             raise validation_error("Could not execute CreateTable in path `default_catalog`.`default_database`"
                                       ".`%s`" % table.name)
         tables[table.name] = table
+
+    def _register_view(self, name: str, select, if_not_exists: bool = False):
+        from pyflink_compat.table.sql.expressions import validation_error
+        from pyflink_compat.table.sql.planner import view_of
+        tables = self._catalog()
+        if name in tables:
+            if if_not_exists:
+                return
+            raise validation_error("Could not execute CreateTable in path `default_catalog`.`default_database`.`%s`"
+                                   % name)
+        tables[name] = view_of(name, select, tables)
+
+    def sql_query(self, query: str):
+        from sqlglot import exp
+        from pyflink_compat.table.sql import dialect
+        from pyflink_compat.table.sql.expressions import validation_error
+        from pyflink_compat.table.sql.planner import view_of
+        from pyflink_compat.table.table import Table
+        statements = dialect.parse(query)
+        if len(statements) != 1 or not isinstance(statements[0], (exp.Select, exp.Subquery)):
+            raise validation_error("Unsupported SQL query! sqlQuery() only accepts a single SQL query.")
+        view_of("query", statements[0], self._catalog())        # validates it now, as Flink's planner does
+        return Table(statements[0], self)
+
+    def from_path(self, path: str):
+        from sqlglot import exp
+        from pyflink_compat.table.table import Table
+        from pyflink_compat.table.sql.planner import relation_of
+        select = exp.select("*").from_(exp.to_table(path))
+        relation_of(select, self._catalog())
+        return Table(select, self)
+
+    def create_temporary_view(self, view_path: str, table_or_data_stream, *fields_or_schema):
+        from pyflink_compat.table.table import Table
+        from pyflink_compat.util.exceptions import UnsupportedFeatureError
+        if not isinstance(table_or_data_stream, Table):
+            raise UnsupportedFeatureError("TableEnvironment.create_temporary_view of a DataStream", "table-api")
+        if fields_or_schema:
+            raise UnsupportedFeatureError("TableEnvironment.create_temporary_view with fields or a schema",
+                                          "table-api")
+        self._register_view(view_path, table_or_data_stream._select)
 
     def _run_inserts(self, inserts: list, job_name: str):
         from pyflink_compat.table.sql.planner import JobBuilder

@@ -56,3 +56,20 @@ def test_a_malformed_json_message_fails_the_job_unless_parse_errors_are_ignored(
     assert [line for line in capsys.readouterr().out.splitlines() if line.startswith("+I")] == ["+I[10]", "+I[20]"]
     with pytest.raises(JavaStyleError, match="Column 'nope' not found in any table"):
         t_env.execute_sql("INSERT INTO out SELECT nope FROM lenient")
+
+
+def test_sql_query_views_and_from_path_insert_into_sinks(spark, bootstrap, capsys):
+    from pyflink_compat.table import EnvironmentSettings, TableEnvironment
+    topic_in = create_topic(bootstrap, unique_topic("sql-view-in"))
+    produce(bootstrap, topic_in, ['{"k": "a", "c": 1.5}', '{"k": "b", "c": 4}', '{"k": "a", "c": 2.5}'])
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.get_config().set("parallelism.default", "1")
+    t_env.execute_sql(_kafka_table("src", "k STRING, c DOUBLE", topic_in, bootstrap, "json"))
+    t_env.execute_sql("CREATE TABLE q (k STRING, c DOUBLE) WITH ('connector' = 'print', 'print-identifier' = 'q')")
+    t_env.sql_query("SELECT UPPER(k) AS k, c FROM (SELECT * FROM src WHERE c >= 2.5)").execute_insert("q").wait()
+    t_env.create_temporary_view("small", t_env.sql_query("SELECT k, c * 10 AS c FROM src WHERE c < 3"))
+    t_env.from_path("small").execute_insert("q").wait()
+    assert [line for line in capsys.readouterr().out.splitlines() if line.startswith("q> ")] == [
+        "q> +I[B, 4.0]", "q> +I[A, 2.5]", "q> +I[a, 15.0]", "q> +I[a, 25.0]"]
+    with pytest.raises(JavaStyleError, match="Object 'nope' not found"):
+        t_env.sql_query("SELECT k FROM nope")

@@ -285,7 +285,7 @@ CASES = [
              '{"id":3,"customer":"ann"}', 'not json', '{"id":4,"customer":"ann","amount":75.25}',
              '{"id":5,"customer":null,"amount":1e8}', '{"id":200,"customer":"bob","amount":1}',
              '{"id":6,"customer":"bob","amount":-120}', '{"id":7,"customer":null}']})},
-         prints=Prints(count=16)),
+         prints=Prints(count=18)),
     # Flink SQL group windows (TUMBLE, HOP, SESSION) over WATERMARK FOR into print and Kafka
     Case(name="sql-windows", job="sql_windows.py", args=["{bootstrap}", "{in}", "{out}"],
          inputs={"in": Input(records={0: [

@@ -60,6 +60,8 @@ class CatalogTable:
     options: Dict[str, str]
     # WATERMARK FOR column AS column [- INTERVAL ...]: (the rowtime column, how far the watermark trails, ms)
     watermark: Optional[Tuple[str, int]] = None
+    # A view (CREATE VIEW, create_temporary_view, a subquery): its SELECT, whose rows it has
+    query: object = attrs.field(default=None, eq=False)
 
     @property
     def column_names(self) -> List[str]:

@@ -51,26 +51,16 @@ class JobBuilder:
             _refuse("INSERT INTO with a column list", "select the sink's columns in its order")
         target = self.table(insert.this.name)
         select = insert.expression
+        if isinstance(select, exp.Subquery):
+            select = select.this
         if not isinstance(select, exp.Select):
             _refuse("INSERT INTO ... %s" % type(select).__name__.upper())
-        for clause in ("joins", "having", "order", "limit", "distinct", "windows", "laterals", "with"):
-            if select.args.get(clause):
-                _refuse("%s in a query" % clause.upper(), "a first version of SQL support runs projections and "
-                                                          "filters of one table")
-        source_clause = select.args.get("from") or select.args.get("from_")
-        if source_clause is None or not isinstance(source_clause.this, exp.Table):
-            _refuse("A query without one source table")
-        source = self.table(source_clause.this.name)
+        source = relation_of(select, self.tables)
         compiler = expressions.Compiler({column.name: (position, column.type)
                                          for position, column in enumerate(source.columns)})
         if select.args.get("group"):
             return self._add_group_by(select, source, target, compiler)
-        projections = []
-        for item in select.expressions:
-            if isinstance(item, exp.Star):
-                projections.extend(compiler.compile(exp.column(name)) for name in source.column_names)
-            else:
-                projections.append(compiler.compile(item))
+        projections = _projections(select, source, compiler)
         if len(projections) != len(target.columns):
             raise expressions.validation_error(
                 "Column types of query result and sink for '%s.%s' do not match.\nCause: Different number of "
@@ -78,7 +68,7 @@ class JobBuilder:
         where = select.args.get("where")
         condition = compiler.compile(where.this)[0] if where is not None else None
         converters = [expressions.cast_to(compiled, column.type)
-                      for compiled, column in zip(projections, target.columns)]
+                      for (_, compiled), column in zip(projections, target.columns)]
         calc = _calc(condition, converters)
         rows = self._source_stream(source).flat_map(calc, output_type=_row_type(target))
         rows.name("Calc")
@@ -163,12 +153,32 @@ class JobBuilder:
 
     # sources ---------------------------------------------------------------------------------------
     def _source_stream(self, table: CatalogTable):
+        if table.query is not None:
+            return self._view_stream(table)
         if table.name not in self.streams:
             connector = table.option("connector")
             if connector != "kafka":
                 _refuse("The '%s' connector as a source" % connector, "sources are Kafka tables")
             self.streams[table.name] = self._kafka_source(table)
         return self.streams[table.name]
+
+    def _view_stream(self, view: CatalogTable):
+        """The rows of a view: its query's projections and filter over its own source (read once per job)."""
+        key = ("view", view.name, id(view.query))
+        if key not in self.streams:
+            select = view.query
+            source = relation_of(select, self.tables)
+            compiler = expressions.Compiler({column.name: (position, column.type)
+                                             for position, column in enumerate(source.columns)})
+            if select.args.get("group"):
+                _refuse("A view or subquery with GROUP BY", "insert the aggregation into its sink directly")
+            projections = _projections(select, source, compiler)
+            where = select.args.get("where")
+            condition = compiler.compile(where.this)[0] if where is not None else None
+            calc = _calc(condition, [function for _, (function, _) in projections])
+            self.streams[key] = self._source_stream(source).flat_map(calc, output_type=_row_type(view)) \
+                .name("Calc[%s]" % view.name)
+        return self.streams[key]
 
     def _kafka_source(self, table: CatalogTable):
         _check_kafka_options(table)
@@ -304,6 +314,64 @@ def _check_kafka_options(table: CatalogTable):
                 "Kafka tables run with topic(s), properties.*, format json or raw, scan.startup.* and "
                 "scan.bounded.* modes, sink.delivery-guarantee; message keys (key.format, key.fields) are not "
                 "read or written yet")
+
+
+def _projections(select: exp.Select, source: CatalogTable, compiler) -> list:
+    """(output name, (function, type)) of each item of the select list (``*`` expanded)."""
+    projections = []
+    for item in select.expressions:
+        if isinstance(item, exp.Star):
+            projections.extend((name, compiler.compile(exp.column(name))) for name in source.column_names)
+        else:
+            projections.append((item.alias_or_name, compiler.compile(item)))
+    return projections
+
+
+def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogTable:
+    """The one table, view or subquery a SELECT reads (what a first version of SQL support runs)."""
+    for clause in ("joins", "having", "order", "limit", "distinct", "windows", "laterals", "with"):
+        if select.args.get(clause):
+            _refuse("%s in a query" % clause.upper(), "queries of one table, view or subquery run: projections, "
+                                                      "filters, GROUP BY and group windows")
+    source_clause = select.args.get("from") or select.args.get("from_")
+    if source_clause is None:
+        _refuse("A query without a FROM clause")
+    relation = source_clause.this
+    if isinstance(relation, exp.Subquery):
+        return view_of(relation.alias_or_name or "subquery", relation.this, tables)
+    if not isinstance(relation, exp.Table):
+        _refuse("FROM %s" % relation.sql())
+    if relation.name not in tables:
+        raise expressions.validation_error(
+            "SQL validation failed. From line 1, column 1 to line 1, column %d: Object '%s' not found"
+            % (len(relation.name), relation.name))
+    return tables[relation.name]
+
+
+def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
+    """A view of ``select``: its columns (names and types of the select list), the source's watermark when the
+    rowtime column is selected as it is."""
+    from pyflink_compat.table.sql.catalog import Column
+    if isinstance(select, exp.Subquery):
+        select = select.this
+    if not isinstance(select, exp.Select):
+        _refuse("A view of %s" % type(select).__name__.upper())
+    source = relation_of(select, tables)
+    compiler = expressions.Compiler({column.name: (position, column.type)
+                                     for position, column in enumerate(source.columns)})
+    if select.args.get("group"):
+        _refuse("A view or subquery with GROUP BY", "insert the aggregation into its sink directly")
+    projections = _projections(select, source, compiler)
+    columns = tuple(Column(column_name, column_type) for column_name, (_, column_type) in projections)
+    watermark = None
+    if source.watermark is not None:
+        rowtime = source.watermark[0]
+        for item in select.expressions:
+            if isinstance(item, exp.Star) or (isinstance(item, exp.Column) and item.name == rowtime):
+                watermark = source.watermark
+            elif isinstance(item, exp.Alias) and isinstance(item.this, exp.Column) and item.this.name == rowtime:
+                watermark = (item.alias, source.watermark[1])
+    return CatalogTable(name, columns, {}, watermark, select)
 
 
 def _required(table: CatalogTable, key: str) -> str:

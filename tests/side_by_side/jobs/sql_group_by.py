@@ -1,7 +1,7 @@
 """Flink SQL GROUP BY into print tables, as Flink's GroupAggregate emits its changelog: +I for a key's first
 row, -U / +U for each later one, nothing when the result did not change (the MAX-only statement). Aggregates
 COUNT(*), COUNT, SUM, MAX, AVG (an integer average is an integer), an aggregate of a CASE, a NULL key, a WHERE
-filter; two statements in one statement set read the Kafka table once.
+filter; a view and a subquery over it; the statements of one statement set read the Kafka table once.
 
 Usage: sql_group_by.py BOOTSTRAP INPUT_TOPIC
 """
@@ -22,7 +22,11 @@ t_env.execute_sql("""
     WITH ('connector' = 'print', 'print-identifier' = 'totals')""")
 t_env.execute_sql("""
     CREATE TABLE maxima (customer STRING, biggest DOUBLE) WITH ('connector' = 'print', 'print-identifier' = 'max')""")
+t_env.execute_sql("CREATE TEMPORARY VIEW big AS SELECT customer AS who, amount FROM orders WHERE amount > 50")
+t_env.execute_sql("""
+    CREATE TABLE viewed (who STRING, doubled DOUBLE) WITH ('connector' = 'print', 'print-identifier' = 'view')""")
 statements = t_env.create_statement_set()
+statements.add_insert_sql("INSERT INTO viewed SELECT UPPER(who), amount * 2 FROM (SELECT * FROM big WHERE amount < 200)")
 statements.add_insert_sql("""
     INSERT INTO totals
     SELECT customer, COUNT(*), COUNT(amount), SUM(amount), AVG(id), SUM(CASE WHEN amount > 100 THEN 1 ELSE 0 END)
