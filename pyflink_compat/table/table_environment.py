@@ -166,6 +166,17 @@ class StreamTableEnvironment(TableEnvironment, _StandIns.StreamTableEnvironment)
         return made
 
     def _stream_environment(self):
-        if self._environment is not None:      # the jobs run on the environment it was created from
-            return self._environment
-        return super()._stream_environment()
+        """An environment with the settings of the one it was created from (its configuration, parallelism and
+        checkpointing), not that one itself: a SQL job does not take the DataStream sinks defined on it, as in
+        Flink, where env.execute() runs those."""
+        if self._environment is None:
+            return super()._stream_environment()
+        from pyflink_compat.datastream.stream_execution_environment import StreamExecutionEnvironment
+        own = _configuration_of(self._environment._configuration.to_dict())
+        own.add_all(self._table_config.get_configuration())
+        env = StreamExecutionEnvironment.get_execution_environment(own)
+        env.set_parallelism(self._environment.get_parallelism())
+        interval = self._environment.get_checkpoint_interval()
+        if interval and interval > 0:
+            env.enable_checkpointing(interval)
+        return env

@@ -73,3 +73,27 @@ def test_sql_query_views_and_from_path_insert_into_sinks(spark, bootstrap, capsy
         "q> +I[B, 4.0]", "q> +I[A, 2.5]", "q> +I[a, 15.0]", "q> +I[a, 25.0]"]
     with pytest.raises(JavaStyleError, match="Object 'nope' not found"):
         t_env.sql_query("SELECT k FROM nope")
+
+
+def test_a_stream_table_environments_sql_job_takes_its_settings_not_its_datastream_sinks(spark, bootstrap, capsys):
+    from pyflink_compat.common.typeinfo import Types
+    from pyflink_compat.datastream import StreamExecutionEnvironment
+    from pyflink_compat.table import StreamTableEnvironment
+    topic_in = create_topic(bootstrap, unique_topic("sql-bridge-in"), partitions=2)
+    produce(bootstrap, topic_in, ["a", "b"], partition=0)
+    produce(bootstrap, topic_in, ["c"], partition=1)
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    env.from_collection(["datastream"], Types.STRING()).print("ds")
+    t_env = StreamTableEnvironment.create(env)
+    t_env.execute_sql(_kafka_table("lines", "line STRING", topic_in, bootstrap, "raw"))
+    t_env.execute_sql("CREATE TABLE out (line STRING) WITH ('connector' = 'print', 'print-identifier' = 'sql')")
+    t_env.execute_sql("INSERT INTO out SELECT UPPER(line) FROM lines").wait()
+    lines = capsys.readouterr().out.splitlines()
+    assert not [line for line in lines if line.startswith("ds")]
+    # two parallel instances, as the environment's parallelism says: "sql:<subtask>> "
+    assert sorted(line.split("> ", 1)[1] for line in lines if line.startswith("sql:")) == [
+        "+I[A]", "+I[B]", "+I[C]"]
+    env.execute("the DataStream part")
+    assert [line.split("> ", 1)[1] for line in capsys.readouterr().out.splitlines() if line.startswith("ds")] == [
+        "datastream"]
