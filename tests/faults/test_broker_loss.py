@@ -105,7 +105,10 @@ def test_a_re_created_source_topic_fails_the_job_under_auto_offset_reset_none(bo
                                                                                  error[:300]))
 
 
-@pytest.mark.parametrize("guarantee", [pytest.param("none", marks=FULL), "at-least-once", "exactly-once"])
+# exactly-once under this fault in the full matrix: the default run covers a lost sink broker with transactions in
+# test_network_outage's sink path cut (exactly-once) and test_freeze_and_kill's frozen sink (exactly-once)
+@pytest.mark.parametrize("guarantee", [pytest.param("none", marks=FULL), "at-least-once",
+                                       pytest.param("exactly-once", marks=FULL)])
 def test_a_sink_broker_that_comes_back_empty_loses_nothing_sent_after_it(guarantee, bootstrap, memory_broker,
                                                                          tmp_path):
     """What the broker lost is lost; what the job sent after the restart is acknowledged or the job fails.
