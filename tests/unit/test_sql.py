@@ -264,3 +264,12 @@ def test_kafka_options_that_do_not_run_are_refused_never_ignored(option):
     builder = planner.JobBuilder(StreamExecutionEnvironment.get_execution_environment(Configuration()), tables)
     with pytest.raises(UnsupportedFeatureError, match="^The option '%s" % option.split("'")[1]):
         builder.add_insert(dialect.parse("INSERT INTO out SELECT w FROM src")[0])
+
+
+def test_a_view_column_of_only_null_or_a_timestamp_makes_rows_travel_pickled():
+    tables = {"src": _table("CREATE TABLE src (w STRING, ts TIMESTAMP(3)) WITH ('connector' = 'kafka')")}
+    plain = planner.view_of("v", dialect.parse("SELECT w, 1 AS n FROM src")[0], tables)
+    assert [(c.name, c.type.name) for c in plain.columns] == [("w", "STRING"), ("n", "INT")]
+    assert planner._row_type(plain) is not None
+    assert planner._row_type(planner.view_of("v", dialect.parse("SELECT w, NULL AS x FROM src")[0], tables)) is None
+    assert planner._row_type(tables["src"]) is None

@@ -19,11 +19,16 @@ def _refuse(what: str, advice: str = None):
     raise UnsupportedFeatureError(what, SECTION, advice)
 
 
+# Column types whose values travel as typed row fields; rows with any other column are pickled: a TIMESTAMP, whose
+# microseconds a SQL_TIMESTAMP field would cut to milliseconds (Flink keeps the fraction it reads), or the NULL
+# type of a column that is only NULL.
+_TYPED = ("INT", "BIGINT", "SMALLINT", "TINYINT", "STRING", "BOOLEAN", "DOUBLE", "FLOAT")
+
+
 def _row_type(table: CatalogTable):
-    """The type of the table's rows between the operators; None (pickled rows) with a TIMESTAMP column, whose
-    microseconds a SQL_TIMESTAMP field would cut to milliseconds (Flink keeps the fraction it reads)."""
+    """The type of the table's rows between the operators (None: pickled rows)."""
     from pyflink_compat.common.typeinfo import Types
-    if any(column.type.name == "TIMESTAMP" for column in table.columns):
+    if any(column.type.name not in _TYPED for column in table.columns):
         return None
     return Types.ROW_NAMED(table.column_names, [column.type.type_info() for column in table.columns])
 
