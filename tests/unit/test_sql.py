@@ -273,3 +273,16 @@ def test_a_view_column_of_only_null_or_a_timestamp_makes_rows_travel_pickled():
     assert planner._row_type(plain) is not None
     assert planner._row_type(planner.view_of("v", dialect.parse("SELECT w, NULL AS x FROM src")[0], tables)) is None
     assert planner._row_type(tables["src"]) is None
+
+
+def test_window_accumulators_add_and_merge_as_the_aggregates_do():
+    from pyflink_compat.table.sql.aggregates import Accumulate
+    accumulate = Accumulate(["COUNT(*)", "COUNT", "SUM:int", "MIN", "MAX", "AVG:int", "AVG"])
+    first, second = accumulate.create_accumulator(), accumulate.create_accumulator()
+    for arguments in [(None, 1, 4, 3.0, 2.0, 3, 1.0), (None, None, None, None, None, None, None)]:
+        first = accumulate.add(((), arguments), first)
+    second = accumulate.add(((), (None, 7, 6, 1.0, 9.0, 4, 2.0)), second)
+    merged = accumulate.merge(first, second)
+    assert merged == (3, 2, 10, 1.0, 9.0, (7, 2), (3.0, 2))
+    from pyflink_compat.table.sql.aggregates import _result
+    assert _result("AVG:int", merged[5]) == 3 and _result("AVG", merged[6]) == 1.5

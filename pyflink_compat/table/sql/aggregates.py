@@ -4,7 +4,7 @@ from typing import Optional, Tuple
 
 from sqlglot import exp
 
-from pyflink_compat.datastream.functions import KeyedProcessFunction, ProcessWindowFunction
+from pyflink_compat.datastream.functions import AggregateFunction, KeyedProcessFunction, ProcessWindowFunction
 from pyflink_compat.table.sql import expressions
 from pyflink_compat.table.sql.catalog import SECTION, interval_ms
 from pyflink_compat.util.exceptions import UnsupportedFeatureError
@@ -150,17 +150,51 @@ def _utc(epoch_ms: int):
     return datetime.datetime(1970, 1, 1) + datetime.timedelta(milliseconds=epoch_ms)
 
 
+class Accumulate(AggregateFunction):
+    """The aggregates of a group window, kept as accumulators while the window is open (one tuple per key and
+    window in state, not its elements)."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def create_accumulator(self):
+        return tuple(_initial(name) for name in self.names)
+
+    def add(self, value, accumulator):
+        _, arguments = value
+        return tuple(_accumulate(name, each, argument)
+                     for name, each, argument in zip(self.names, accumulator, arguments))
+
+    def get_result(self, accumulator):
+        return accumulator
+
+    def merge(self, a, b):
+        return tuple(_merge(name, x, y) for name, x, y in zip(self.names, a, b))
+
+
+def _merge(name: str, a, b):
+    """Two accumulators of one aggregate as one (session windows merge)."""
+    if name in ("COUNT", "COUNT(*)"):
+        return a + b
+    if name.startswith("AVG"):
+        return a[0] + b[0], a[1] + b[1]
+    if a is None or b is None:
+        return b if a is None else a
+    if name.startswith("SUM"):
+        return a + b
+    if name.startswith("MIN"):
+        return min(a, b)
+    return max(a, b)
+
+
 class WindowAggregate(ProcessWindowFunction):
-    """A group window's result when it fires: one insertion (+I) per key and window."""
+    """A group window's result when it fires: one insertion (+I) per key and window, from its accumulators."""
 
     def __init__(self, names, outputs, column_types):
         self.names, self.outputs, self.column_types = names, outputs, column_types
 
-    def process(self, key, context, elements):
-        accumulators = [_initial(name) for name in self.names]
-        for _, arguments in elements:
-            accumulators = [_accumulate(name, accumulator, argument)
-                            for name, accumulator, argument in zip(self.names, accumulators, arguments)]
+    def process(self, key, context, accumulators):
+        accumulators = next(iter(accumulators))
         window = context.window()
         bounds = {"start": _utc(window.start), "end": _utc(window.end), "rowtime": _utc(window.end - 1)}
         values = []

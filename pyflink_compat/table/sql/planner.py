@@ -140,7 +140,8 @@ class JobBuilder:
             changes = keyed.process(aggregates.GroupAggregate(names, outputs, converters)).name("GroupAggregate")
         else:
             changes = keyed.window(window.assigner()) \
-                .process(aggregates.WindowAggregate(names, outputs, converters)).name("GroupWindowAggregate")
+                .aggregate(aggregates.Accumulate(names), aggregates.WindowAggregate(names, outputs, converters)) \
+                .name("GroupWindowAggregate")
         self._sink_changes(changes, target)
 
     def _sink_changes(self, changes, target: CatalogTable):
