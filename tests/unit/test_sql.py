@@ -286,3 +286,15 @@ def test_window_accumulators_add_and_merge_as_the_aggregates_do():
     assert merged == (3, 2, 10, 1.0, 9.0, (7, 2), (3.0, 2))
     from pyflink_compat.table.sql.aggregates import _result
     assert _result("AVG:int", merged[5]) == 3 and _result("AVG", merged[6]) == 1.5
+
+
+@pytest.mark.parametrize("sql, expected", [
+    # the values real PyFlink 2.3 gives for these literals
+    ("SUBSTRING(s, 2, 3)", "ell"), ("SUBSTRING(s, 0, 2)", "he"), ("SUBSTRING(s, -3, 2)", "ll"),
+    ("SUBSTRING(s, 4)", "lo"), ("SUBSTRING(s, 9)", ""), ("SUBSTRING(s, -9, 3)", ""), ("SUBSTRING(s, 0)", "hello"),
+    ("SUBSTRING(s FROM 2 FOR 2)", "el"), ("REPLACE('a-b-a', 'a', 'xy')", "xy-b-xy"),
+    ("CONCAT_WS('-', 'a', CAST(NULL AS STRING), 'b')", "a-b"), ("IF(1 > 2, 'x', 'y')", "y"),
+    ("LTRIM('  a  ')", "a  "), ("RTRIM('  a  ')", "  a"), ("TRIM('  a  ')", "a"), ("TRIM(BOTH 'x' FROM 'xxaxx')", "a"),
+])
+def test_string_functions_as_flinks(sql, expected):
+    assert _evaluate(sql, s=("STRING", "hello"))[0] == expected

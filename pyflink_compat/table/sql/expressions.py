@@ -51,6 +51,21 @@ def _modulo(a, b):
     return math.fmod(a, b)
 
 
+def _substring_of(text: str, start: int, count=None) -> str:
+    """Flink's SUBSTRING: from the 1-based ``start`` (0 is 1; a negative one counts from the end, and before the
+    start gives ''), ``count`` characters."""
+    if count is not None and count < 0:
+        raise ValueError("SUBSTRING length must not be negative")
+    if start == 0:
+        start = 1
+    elif start < 0:
+        start = len(text) + start + 1
+        if start <= 0:
+            return ""
+    begin = start - 1
+    return text[begin:] if count is None else text[begin:begin + count]
+
+
 def cast_value(value, target: SqlType, source: SqlType = None):
     if value is None:
         return None
@@ -322,7 +337,59 @@ class Compiler:
 
     def _trim(self, node):
         operand, _ = self.compile(node.this)
-        return _null_safe(lambda s: s.strip(" "), operand), SqlType("STRING")
+        characters = node.args.get("expression")
+        if characters is not None:
+            characters = self.compile(characters)[0]
+        position = (node.args.get("position") or "BOTH").upper()
+        strip = {"LEADING": str.lstrip, "TRAILING": str.rstrip}.get(position, str.strip)
+
+        def trimmed(values):
+            text = operand(values)
+            removed = characters(values) if characters is not None else " "
+            return None if text is None or removed is None else strip(text, removed)
+        return trimmed, SqlType("STRING")
+
+    def _substring(self, node):
+        operand, _ = self.compile(node.this)
+        start, _ = self.compile(node.args["start"])
+        length = self.compile(node.args["length"])[0] if node.args.get("length") is not None else None
+
+        def part(values):
+            text, first = operand(values), start(values)
+            count = length(values) if length is not None else None
+            if text is None or first is None or (length is not None and count is None):
+                return None
+            return _substring_of(text, first, count)
+        return part, SqlType("STRING")
+
+    def _replace(self, node):
+        operand, _ = self.compile(node.this)
+        search, _ = self.compile(node.expression)
+        replacement, _ = self.compile(node.args["replacement"])
+        return _null_safe(lambda text, old, new: text.replace(old, new), operand, search, replacement), \
+            SqlType("STRING")
+
+    def _concatws(self, node):
+        separator, *parts = [self.compile(each)[0] for each in node.expressions]
+
+        def joined(values):
+            glue = separator(values)
+            if glue is None:
+                return None
+            return glue.join(text for text in (part(values) for part in parts) if text is not None)
+        return joined, SqlType("STRING")
+
+    def _if(self, node):
+        condition, _ = self.compile(node.this)
+        when_true = self.compile(node.args["true"])
+        when_false = self.compile(node.args["false"]) if node.args.get("false") is not None else None
+        result_type = when_true[1] if when_true[1].name != "NULL" else (when_false or when_true)[1]
+
+        def choose(values):
+            if condition(values) is True:
+                return when_true[0](values)
+            return when_false[0](values) if when_false is not None else None
+        return choose, result_type
 
     def _function_to_timestamp(self, arguments):
         """TO_TIMESTAMP(text [, Java pattern]): NULL when the text does not match, as Flink's."""
