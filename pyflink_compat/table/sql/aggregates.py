@@ -207,3 +207,14 @@ class WindowAggregate(ProcessWindowFunction):
                 value = _result(self.names[index], accumulators[index])
             values.append(expressions.cast_value(value, column_type))
         yield "+I", values
+
+
+class SessionAggregate(WindowAggregate):
+    """A session window's result from its elements (merging windows keep them rather than accumulators)."""
+
+    def process(self, key, context, elements):
+        accumulate = Accumulate(self.names)
+        accumulators = accumulate.create_accumulator()
+        for element in elements:
+            accumulators = accumulate.add(element, accumulators)
+        yield from super().process(key, context, [accumulators])

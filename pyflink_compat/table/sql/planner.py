@@ -139,9 +139,14 @@ class JobBuilder:
         if window is None:
             changes = keyed.process(aggregates.GroupAggregate(names, outputs, converters)).name("GroupAggregate")
         else:
-            changes = keyed.window(window.assigner()) \
-                .aggregate(aggregates.Accumulate(names), aggregates.WindowAggregate(names, outputs, converters)) \
-                .name("GroupWindowAggregate")
+            windowed = keyed.window(window.assigner())
+            if window.kind == "SESSION":
+                # merging windows keep their elements: merging aggregate accumulators lost a count (see the note)
+                changes = windowed.process(aggregates.SessionAggregate(names, outputs, converters))
+            else:
+                changes = windowed.aggregate(aggregates.Accumulate(names),
+                                             aggregates.WindowAggregate(names, outputs, converters))
+            changes = changes.name("GroupWindowAggregate")
         self._sink_changes(changes, target)
 
     def _sink_changes(self, changes, target: CatalogTable):
