@@ -141,7 +141,8 @@ class JobBuilder:
         else:
             windowed = keyed.window(window.assigner())
             if window.kind == "SESSION":
-                # merging windows keep their elements: merging aggregate accumulators lost a count (see the note)
+                # merging windows keep their elements: our DataStream window operator reproduces PyFlink's keeping
+                # one accumulator when a record bridges sessions, and Flink SQL's planner merges them all
                 changes = windowed.process(aggregates.SessionAggregate(names, outputs, converters))
             else:
                 changes = windowed.aggregate(aggregates.Accumulate(names),
