@@ -14,13 +14,19 @@ def _kafka_table(name, columns, topic, bootstrap, value_format, extra=""):
             "'format' = '%s'%s)" % (name, columns, topic, bootstrap, value_format, extra))
 
 
-def test_raw_lines_are_projected_filtered_and_written_by_a_statement_set(spark, bootstrap, capsys):
+def _table_environment():
+    """A streaming TableEnvironment at parallelism 1 (printed lines without subtask prefixes)."""
     from pyflink_compat.table import EnvironmentSettings, TableEnvironment
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.get_config().set("parallelism.default", "1")
+    return t_env
+
+
+def test_raw_lines_are_projected_filtered_and_written_by_a_statement_set(spark, bootstrap, capsys):
     topic_in = create_topic(bootstrap, unique_topic("sql-raw-in"))
     topic_out = create_topic(bootstrap, unique_topic("sql-raw-out"))
     produce(bootstrap, topic_in, ["apple pie", "kiwi", "", "banana split", "fig"])
-    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
-    t_env.get_config().set("parallelism.default", "1")
+    t_env = _table_environment()
     t_env.execute_sql(_kafka_table("lines", "line STRING", topic_in, bootstrap, "raw"))
     t_env.execute_sql(_kafka_table("shouted", "line STRING", topic_out, bootstrap, "raw"))
     t_env.execute_sql("CREATE TABLE lengths (line STRING, n INT, long_one BOOLEAN) "
@@ -40,11 +46,9 @@ def test_raw_lines_are_projected_filtered_and_written_by_a_statement_set(spark, 
 
 
 def test_a_malformed_json_message_fails_the_job_unless_parse_errors_are_ignored(spark, bootstrap, capsys):
-    from pyflink_compat.table import EnvironmentSettings, TableEnvironment
     topic_in = create_topic(bootstrap, unique_topic("sql-json-in"))
     produce(bootstrap, topic_in, ['{"id": 1}', "{oops", '{"id": 2}'])
-    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
-    t_env.get_config().set("parallelism.default", "1")
+    t_env = _table_environment()
     t_env.execute_sql(_kafka_table("strict", "id INT", topic_in, bootstrap, "json"))
     t_env.execute_sql(_kafka_table("lenient", "id INT", topic_in, bootstrap, "json",
                                    ", 'json.ignore-parse-errors' = 'true'"))
@@ -59,11 +63,9 @@ def test_a_malformed_json_message_fails_the_job_unless_parse_errors_are_ignored(
 
 
 def test_sql_query_views_and_from_path_insert_into_sinks(spark, bootstrap, capsys):
-    from pyflink_compat.table import EnvironmentSettings, TableEnvironment
     topic_in = create_topic(bootstrap, unique_topic("sql-view-in"))
     produce(bootstrap, topic_in, ['{"k": "a", "c": 1.5}', '{"k": "b", "c": 4}', '{"k": "a", "c": 2.5}'])
-    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
-    t_env.get_config().set("parallelism.default", "1")
+    t_env = _table_environment()
     t_env.execute_sql(_kafka_table("src", "k STRING, c DOUBLE", topic_in, bootstrap, "json"))
     t_env.execute_sql("CREATE TABLE q (k STRING, c DOUBLE) WITH ('connector' = 'print', 'print-identifier' = 'q')")
     t_env.sql_query("SELECT UPPER(k) AS k, c FROM (SELECT * FROM src WHERE c >= 2.5)").execute_insert("q").wait()

@@ -200,31 +200,26 @@ class Compiler:
     def _lte(self, node):
         return self._comparison(node, lambda a, b: a <= b)
 
-    def _and(self, node):
+    def _kleene(self, node, deciding: bool):
+        """AND (``deciding`` False) or OR (True) in three-valued logic: an operand equal to ``deciding`` decides,
+        else NULL if either is NULL."""
         (left, _), (right, _) = self.compile(node.this), self.compile(node.expression)
 
-        def both(values):
+        def combined(values):
             a = left(values)
-            if a is False:
-                return False
+            if a is deciding:
+                return deciding
             b = right(values)
-            if b is False:
-                return False
-            return None if a is None or b is None else True
-        return both, SqlType("BOOLEAN")
+            if b is deciding:
+                return deciding
+            return None if a is None or b is None else not deciding
+        return combined, SqlType("BOOLEAN")
+
+    def _and(self, node):
+        return self._kleene(node, False)
 
     def _or(self, node):
-        (left, _), (right, _) = self.compile(node.this), self.compile(node.expression)
-
-        def either(values):
-            a = left(values)
-            if a is True:
-                return True
-            b = right(values)
-            if b is True:
-                return True
-            return None if a is None or b is None else False
-        return either, SqlType("BOOLEAN")
+        return self._kleene(node, True)
 
     def _not(self, node):
         operand, _ = self.compile(node.this)

@@ -45,11 +45,7 @@ class JobBuilder:
         self.streams = {}                         # source table name -> its stream of Rows
 
     def table(self, name: str) -> CatalogTable:
-        if name not in self.tables:
-            raise expressions.validation_error(
-                "SQL validation failed. From line 1, column 1 to line 1, column %d: Object '%s' not found"
-                % (len(name), name))
-        return self.tables[name]
+        return _lookup(self.tables, name)
 
     def add_insert(self, insert: exp.Insert):
         if not isinstance(insert.this, exp.Table):
@@ -70,8 +66,7 @@ class JobBuilder:
             raise expressions.validation_error(
                 "Column types of query result and sink for '%s.%s' do not match.\nCause: Different number of "
                 "columns." % (CATALOG_PATH, target.name))
-        where = select.args.get("where")
-        condition = compiler.compile(where.this)[0] if where is not None else None
+        condition = _condition(select, compiler)
         converters = [expressions.cast_to(compiled, column.type)
                       for (_, compiled), column in zip(projections, target.columns)]
         calc = _calc(condition, converters)
@@ -119,8 +114,7 @@ class JobBuilder:
             raise expressions.validation_error(
                 "Table sink '%s.%s' doesn't support consuming update changes which is produced by node "
                 "GroupAggregate(groupBy=[%s])" % (CATALOG_PATH, target.name, ", ".join(key_sql)))
-        where = select.args.get("where")
-        condition = compiler.compile(where.this)[0] if where is not None else None
+        condition = _condition(select, compiler)
         key_functions = [function for function, _ in keys]
         argument_functions = [argument for _, argument in calls]
         converters = [column.type for column in target.columns]
@@ -185,8 +179,7 @@ class JobBuilder:
             if select.args.get("group"):
                 _refuse("A view or subquery with GROUP BY", "insert the aggregation into its sink directly")
             projections = _projections(select, source, compiler)
-            where = select.args.get("where")
-            condition = compiler.compile(where.this)[0] if where is not None else None
+            condition = _condition(select, compiler)
             calc = _calc(condition, [function for _, (function, _) in projections])
             self.streams[key] = self._source_stream(source).flat_map(calc, output_type=_row_type(view)) \
                 .name("Calc[%s]" % view.name)
@@ -204,9 +197,8 @@ class JobBuilder:
             builder = builder.set_topic_pattern(table.option("topic-pattern"))
         else:
             _required(table, "topic")
-        for key, value in table.options.items():
-            if key.startswith("properties.") and key != "properties.bootstrap.servers":
-                builder = builder.set_property(key[len("properties."):], value)
+        for key, value in _client_properties(table).items():
+            builder = builder.set_property(key, value)
         if table.option("properties.group.id"):
             builder = builder.set_group_id(table.option("properties.group.id"))
         builder = builder.set_starting_offsets(_starting_offsets(table))
@@ -293,9 +285,8 @@ class JobBuilder:
         record = KafkaRecordSerializationSchema.builder().set_topic(topic).set_value_serialization_schema(serializer)
         builder = KafkaSink.builder().set_bootstrap_servers(_required(table, "properties.bootstrap.servers")) \
             .set_record_serializer(record.build())
-        for key, value in table.options.items():
-            if key.startswith("properties.") and key != "properties.bootstrap.servers":
-                builder = builder.set_property(key[len("properties."):], value)
+        for key, value in _client_properties(table).items():
+            builder = builder.set_property(key, value)
         guarantee = table.option("sink.delivery-guarantee", "at-least-once")
         builder = builder.set_delivery_guarantee({"none": DeliveryGuarantee.NONE,
                                                   "at-least-once": DeliveryGuarantee.AT_LEAST_ONCE,
@@ -328,6 +319,12 @@ def _check_kafka_options(table: CatalogTable):
                 "read or written yet")
 
 
+def _condition(select: exp.Select, compiler):
+    """The WHERE clause's function, or None."""
+    where = select.args.get("where")
+    return compiler.compile(where.this)[0] if where is not None else None
+
+
 def _projections(select: exp.Select, source: CatalogTable, compiler) -> list:
     """(output name, (function, type)) of each item of the select list (``*`` expanded)."""
     projections = []
@@ -353,11 +350,15 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
         return view_of(relation.alias_or_name or "subquery", relation.this, tables)
     if not isinstance(relation, exp.Table):
         _refuse("FROM %s" % relation.sql())
-    if relation.name not in tables:
+    return _lookup(tables, relation.name)
+
+
+def _lookup(tables: Dict[str, CatalogTable], name: str) -> CatalogTable:
+    if name not in tables:
         raise expressions.validation_error(
             "SQL validation failed. From line 1, column 1 to line 1, column %d: Object '%s' not found"
-            % (len(relation.name), relation.name))
-    return tables[relation.name]
+            % (len(name), name))
+    return tables[name]
 
 
 def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
@@ -384,6 +385,12 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
             elif isinstance(item, exp.Alias) and isinstance(item.this, exp.Column) and item.this.name == rowtime:
                 watermark = (item.alias, source.watermark[1])
     return CatalogTable(name, columns, {}, watermark, select)
+
+
+def _client_properties(table: CatalogTable) -> Dict[str, str]:
+    """The Kafka client properties of a table: its ``properties.*`` options but the bootstrap servers."""
+    return {key[len("properties."):]: value for key, value in table.options.items()
+            if key.startswith("properties.") and key != "properties.bootstrap.servers"}
 
 
 def _required(table: CatalogTable, key: str) -> str:
