@@ -465,7 +465,9 @@ def read_split(spec, element_type, task: KafkaSplit):
     skipped = [_take_skipped(deserializer)]      # records a format dropped as malformed (ignore_parse_errors)
 
     def flush(rows=None):
-        values, timestamps, offsets = pending.take(rows)
+        keys, values, timestamps, offsets = pending.take(rows)
+        if isinstance(deserializer, kspec.RecordDeserializer):
+            return _decode_records(deserializer, element_type, keys, values, timestamps, offsets, task)
         batch = _decode_batch(deserializer, element_type, values, timestamps, offsets, task)
         skipped[0] += _take_skipped(deserializer)
         return batch
@@ -546,8 +548,9 @@ class _ColumnBuffer:
             self.rows += len(chunk)
 
     def take(self, rows=None):
-        """(values, timestamps, offsets) of the first ``rows`` records (all by default) as Arrow arrays
-        (timestamps null where negative) and a numpy array of offsets."""
+        """(keys, values, timestamps, offsets) of the first ``rows`` records (all by default): a function
+        building the keys' Arrow array (decoded only when asked for), Arrow arrays of values and timestamps (null
+        where negative) and a numpy array of offsets."""
         from pyflink_compat.kafka_io.record_columns import concat_chunks
         whole = concat_chunks(self.chunks)
         if rows is not None and rows < len(whole):
@@ -558,7 +561,7 @@ class _ColumnBuffer:
             self.chunks, self.rows = [], 0
         ts = whole.timestamps
         timestamps = pa.array(ts, pa.int64(), mask=ts < 0)
-        return whole.values, timestamps, whole.offsets
+        return (lambda: whole.keys), whole.values, timestamps, whole.offsets
 
 
 class _RecordBuffer:
@@ -566,6 +569,7 @@ class _RecordBuffer:
     without columnar decoding)."""
 
     def __init__(self):
+        self.keys: List[bytes] = []
         self.values: List[bytes] = []
         self.timestamps: List[int] = []
         self.offsets: List[int] = []
@@ -579,6 +583,7 @@ class _RecordBuffer:
                 break
             if record.offset < start:
                 continue
+            self.keys.append(record.key)
             self.values.append(record.value)
             self.timestamps.append(record.timestamp if record.timestamp is not None and record.timestamp >= 0
                                    else None)
@@ -586,15 +591,31 @@ class _RecordBuffer:
 
     def take(self, rows=None):
         rows = len(self.values) if rows is None else rows
+        keys, self.keys = self.keys[:rows], self.keys[rows:]
         values, self.values = self.values[:rows], self.values[rows:]
         timestamps, self.timestamps = self.timestamps[:rows], self.timestamps[rows:]
         offsets, self.offsets = self.offsets[:rows], self.offsets[rows:]
-        return pa.array(values, pa.binary()), pa.array(timestamps, pa.int64()), offsets
+        return (lambda: pa.array(keys, pa.binary())), pa.array(values, pa.binary()), \
+            pa.array(timestamps, pa.int64()), offsets
 
 
 def _take_skipped(deserializer) -> int:
     take = getattr(deserializer, "_take_skipped", None)
     return take() if take is not None else 0
+
+
+def _decode_records(deserializer, element_type, keys, values: pa.BinaryArray, timestamps: pa.Int64Array, offsets,
+                    task) -> pa.RecordBatch:
+    """The batch of (element, event_ts) a RecordDeserializer makes of whole records (``keys``: a function
+    building their keys); records it gives no element are dropped."""
+    import numpy as np
+    from pyflink_compat import codec
+    elements = deserializer.deserialize_records(task.topic, task.partition, keys(), values,
+                                                np.asarray(offsets, np.int64), timestamps)
+    if elements.null_count:
+        present = elements.is_valid()
+        elements, timestamps = elements.filter(present), timestamps.filter(present)
+    return codec.make_batch(elements.cast(codec.arrow_type(element_type)), timestamps)
 
 
 def _decode_batch(deserializer, element_type, values: pa.BinaryArray, timestamps: pa.Int64Array, offsets,

@@ -63,6 +63,23 @@ def _redacted_repr(properties) -> str:
     return repr(redacted(properties))
 
 
+class RecordDeserializer:
+    """A format of whole Kafka records (Flink's KafkaRecordDeserializationSchema): unlike a value deserializer it
+    sees every record, tombstones included, with its key, topic, partition, offset and timestamp. Flink SQL's
+    Kafka tables read this way (message keys, metadata columns, upsert-kafka's deletions)."""
+
+    def produced_type(self):
+        """The TypeInformation of the elements ``deserialize_records`` returns."""
+        raise NotImplementedError
+
+    def deserialize_records(self, topic: str, partition: int, keys, values, offsets, timestamps):
+        """The elements of a run of records of one partition, as an Arrow array of ``produced_type()``'s Arrow
+        type (one element per record; a null element drops its record). ``keys`` and ``values`` are Arrow binary
+        arrays (null: no key / a tombstone), ``offsets`` a numpy int64 array, ``timestamps`` an Arrow int64 array
+        (null where the record has none)."""
+        raise NotImplementedError
+
+
 @attrs.frozen
 class KafkaSourceSpec:
     # Java-style keys, after build() filled in Flink's defaults; secrets never shown in repr.
@@ -71,7 +88,8 @@ class KafkaSourceSpec:
     starting_offsets: OffsetsSpec
     stopping_offsets: Optional[OffsetsSpec]  # None: never stops
     bounded: bool                          # set_bounded(): BOUNDED, discovery off
-    value_deserializer: object             # a pyflink_compat.common.serialization.DeserializationSchema
+    value_deserializer: object             # a pyflink_compat.common.serialization.DeserializationSchema, or a
+                                           # RecordDeserializer reading whole records
     # A reader given no partition: the legacy FlinkKafkaConsumer marks such an instance idle at once; the
     # KafkaSource keeps it (unbounded), and it holds the downstream watermark back unless idleness is set.
     idle_without_partitions: bool = False

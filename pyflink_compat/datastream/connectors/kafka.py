@@ -423,6 +423,14 @@ class KafkaSourceBuilder(object):
     def set_client_id_prefix(self, prefix: str) -> 'KafkaSourceBuilder':
         return self.set_property("client.id.prefix", prefix)
 
+    def _set_record_deserializer(self, deserializer: kspec.RecordDeserializer) -> 'KafkaSourceBuilder':
+        """Deserialize whole records (keys, tombstones, partition, offset): Java's setDeserializer, which PyFlink
+        does not expose; pyflink-compat's Flink SQL Kafka tables read this way."""
+        if not isinstance(deserializer, kspec.RecordDeserializer):
+            raise TypeError("deserializer must be a RecordDeserializer, got %r" % (deserializer,))
+        self._deserialization_schema = deserializer
+        return self
+
     def set_property(self, key: str, value: str) -> 'KafkaSourceBuilder':
         _check_property(key, value)
         self._props[key] = value
