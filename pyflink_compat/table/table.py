@@ -29,3 +29,7 @@ class Table(_StandIns.Table):
         insert = exp.Insert(this=exp.to_table(table_path_or_descriptor), expression=self._select.copy())
         return self._t_env._run_inserts([insert], "insert-into_default_catalog.default_database.%s"
                                         % table_path_or_descriptor)
+
+    def execute(self):
+        """Runs the query: its rows are read from the returned TableResult (collect() or print())."""
+        return self._t_env._run_query(self._select.copy())

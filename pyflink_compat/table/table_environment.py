@@ -66,6 +66,8 @@ class TableEnvironment(_StandIns.TableEnvironment):
         if isinstance(statement, exp.Insert):
             return self._run_inserts([statement], "insert-into_default_catalog.default_database.%s"
                                      % statement.this.name)
+        if isinstance(statement, (exp.Select, exp.Subquery)):
+            return self._run_query(statement)
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
         raise UnsupportedFeatureError("The SQL statement '%s'" % " ".join(stmt.split())[:80], "table-api",
                                       "CREATE TABLE and INSERT INTO ... SELECT run")
@@ -97,12 +99,12 @@ class TableEnvironment(_StandIns.TableEnvironment):
         from sqlglot import exp
         from pyflink_compat.table.sql import dialect
         from pyflink_compat.table.sql.expressions import validation_error
-        from pyflink_compat.table.sql.planner import view_of
+        from pyflink_compat.table.sql.planner import query_columns
         from pyflink_compat.table.table import Table
         statements = dialect.parse(query)
         if len(statements) != 1 or not isinstance(statements[0], (exp.Select, exp.Subquery)):
             raise validation_error("Unsupported SQL query! sqlQuery() only accepts a single SQL query.")
-        view_of("query", statements[0], self._catalog())        # validates it now, as Flink's planner does
+        query_columns(statements[0], self._catalog())        # validates it now, as Flink's planner does
         return Table(statements[0], self)
 
     def from_path(self, path: str):
@@ -132,7 +134,21 @@ class TableEnvironment(_StandIns.TableEnvironment):
             builder.add_insert(insert)
         # Flink submits the job and returns; wait() blocks until it ends. Here the job runs to its end (or
         # until it is stopped) before execute returns, so wait() has nothing left to wait for.
-        return TableResult.of_job(env.execute(job_name))
+        return TableResult.of_job(env.execute(job_name), ["%s.%s" % ("default_catalog.default_database",
+                                                                     insert.this.name) for insert in inserts])
+
+    def _run_query(self, select):
+        """A query's job, started now (as Flink submits it): its rows are read by the TableResult's collect() or
+        print()."""
+        from pyflink_compat.table.sql.planner import JobBuilder
+        from pyflink_compat.table.table_result import QueryRun, TableResult
+        env = self._stream_environment()
+        builder = JobBuilder(env, self._catalog(), self._table_config.to_map())
+        changes, columns = builder.add_query(select)
+        run = changes.execute_and_collect("collect")
+        return TableResult.of_query(QueryRun(run, [column.name for column in columns],
+                                             [column.type for column in columns],
+                                             self._settings.is_streaming_mode()))
 
     def create_statement_set(self):
         from pyflink_compat.table.statement_set import StatementSet

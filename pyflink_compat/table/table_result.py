@@ -1,31 +1,128 @@
-"""TableResult of a DDL statement (OK) or of a job that ran INSERT statements."""
+"""TableResult of a statement: of DDL ("OK"), of a job that ran INSERT statements, or of a query whose job runs
+while its rows are read (``collect()``) or printed as Flink's tableau (``print()``)."""
+from typing import List
+
 from pyflink_compat import missing
+from pyflink_compat.table.result_kind import ResultKind
 from pyflink_compat.util.exceptions import no_effect
 
 __all__ = ["TableResult", "CloseableIterator"]
 
 _StandIns = missing.stand_ins(__name__)
-CloseableIterator = _StandIns.CloseableIterator
+
+_ROW_KINDS = {"+I": "INSERT", "-U": "UPDATE_BEFORE", "+U": "UPDATE_AFTER", "-D": "DELETE"}
+
+
+class CloseableIterator(_StandIns.CloseableIterator):
+    """The rows of a query's result as they come, each a Row with its RowKind; ``close()`` stops the job."""
+
+    def __init__(self, j_closeable_iterator, field_data_types=None):
+        self._changes = j_closeable_iterator     # pyflink-compat: an iterator of (row kind, values) changes
+        self._field_data_types = field_data_types
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        from pyflink_compat.common.types import Row, RowKind
+        kind, values = next(self._changes)
+        row = Row(*values)
+        row.set_row_kind(RowKind[_ROW_KINDS[kind]])
+        return row
+
+    def next(self):
+        return self.__next__()
+
+    def close(self):
+        close = getattr(self._changes, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        self.close()
 
 
 class TableResult(_StandIns.TableResult):
 
     def __init__(self, j_table_result):
-        self._job_result = j_table_result     # pyflink-compat: the JobExecutionResult of the job, or None
+        # pyflink-compat: ("ok",), ("job", JobExecutionResult, sink names) or ("query", QueryRun)
+        self._result = j_table_result
+        self._consumed = False
 
     @staticmethod
     def ok() -> 'TableResult':
-        return TableResult(None)
+        return TableResult(("ok",))
 
     @staticmethod
-    def of_job(job_result) -> 'TableResult':
-        return TableResult(job_result)
+    def of_job(job_result, sink_names: List[str] = ()) -> 'TableResult':
+        return TableResult(("job", job_result, list(sink_names)))
 
-    @no_effect("the job has run to its end when its statement returned (porting guide: table-api)")
+    @staticmethod
+    def of_query(run: "QueryRun") -> 'TableResult':
+        return TableResult(("query", run))
+
+    @no_effect("an INSERT's job has run to its end when its statement returned (porting guide: table-api)")
     def wait(self, timeout_ms: int = None):
         return None
 
     def get_job_client(self):
-        if self._job_result is None:
-            return None
-        return getattr(self._job_result, "get_job_client", lambda: None)()
+        if self._result[0] == "job":
+            return getattr(self._result[1], "get_job_client", lambda: None)()
+        return None
+
+    def get_result_kind(self):
+        return ResultKind.SUCCESS if self._result[0] == "ok" else ResultKind.SUCCESS_WITH_CONTENT
+
+    def _take(self):
+        if self._consumed:
+            from pyflink_compat.util.exceptions import illegal_state
+            raise illegal_state("The result can only be accessed once.", "collect")
+        self._consumed = True
+
+    def collect(self) -> CloseableIterator:
+        self._take()
+        kind = self._result[0]
+        if kind == "ok":
+            return CloseableIterator(iter([("+I", ("OK",))]))
+        if kind == "job":
+            return CloseableIterator(iter([("+I", tuple(-1 for _ in self._result[2]))]))
+        return CloseableIterator(self._result[1].changes())
+
+    def print(self):
+        """The result as Flink prints it: "OK" for DDL, -1 per sink of an INSERT job (its row count is not
+        known), a query's rows as a tableau while they come."""
+        self._take()
+        kind = self._result[0]
+        if kind == "ok":
+            print("OK", flush=True)
+        elif kind == "job":
+            print(", ".join("-1" for _ in self._result[2]), flush=True)
+        else:
+            self._result[1].print_tableau()
+
+
+class QueryRun:
+    """A query's job, running from the moment its statement returned, and the names and types of its columns."""
+
+    def __init__(self, changes, names: List[str], sql_types: list, streaming: bool):
+        self._changes = changes              # a runtime iterator of (row kind, values), closed to stop the job
+        self.names, self.sql_types, self.streaming = names, sql_types, streaming
+
+    def changes(self):
+        return self._changes
+
+    def print_tableau(self):
+        from pyflink_compat.table.sql.tableau import TableauPrinter
+        printer = TableauPrinter(self.names, self.sql_types, row_kind=self.streaming,
+                                 write=lambda text: print(text, flush=True))
+        try:
+            for kind, values in self._changes:
+                printer.row(values, kind)
+        finally:
+            close = getattr(self._changes, "close", None)
+            if close is not None:
+                close()
+        printer.end()

@@ -15,7 +15,7 @@ PORTING_GUIDE = "porting_guide/README.md"
 class JavaStyleError(Py4JJavaError):
     """A Java-side exception reproduced in Python: ``java_class`` and ``message``."""
 
-    def __init__(self, java_class: str, message: str, method: str = "build"):
+    def __init__(self, java_class: str, message: str, method: str = "build", cause: "JavaStyleError" = None):
         # Py4JJavaError.__init__ expects a live Java object; set its fields ourselves.
         self.args = (message,)
         self.java_class = java_class
@@ -23,17 +23,25 @@ class JavaStyleError(Py4JJavaError):
         self.method = method
         self.errmsg = "An error occurred while calling %s" % method
         self.java_exception = None
+        self.cause = cause              # the Java exception's cause, shown as "Caused by: ..." as a trace shows it
+
+    def _thrown(self) -> str:
+        # Java's Throwable.toString(): the class, then ": message" unless the message is null
+        return self.java_class if self.message is None else "%s: %s" % (self.java_class, self.message)
 
     def __str__(self):
-        # Java's Throwable.toString(): the class, then ": message" unless the message is null
-        thrown = self.java_class if self.message is None else "%s: %s" % (self.java_class, self.message)
-        return "An error occurred while calling %s.\n: %s" % (self.method, thrown)
+        text = "An error occurred while calling %s.\n: %s" % (self.method, self._thrown())
+        cause = self.cause
+        while cause is not None:
+            text += "\nCaused by: %s" % cause._thrown()
+            cause = cause.cause
+        return text
 
     def __repr__(self):
         return "%s(%r, %r)" % (type(self).__name__, self.java_class, self.message)
 
     def __reduce__(self):
-        return (type(self), (self.java_class, self.message, self.method))
+        return (type(self), (self.java_class, self.message, self.method, self.cause))
 
 
 def null_pointer(message: str, method: str = "build") -> JavaStyleError:

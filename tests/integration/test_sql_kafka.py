@@ -99,3 +99,59 @@ def test_a_stream_table_environments_sql_job_takes_its_settings_not_its_datastre
     env.execute("the DataStream part")
     assert [line.split("> ", 1)[1] for line in capsys.readouterr().out.splitlines() if line.startswith("ds")] == [
         "datastream"]
+
+
+def test_message_keys_are_read_and_written_and_a_null_primary_key_fails_the_job(spark, bootstrap):
+    topic_in = create_topic(bootstrap, unique_topic("sql-keys-in"))
+    topic_out = create_topic(bootstrap, unique_topic("sql-keys-out"))
+    topic_upsert = create_topic(bootstrap, unique_topic("sql-keys-upsert"))
+    for key, value in [("ann", '{"id":1,"n":5}'), (None, '{"id":2,"n":7}'), ("bob", '{"id":3,"n":1}'),
+                       ("ann", '{"id":4,"n":2}')]:
+        produce(bootstrap, topic_in, [(key, value)])       # a batch per record: the broker's bounded reads see all
+    t_env = _table_environment()
+    t_env.execute_sql(_kafka_table("events", "usr STRING, id INT, n BIGINT", topic_in, bootstrap, "json",
+                                   ", 'key.format' = 'raw', 'key.fields' = 'usr', 'value.fields-include' = "
+                                   "'EXCEPT_KEY'"))
+    # a key prefix tells the key's field names from the columns' (the JSON key of column k_id is {"id": ...})
+    t_env.execute_sql("CREATE TABLE by_id (k_id INT, usr STRING, n BIGINT) WITH ('connector' = 'kafka', 'topic' = "
+                      "'%s', 'properties.bootstrap.servers' = '%s', 'key.format' = 'json', 'key.fields' = 'k_id', "
+                      "'key.fields-prefix' = 'k_', 'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY')"
+                      % (topic_out, bootstrap))
+    t_env.execute_sql("INSERT INTO by_id SELECT id, usr, n * 10 FROM events").wait()
+    written = consume(bootstrap, topic_out, 4)
+    assert [(r.key, r.value) for r in written] == [
+        (b'{"id":1}', b'{"usr":"ann","n":50}'), (b'{"id":2}', b'{"usr":null,"n":70}'),
+        (b'{"id":3}', b'{"usr":"bob","n":10}'), (b'{"id":4}', b'{"usr":"ann","n":20}')]
+    t_env.execute_sql("CREATE TABLE totals (usr STRING, total BIGINT, PRIMARY KEY (usr) NOT ENFORCED) WITH ("
+                      "'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', "
+                      "'key.format' = 'raw', 'value.format' = 'json')" % (topic_upsert, bootstrap))
+    # the group of the record without a key has a NULL user: a primary key's column is NOT NULL
+    with pytest.raises(Exception, match="Column 'usr' is NOT NULL, however, a null value is being written into it. "
+                                        "You can set job configuration 'table.exec.sink.not-null-enforcer'='DROP'"):
+        t_env.execute_sql("INSERT INTO totals SELECT usr, SUM(n) FROM events GROUP BY usr").wait()
+    t_env.execute_sql("INSERT INTO totals SELECT usr, SUM(n) FROM events WHERE usr IS NOT NULL GROUP BY usr").wait()
+    upserts = consume(bootstrap, topic_upsert, 3)
+    assert [(r.key, r.value) for r in upserts] == [
+        (b"ann", b'{"usr":"ann","total":5}'), (b"bob", b'{"usr":"bob","total":1}'),
+        (b"ann", b'{"usr":"ann","total":7}')]
+
+
+def test_a_querys_rows_are_collected_with_their_row_kinds_from_a_stream_table_environment(spark, bootstrap):
+    from pyflink_compat.common.types import RowKind
+    from pyflink_compat.datastream import StreamExecutionEnvironment
+    from pyflink_compat.table import StreamTableEnvironment
+    topic_in = create_topic(bootstrap, unique_topic("sql-collect-in"))
+    produce(bootstrap, topic_in, ['{"k": "a", "c": 1}', '{"k": "b", "c": 4}', '{"k": "a", "c": 2}'])
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    t_env = StreamTableEnvironment.create(env)
+    t_env.execute_sql(_kafka_table("src", "k STRING, c INT", topic_in, bootstrap, "json"))
+    with t_env.from_path("src").execute().collect() as rows:
+        assert sorted(tuple(row) for row in rows) == [("a", 1), ("a", 2), ("b", 4)]
+    result = t_env.execute_sql("SELECT k, SUM(c) AS total FROM src GROUP BY k")
+    changes = [(row.get_row_kind(), tuple(row)) for row in result.collect()]
+    assert [change for change in changes if change[1][0] == "b"] == [(RowKind.INSERT, ("b", 4))]
+    assert [change for change in changes if change[1][0] == "a"] == [
+        (RowKind.INSERT, ("a", 1)), (RowKind.UPDATE_BEFORE, ("a", 1)), (RowKind.UPDATE_AFTER, ("a", 3))]
+    with pytest.raises(Exception, match="The result can only be accessed once."):
+        result.print()

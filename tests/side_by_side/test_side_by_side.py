@@ -290,6 +290,20 @@ CASES = [
              '{"usr":"bob","url":"/e","at":"2024-01-02T03:04:27.250"}']})},
          outputs={"out": Output(count=3), "windows": Output(count=4, compare="multiset")},
          prints=Prints(count=38)),
+    # Flink SQL with message keys: a raw key read into a column (EXCEPT_KEY), a two-column JSON key written over
+    # two partitions, GROUP BY into upsert-kafka (a NULL key dropped by the NOT NULL enforcer); TableResult.print()
+    # of DDL, INSERT jobs and queries (tableau with -U / +U, "Empty set"), collect() with row kinds
+    Case(name="sql-keys-and-results", job="sql_keys_and_results.py",
+         args=["{bootstrap}", "{events}", "{keyed}", "{totals}"],
+         inputs={"events": Input(records={0: [
+             ("ann", '{"id":1,"amount":5,"note":"first"}'),
+             ("bob", '{"id":2,"amount":20,"note":"a-note-that-is-much-longer-than-thirty-characters"}'),
+             (None, '{"id":3,"amount":7}'), ("ann", '{"id":4,"amount":-3,"note":"refund"}'),
+             ("carla", '{"id":5,"amount":12}'), ("ann", '{"id":6,"amount":30,"note":null}'),
+             ("bob", '{"id":7,"amount":0}')]})},
+         outputs={"keyed": Output(count=5, partitions=2, keys=True),
+                  "totals": Output(count=6, partitions=2, keys=True)},
+         prints=Prints(count=35)),
 ]
 
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from hypothesis import given, strategies as st
 
-from pyflink_compat.table.sql import catalog, dialect, expressions, planner
+from pyflink_compat.table.sql import catalog, dialect, expressions, kafka_table, planner
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
 
@@ -108,9 +108,13 @@ def test_an_unknown_column_or_function_is_refused_as_flinks_planner_does():
         _evaluate("a / 0", a=("INT", 1))
 
 
+def _json_rows(table):
+    return kafka_table.row_reader(table, kafka_table.layout_of(table, kafka_table.SOURCE))
+
+
 def test_json_rows_read_as_flink_sqls_json_format():
-    table = _table("CREATE TABLE t (id INT, name STRING, amount DOUBLE, ok BOOLEAN) WITH ('format' = 'json')")
-    rows = planner._json_rows(table)
+    table = _table("CREATE TABLE t (id INT, name STRING, amount DOUBLE, ok BOOLEAN) WITH ('connector' = 'kafka', 'format' = 'json')")
+    rows = _json_rows(table)
     assert [tuple(r) for r in rows('{"id": "7", "name": 5, "amount": 120, "ok": "true"}')] == [(7, "5", 120.0, True)]
     assert [tuple(r) for r in rows('{"id": 1, "name": {"a": [1]}}')] == [(1, '{"a":[1]}', None, None)]
     assert list(rows(None)) == []                       # a tombstone
@@ -118,12 +122,14 @@ def test_json_rows_read_as_flink_sqls_json_format():
         list(rows("not json"))
     with pytest.raises(IOError, match="^Failed to deserialize JSON '.*'.$"):
         list(rows('{"id": "x"}'))
-    ignoring = planner._json_rows(_table("CREATE TABLE t (id INT) WITH ('json.ignore-parse-errors' = 'true')"))
+    ignoring = _json_rows(_table("CREATE TABLE t (id INT) WITH ('connector' = 'kafka', 'format' = 'json', "
+                                     "'json.ignore-parse-errors' = 'true')"))
     # what is no JSON object is skipped; a field that does not convert is NULL and the row stays
     assert list(ignoring("not json")) == [] and list(ignoring("[1, 2]")) == []
     assert [tuple(r) for r in ignoring('{"id": 3000000000}')] == [(None,)]
     assert [tuple(r) for r in ignoring('{"id": 2.7}')] == [(2,)]
-    strict = planner._json_rows(_table("CREATE TABLE t (id INT) WITH ('json.fail-on-missing-field' = 'true')"))
+    strict = _json_rows(_table("CREATE TABLE t (id INT) WITH ('connector' = 'kafka', 'format' = 'json', "
+                                   "'json.fail-on-missing-field' = 'true')"))
     with pytest.raises(IOError):
         list(strict("{}"))
 
@@ -252,8 +258,9 @@ def test_to_timestamp_reads_java_patterns(pattern, text, expected):
     assert parsed == (datetime.datetime(*expected) if expected else None)
 
 
-@pytest.mark.parametrize("option", ["'key.format' = 'raw'", "'value.fields-include' = 'EXCEPT_KEY'",
-                                    "'json.timestamp-format.standard' = 'ISO-8601'", "'scan.startup.mode.x' = '1'"])
+@pytest.mark.parametrize("option", ["'sink.partitioner' = 'fixed'", "'value.json.ignore-parse-errors' = 'true'",
+                                    "'json.timestamp-format.standard' = 'ISO-8601'", "'scan.startup.mode.x' = '1'",
+                                    "'raw.charset' = 'UTF-16'", "'json.encode.decimal-as-plain-number' = 'true'"])
 def test_kafka_options_that_do_not_run_are_refused_never_ignored(option):
     from pyflink_compat.common.configuration import Configuration
     from pyflink_compat.datastream.stream_execution_environment import StreamExecutionEnvironment
@@ -298,3 +305,129 @@ def test_window_accumulators_add_and_merge_as_the_aggregates_do():
 ])
 def test_string_functions_as_flinks(sql, expected):
     assert _evaluate(sql, s=("STRING", "hello"))[0] == expected
+
+
+# Kafka tables: where columns travel, and the table factory's checks with Flink's messages --------------------
+
+_KAFKA = "'connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'b:1'"
+
+
+def _kafka_ddl(columns, options):
+    return _table("CREATE TABLE k (%s) WITH (%s, %s)" % (columns, _KAFKA, options))
+
+
+def test_key_fields_come_from_the_key_and_a_value_field_wins_over_a_key_field_as_in_flink():
+    from pyflink_compat.common.types import Row
+    table = _kafka_ddl("k STRING, id INT, v STRING", "'key.format' = 'json', 'key.fields' = 'k', "
+                                                      "'value.format' = 'json'")
+    layout = kafka_table.layout_of(table, kafka_table.SOURCE)
+    assert (layout.key_positions, layout.value_positions) == ((0,), (0, 1, 2))
+    read = kafka_table.row_reader(table, layout)
+    assert [tuple(r) for r in read(Row(b'{"k":"a"}', b'{"id":1,"v":"x"}'))] == [(None, 1, "x")]  # ALL: value's k
+    assert [tuple(r) for r in read(Row(b'{"k":"a"}', b'{"k":"v","id":1}'))] == [("v", 1, None)]
+    assert list(read(Row(None, b'{"id":1}'))) == []         # the json key format reads no row without a key
+    assert list(read(Row(b'{"k":"a"}', None))) == []        # a tombstone of a 'kafka' table
+    except_key = _kafka_ddl("id INT, v STRING, k STRING", "'key.format' = 'raw', 'key.fields' = 'k', "
+                                                          "'value.format' = 'json', 'value.fields-include' = "
+                                                          "'EXCEPT_KEY'")
+    read = kafka_table.row_reader(except_key, kafka_table.layout_of(except_key, kafka_table.SOURCE))
+    assert [tuple(r) for r in read(Row(b'{"k":"a"}', b'{"id":1,"v":"x","k":"no"}'))] == [(1, "x", '{"k":"a"}')]
+    assert [tuple(r) for r in read(Row(None, b'{"id":2}'))] == [(2, None, None)]   # raw: a missing key is NULL
+
+
+def test_a_keyed_row_is_written_as_key_and_value_and_an_upsert_change_as_flinks_upsert_kafka_writes_it():
+    table = _kafka_ddl("k_id INT, word STRING, n BIGINT",
+                       "'key.format' = 'json', 'key.fields' = 'k_id', 'key.fields-prefix' = 'k_', "
+                       "'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY'")
+    write = kafka_table.writer(table, kafka_table.layout_of(table, kafka_table.SINK))
+    assert write([7, "a", 3]) == (b'{"id":7}', b'{"word":"a","n":3}')
+    upsert = _table("CREATE TABLE u (w STRING, c BIGINT, PRIMARY KEY (w) NOT ENFORCED) WITH ('connector' = "
+                    "'upsert-kafka', 'topic' = 't', 'key.format' = 'raw', 'value.format' = 'json')")
+    record = kafka_table.upsert_record(upsert, kafka_table.layout_of(upsert, kafka_table.SINK))
+    assert record(("+I", ("a", 1))) == (b"a", b'{"w":"a","c":1}')
+    assert record(("+U", ("a", 2))) == (b"a", b'{"w":"a","c":2}')
+    assert record(("-U", ("a", 1))) is None                 # an upsert sink is given no update before
+    assert record(("-D", ("a", 2))) == (b"a", None)         # a deletion is a tombstone
+    assert [c.type.nullable for c in upsert.columns] == [False, True]   # a primary key's columns are NOT NULL
+
+
+@pytest.mark.parametrize("columns, options, cause", [
+    ("k STRING", "'key.fields' = 'k', 'value.format' = 'json'",
+     "The option 'key.fields' can only be declared if a key format is defined using 'key.format'."),
+    ("k STRING", "'key.format' = 'json', 'value.format' = 'json'",
+     "A key format 'key.format' requires the declaration of one or more of key fields using 'key.fields'."),
+    ("k_k STRING, v STRING", "'key.format' = 'json', 'key.fields' = 'k_k', 'key.fields-prefix' = 'k_', "
+                             "'value.format' = 'json'",
+     "A key prefix is not allowed when option 'value.fields-include' is set to 'ALL'. Set it to 'EXCEPT_KEY' "
+     "instead to avoid field overlaps."),
+    ("k STRING, id INT", "'key.format' = 'json', 'key.fields' = 'nope', 'value.format' = 'json'",
+     "Could not find the field 'nope' in the table schema for usage in the key format. A key field must be a "
+     "regular, physical column. The following columns can be selected in the 'key.fields' option:\n[k, id]"),
+    ("k STRING", "'key.format' = 'json', 'key.fields' = 'k', 'key.fields-prefix' = 'k_', 'value.format' = 'json', "
+                 "'value.fields-include' = 'EXCEPT_KEY'",
+     "All fields in 'key.fields' must be prefixed with 'k_' when option 'key.fields-prefix' is set but field 'k' "
+     "is not prefixed."),
+    ("k STRING", "'scan.startup.mode' = 'earliest-offset'", "Could not find required scan format 'value.format'."),
+    ("k STRING, PRIMARY KEY (k) NOT ENFORCED", "'format' = 'json'",
+     "The Kafka table 'default_catalog.default_database.k' with 'json' format doesn't support defining PRIMARY KEY "
+     "constraint on the table, because it can't guarantee the semantic of primary key."),
+])
+def test_a_kafka_table_the_factory_refuses_fails_with_flinks_message_and_its_options(columns, options, cause):
+    table = _kafka_ddl(columns, options + ", 'properties.sasl.jaas.config' = 'secret-jaas'")
+    with pytest.raises(JavaStyleError) as raised:
+        kafka_table.layout_of(table, kafka_table.SOURCE)
+    assert raised.value.message.startswith(
+        "Unable to create a source for reading table 'default_catalog.default_database.k'.\n\nTable options are:"
+        "\n\n'connector'='kafka'\n")
+    assert "'properties.sasl.jaas.config'='******'" in raised.value.message and "secret-jaas" not in str(raised.value)
+    assert raised.value.cause.message == cause
+    assert str(raised.value).endswith("\nCaused by: org.apache.flink.table.api.ValidationException: " + cause)
+
+
+@pytest.mark.parametrize("options, cause", [
+    ("'key.format' = 'json', 'value.format' = 'json'", "'upsert-kafka' tables require to define a PRIMARY KEY"),
+    ("'format' = 'json'", "Could not find required sink format 'key.format'."),
+    ("'key.format' = 'json', 'value.format' = 'json', 'key.fields' = 'w'",
+     "Unsupported options found for 'upsert-kafka'.\n\nUnsupported options:\n\nkey.fields\n\nSupported options:"
+     "\n\nconnector\nkey.fields-prefix\n"),
+])
+def test_an_upsert_kafka_table_the_factory_refuses_fails_with_flinks_message(options, cause):
+    key = "" if "PRIMARY KEY" in cause else ", PRIMARY KEY (w) NOT ENFORCED"
+    table = _table("CREATE TABLE u (w STRING, c BIGINT%s) WITH ('connector' = 'upsert-kafka', 'topic' = 't', "
+                   "'properties.bootstrap.servers' = 'b:1', %s)" % (key, options))
+    with pytest.raises(JavaStyleError) as raised:
+        kafka_table.layout_of(table, kafka_table.SINK)
+    assert raised.value.message.startswith("Unable to create a sink for writing table 'default_catalog."
+                                           "default_database.u'.")
+    assert raised.value.cause.message.startswith(cause)
+
+
+# TableResult.print(): Flink's tableau ----------------------------------------------------------------------
+
+def test_the_tableau_has_widths_by_type_cut_values_null_and_wide_characters_as_flinks():
+    import datetime
+    from pyflink_compat.table.sql import tableau
+    lines = []
+    printer = tableau.TableauPrinter(
+        ["word", "cnt", "big", "price", "flag", "ts", "a_really_long_column_name_that_exceeds_widths"],
+        [catalog.SqlType(n) for n in ("STRING", "INT", "BIGINT", "DOUBLE", "BOOLEAN")]
+        + [catalog.SqlType("TIMESTAMP", precision=3), catalog.SqlType("TINYINT")], row_kind=True, write=lines.append)
+    printer.row(["a-very-long-word-that-is-definitely-longer-than-forty-characters-xyz", 22, -5, 1234567.125, False,
+                 datetime.datetime(2024, 1, 2, 3, 4, 5), 1], "+I")
+    printer.row(["你好世界", None, None, None, None, None, None], "-U")
+    printer.end()
+    assert lines == [
+        "+----+--------------------------------+-------------+----------------------+--------------------------------"
+        "+--------+-------------------------+-----------------------------------------------+",
+        "| op |                           word |         cnt |                  big |                          price "
+        "|   flag |                      ts | a_really_long_column_name_that_exceeds_widths |",
+        lines[0],
+        "| +I | a-very-long-word-that-is-de... |          22 |                   -5 |                    1234567.125 "
+        "|  FALSE | 2024-01-02 03:04:05.000 |                                             1 |",
+        "| -U |                       你好世界 |      <NULL> |               <NULL> |                         <NULL> "
+        "| <NULL> |                  <NULL> |                                        <NULL> |",
+        lines[0],
+        "2 rows in set"]
+    empty = []
+    tableau.TableauPrinter(["w"], [catalog.SqlType("STRING")], row_kind=True, write=empty.append).end()
+    assert empty == ["Empty set"]

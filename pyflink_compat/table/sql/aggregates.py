@@ -6,7 +6,7 @@ from sqlglot import exp
 
 from pyflink_compat.datastream.functions import AggregateFunction, KeyedProcessFunction, ProcessWindowFunction
 from pyflink_compat.table.sql import expressions
-from pyflink_compat.table.sql.catalog import SECTION, interval_ms
+from pyflink_compat.table.sql.catalog import SECTION, SqlType, interval_ms
 from pyflink_compat.util.exceptions import UnsupportedFeatureError
 
 GROUP_WINDOWS = ("TUMBLE", "HOP", "SESSION")
@@ -15,8 +15,8 @@ GROUP_WINDOWS = ("TUMBLE", "HOP", "SESSION")
 _AGGREGATES = {exp.Count: "COUNT", exp.Sum: "SUM", exp.Min: "MIN", exp.Max: "MAX", exp.Avg: "AVG"}
 
 
-def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object]]:
-    """(aggregate name, compiled argument or None for COUNT(*)) of an aggregate call, else None."""
+def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
+    """(aggregate name, compiled argument or None for COUNT(*), result type) of an aggregate call, else None."""
     name = _AGGREGATES.get(type(node))
     if name is None:
         return None
@@ -25,9 +25,13 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object]]:
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
         raise UnsupportedFeatureError("%s(DISTINCT ...)" % name, "table-api")
     if name == "COUNT" and (argument is None or isinstance(argument, exp.Star)):
-        return "COUNT(*)", None
+        return "COUNT(*)", None, SqlType("BIGINT", nullable=False)
     function, argument_type = compiler.compile(argument)
-    return (name + (":int" if argument_type.name in expressions.INTEGERS else "")), function
+    if name == "COUNT":
+        result_type = SqlType("BIGINT", nullable=False)
+    else:                    # Flink's SUM, MIN, MAX and AVG keep their argument's type (AVG of an INT: an INT)
+        result_type = SqlType(argument_type.name, precision=argument_type.precision)
+    return (name + (":int" if argument_type.name in expressions.INTEGERS else "")), function, result_type
 
 
 def _initial(name: str):

@@ -62,6 +62,7 @@ class CatalogTable:
     watermark: Optional[Tuple[str, int]] = None
     # A view (CREATE VIEW, create_temporary_view, a subquery): its SELECT, whose rows it has
     query: object = attrs.field(default=None, eq=False)
+    primary_key: Tuple[str, ...] = ()        # PRIMARY KEY (...) NOT ENFORCED: upsert-kafka's message key
 
     @property
     def column_names(self) -> List[str]:
@@ -80,12 +81,14 @@ def table_of(create: exp.Create) -> CatalogTable:
     """The catalog table a CREATE TABLE statement defines."""
     schema = create.this
     name = schema.this.name
-    columns, watermark = [], None
+    columns, watermark, primary_key = [], None, ()
     for item in schema.expressions:
         if isinstance(item, exp.ColumnDef):
-            computed = None
+            computed, not_null = None, False
             for constraint in item.args.get("constraints") or []:
                 kind = constraint.args.get("kind")
+                if isinstance(kind, exp.NotNullColumnConstraint) and not kind.args.get("allow_null"):
+                    not_null = True
                 if isinstance(kind, exp.ComputedColumnConstraint):
                     computed = kind.this
                 if isinstance(kind, MetadataColumnConstraint):
@@ -93,11 +96,13 @@ def table_of(create: exp.Create) -> CatalogTable:
             if computed is not None:
                 columns.append(Column(item.name, None, computed))
             else:
-                columns.append(Column(item.name, sql_type(item.args["kind"], item.name)))
+                column_type = sql_type(item.args["kind"], item.name)
+                columns.append(Column(item.name, attrs.evolve(column_type, nullable=False) if not_null
+                                      else column_type))
         elif isinstance(item, exp.WatermarkColumnConstraint):
             watermark = _watermark_of(item)
         elif isinstance(item, exp.PrimaryKey):
-            continue               # NOT ENFORCED: Flink does not check it either
+            primary_key = tuple(each.name for each in item.expressions)   # NOT ENFORCED: Flink does not check it
         else:
             raise UnsupportedFeatureError("'%s' in CREATE TABLE" % item.sql(), SECTION)
     options = {}
@@ -107,12 +112,15 @@ def table_of(create: exp.Create) -> CatalogTable:
             options[prop.this.name if isinstance(prop.this, exp.Expr) else str(prop.this)] = prop.args["value"].name
     if any(column.computed is not None for column in columns):
         columns = _typed_computed_columns(columns)
+    # a primary key's columns are NOT NULL
+    columns = [attrs.evolve(column, type=attrs.evolve(column.type, nullable=False))
+               if column.name in primary_key and column.type is not None else column for column in columns]
     if watermark is not None:
         column = next((c for c in columns if c.name == watermark[0]), None)
         if column is None or column.type.name != "TIMESTAMP":
             raise UnsupportedFeatureError("WATERMARK FOR a column that is not a TIMESTAMP column of the table",
                                           SECTION)
-    return CatalogTable(name, tuple(columns), options, watermark)
+    return CatalogTable(name, tuple(columns), options, watermark, primary_key=primary_key)
 
 
 def _typed_computed_columns(columns: List[Column]) -> List[Column]:

@@ -8,9 +8,9 @@ import attrs
 from sqlglot import exp
 
 from pyflink_compat.common.watermark_strategy import TimestampAssigner
-from pyflink_compat.table.sql import expressions
+from pyflink_compat.table.sql import expressions, kafka_table
 from pyflink_compat.table.sql.catalog import SECTION, CatalogTable
-from pyflink_compat.util.exceptions import UnsupportedFeatureError
+from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
 CATALOG_PATH = "default_catalog.default_database"
 
@@ -31,10 +31,6 @@ def _row_type(table: CatalogTable):
     if any(column.type.name not in _TYPED for column in table.columns):
         return None
     return Types.ROW_NAMED(table.column_names, [column.type.type_info() for column in table.columns])
-
-
-def _format(table: CatalogTable) -> str:
-    return table.option("value.format", table.option("format"))
 
 
 class JobBuilder:
@@ -60,12 +56,17 @@ class JobBuilder:
         compiler = expressions.Compiler({column.name: (position, column.type)
                                          for position, column in enumerate(source.columns)})
         if select.args.get("group"):
-            return self._add_group_by(select, source, target, compiler)
+            grouping = plan_grouping(select, source, compiler)
+            _check_column_count(len(grouping.outputs), target)
+            if grouping.window is None and target.option("connector") not in ("print", "blackhole",
+                                                                                kafka_table.UPSERT_KAFKA):
+                raise expressions.validation_error(
+                    "Table sink '%s.%s' doesn't support consuming update changes which is produced by node "
+                    "GroupAggregate(groupBy=[%s])" % (CATALOG_PATH, target.name, ", ".join(grouping.key_sql)))
+            self._sink_changes(grouping.changes(self, [column.type for column in target.columns]), target)
+            return
         projections = _projections(select, source, compiler)
-        if len(projections) != len(target.columns):
-            raise expressions.validation_error(
-                "Column types of query result and sink for '%s.%s' do not match.\nCause: Different number of "
-                "columns." % (CATALOG_PATH, target.name))
+        _check_column_count(len(projections), target)
         condition = _condition(select, compiler)
         converters = [expressions.cast_to(compiled, column.type)
                       for (_, compiled), column in zip(projections, target.columns)]
@@ -74,81 +75,39 @@ class JobBuilder:
         rows.name("Calc")
         self._sink(rows, target)
 
-    def _add_group_by(self, select: exp.Select, source: CatalogTable, target: CatalogTable, compiler):
-        """GROUP BY with aggregates, as Flink's GroupAggregate: per key, the first row is an insertion (+I), each
-        later input row retracts the previous result (-U) and sends the new one (+U), unless it is unchanged."""
-        from pyflink_compat.table.sql import aggregates
-        group = select.args["group"]
-        if group.args.get("rollup") or group.args.get("cube") or group.args.get("grouping_sets"):
-            _refuse("GROUPING SETS, ROLLUP and CUBE")
-        windows = [each for each in group.expressions
-                   if isinstance(each, exp.Anonymous) and each.name.upper() in aggregates.GROUP_WINDOWS]
-        if len(windows) > 1:
-            _refuse("Two group windows in one GROUP BY")
-        window = aggregates.group_window(windows[0], source) if windows else None
-        key_nodes = [each for each in group.expressions if each not in windows]
-        keys = [compiler.compile(each) for each in key_nodes]
-        key_sql = [each.sql() for each in key_nodes]
-        outputs = []          # per output column: ("key", index), ("agg", index) or ("window", "start" / "end")
-        calls = []            # (aggregate name, compiled argument or None)
-        for item in select.expressions:
-            node = item.this if isinstance(item, exp.Alias) else item
-            if node.sql() in key_sql:
-                outputs.append(("key", key_sql.index(node.sql())))
-                continue
-            bound = window.bound_of(node) if window is not None else None
-            if bound is not None:
-                outputs.append(("window", bound))
-                continue
-            call = aggregates.call_of(node, compiler)
-            if call is None:
-                raise expressions.validation_error(
-                    "SQL validation failed. Expression '%s' is not being grouped" % node.sql())
-            outputs.append(("agg", len(calls)))
-            calls.append(call)
-        if len(outputs) != len(target.columns):
-            raise expressions.validation_error(
-                "Column types of query result and sink for '%s.%s' do not match.\nCause: Different number of "
-                "columns." % (CATALOG_PATH, target.name))
-        if window is None and target.option("connector") not in ("print", "blackhole"):
-            raise expressions.validation_error(
-                "Table sink '%s.%s' doesn't support consuming update changes which is produced by node "
-                "GroupAggregate(groupBy=[%s])" % (CATALOG_PATH, target.name, ", ".join(key_sql)))
-        condition = _condition(select, compiler)
-        key_functions = [function for function, _ in keys]
-        argument_functions = [argument for _, argument in calls]
-        converters = [column.type for column in target.columns]
-
-        def keyed_input(row):
-            if row is None:
-                return
-            values = tuple(row)
-            if condition is not None and condition(values) is not True:
-                return
-            yield (tuple(function(values) for function in key_functions),
-                   tuple(None if argument is None else argument(values) for argument in argument_functions))
-
-        names = [name for name, _ in calls]
-        keyed = self._source_stream(source).flat_map(keyed_input).name("Calc").key_by(_group_key)
-        if window is None:
-            changes = keyed.process(aggregates.GroupAggregate(names, outputs, converters)).name("GroupAggregate")
-        else:
-            windowed = keyed.window(window.assigner())
-            if window.kind == "SESSION":
-                # merging windows keep their elements: our DataStream window operator reproduces PyFlink's keeping
-                # one accumulator when a record bridges sessions, and Flink SQL's planner merges them all
-                changes = windowed.process(aggregates.SessionAggregate(names, outputs, converters))
-            else:
-                changes = windowed.aggregate(aggregates.Accumulate(names),
-                                             aggregates.WindowAggregate(names, outputs, converters))
-            changes = changes.name("GroupWindowAggregate")
-        self._sink_changes(changes, target)
+    def add_query(self, select):
+        """The changelog stream of a query's result, (row kind, values) per change, and the result's columns
+        (names and types): what TableResult.print() and collect() show."""
+        from pyflink_compat.table.sql.catalog import Column
+        if isinstance(select, exp.Subquery):
+            select = select.this
+        source = relation_of(select, self.tables)
+        compiler = expressions.Compiler({column.name: (position, column.type)
+                                         for position, column in enumerate(source.columns)})
+        if select.args.get("group"):
+            grouping = plan_grouping(select, source, compiler)
+            return grouping.changes(self, grouping.types), grouping.columns()
+        projections = _projections(select, source, compiler)
+        calc = _calc(_condition(select, compiler), [function for _, (function, _) in projections])
+        columns = [Column(name, column_type) for name, (_, column_type) in projections]
+        rows = self._source_stream(source).flat_map(calc, output_type=_row_type(CatalogTable("q", tuple(columns),
+                                                                                            {})))
+        return rows.name("Calc").map(_insertion), columns
 
     def _sink_changes(self, changes, target: CatalogTable):
         """A changelog stream of (row kind, values) into a print or blackhole table (or, insertions only, into
         any sink table)."""
         from pyflink_compat.common.typeinfo import Types
         if target.option("connector") == "blackhole":
+            return
+        enforcer = self._not_null_enforcer(target, changelog=True)
+        if enforcer is not None:
+            changes = changes.flat_map(enforcer).name("ConstraintEnforcer")
+        if target.option("connector") == kafka_table.UPSERT_KAFKA:
+            layout = kafka_table.layout_of(target, kafka_table.SINK)
+            records = changes.flat_map(_upsert_records(kafka_table.upsert_record(target, layout)),
+                                       output_type=kafka_table.record_type())
+            records.sink_to(kafka_table.sink(target, layout))
             return
         if target.option("connector") != "print":
             self._sink(changes.map(_values_row, output_type=_row_type(target)), target)
@@ -186,42 +145,15 @@ class JobBuilder:
         return self.streams[key]
 
     def _kafka_source(self, table: CatalogTable):
-        _check_kafka_options(table)
-        from pyflink_compat.common.serialization import SimpleStringSchema
         from pyflink_compat.common.watermark_strategy import WatermarkStrategy
-        from pyflink_compat.datastream.connectors.kafka import KafkaSource
-        builder = KafkaSource.builder().set_bootstrap_servers(_required(table, "properties.bootstrap.servers"))
-        if table.option("topic"):
-            builder = builder.set_topics(*[topic.strip() for topic in table.option("topic").split(";")])
-        elif table.option("topic-pattern"):
-            builder = builder.set_topic_pattern(table.option("topic-pattern"))
-        else:
-            _required(table, "topic")
-        for key, value in _client_properties(table).items():
-            builder = builder.set_property(key, value)
-        if table.option("properties.group.id"):
-            builder = builder.set_group_id(table.option("properties.group.id"))
-        builder = builder.set_starting_offsets(_starting_offsets(table))
-        bounded = _stopping_offsets(table)
-        if bounded is not None:
-            builder = builder.set_bounded(bounded)
-        value_format = _format(table)
-        builder = builder.set_value_only_deserializer(SimpleStringSchema())
-        if value_format == "json":
-            to_values = _json_rows(table)
-        elif value_format == "raw":
-            if len(table.physical_columns) != 1:
-                raise expressions.validation_error(
-                    "The 'raw' format only supports single physical column. However the defined schema "
-                    "contains multiple physical columns: [%s]" % ", ".join(
-                        "`%s` %s" % (c.name, c.type.name) for c in table.columns))
-            to_values = _single_column_row
-        else:
-            _refuse("The '%s' format" % value_format, "Kafka tables read 'json' or 'raw'")
-        stream = self.env.from_source(builder.build(), WatermarkStrategy.no_watermarks(),
+        layout = kafka_table.layout_of(table, kafka_table.SOURCE)
+        source, to_rows = kafka_table.source(table, layout)
+        stream = self.env.from_source(source, WatermarkStrategy.no_watermarks(),
                                       "KafkaSource-%s.%s" % (CATALOG_PATH, table.name))
         physical = attrs.evolve(table, columns=tuple(table.physical_columns))
-        rows = stream.flat_map(to_values, output_type=_row_type(physical)).name("%s[%s]" % (value_format, table.name))
+        formats = layout.value_format if layout.key_format is None else "%s/%s" % (layout.key_format,
+                                                                                   layout.value_format)
+        rows = stream.flat_map(to_rows, output_type=_row_type(physical)).name("%s[%s]" % (formats, table.name))
         if len(physical.columns) != len(table.columns):
             rows = rows.map(_with_computed_columns(table), output_type=_row_type(table)).name("computed columns")
         if table.watermark is not None:
@@ -247,8 +179,23 @@ class JobBuilder:
         return self.options.get(key)
 
     # sinks -----------------------------------------------------------------------------------------
+    def _not_null_enforcer(self, table: CatalogTable, changelog: bool):
+        """Flink's sink constraint enforcer of the table's NOT NULL columns (a primary key's are): a NULL in one
+        fails the job, or, with table.exec.sink.not-null-enforcer = DROP, drops the row; None: nothing to check."""
+        positions = [(i, column.name) for i, column in enumerate(table.columns) if not column.type.nullable]
+        if not positions:
+            return None
+        mode = (self.env_option("table.exec.sink.not-null-enforcer") or "ERROR").upper()
+        if mode not in ("ERROR", "DROP"):
+            raise expressions.validation_error("Could not parse value '%s' for key "
+                                               "'table.exec.sink.not-null-enforcer'." % mode)
+        return _NotNullEnforcer(positions, mode == "DROP", changelog)
+
     def _sink(self, rows, table: CatalogTable):
         connector = table.option("connector")
+        enforcer = None if connector == "blackhole" else self._not_null_enforcer(table, changelog=False)
+        if enforcer is not None:
+            rows = rows.flat_map(enforcer, output_type=_row_type(table)).name("ConstraintEnforcer")
         if connector == "print":
             identifier = table.option("print-identifier")
             if table.option("standard-error", "false") == "true":
@@ -261,62 +208,13 @@ class JobBuilder:
                 sink.set_parallelism(int(table.option("sink.parallelism")))
         elif connector == "blackhole":
             pass                     # a stream nothing reads: its records are computed and dropped
-        elif connector == "kafka":
-            from pyflink_compat.common.typeinfo import Types
-            if _format(table) == "raw":
-                rows = rows.map(_single_value, output_type=Types.STRING())
-            elif _format(table) == "json":
-                rows = rows.map(_json_writer(table), output_type=Types.STRING())
-            rows.sink_to(self._kafka_sink(table))
+        elif connector in (kafka_table.KAFKA, kafka_table.UPSERT_KAFKA):
+            layout = kafka_table.layout_of(table, kafka_table.SINK)
+            records = rows.map(_records_of(kafka_table.writer(table, layout)), output_type=kafka_table.record_type())
+            records.sink_to(kafka_table.sink(table, layout))
         else:
-            _refuse("The '%s' connector as a sink" % connector, "sinks are Kafka, print or blackhole tables")
-
-    def _kafka_sink(self, table: CatalogTable):
-        _check_kafka_options(table)
-        from pyflink_compat.common.serialization import SimpleStringSchema
-        from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
-        from pyflink_compat.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink
-        topic = _required(table, "topic")
-        value_format = _format(table)
-        if value_format in ("json", "raw"):
-            serializer = SimpleStringSchema()
-        else:
-            _refuse("The '%s' format" % value_format, "Kafka tables write 'json' or 'raw'")
-        record = KafkaRecordSerializationSchema.builder().set_topic(topic).set_value_serialization_schema(serializer)
-        builder = KafkaSink.builder().set_bootstrap_servers(_required(table, "properties.bootstrap.servers")) \
-            .set_record_serializer(record.build())
-        for key, value in _client_properties(table).items():
-            builder = builder.set_property(key, value)
-        guarantee = table.option("sink.delivery-guarantee", "at-least-once")
-        builder = builder.set_delivery_guarantee({"none": DeliveryGuarantee.NONE,
-                                                  "at-least-once": DeliveryGuarantee.AT_LEAST_ONCE,
-                                                  "exactly-once": DeliveryGuarantee.EXACTLY_ONCE}[guarantee])
-        if table.option("sink.transactional-id-prefix"):
-            builder = builder.set_transactional_id_prefix(table.option("sink.transactional-id-prefix"))
-        return builder.build()
-
-
-# Options of the kafka connector and its formats that run; the other options Flink knows are refused by name, so
-# that none is ignored.
-_KAFKA_OPTIONS = {"connector", "topic", "topic-pattern", "format", "value.format", "scan.startup.mode",
-                  "scan.startup.timestamp-millis", "scan.bounded.mode", "scan.bounded.timestamp-millis",
-                  "sink.delivery-guarantee", "sink.transactional-id-prefix", "sink.parallelism",
-                  "scan.topic-partition-discovery.interval", "json.ignore-parse-errors", "json.fail-on-missing-field",
-                  "raw.charset"}
-
-
-def _check_kafka_options(table: CatalogTable):
-    for key, value in table.options.items():
-        if key.startswith("properties.") or key in _KAFKA_OPTIONS:
-            continue
-        if key == "json.timestamp-format.standard" and value.upper() == "SQL":
-            continue
-        if key == "raw.charset" and value.upper().replace("-", "") != "UTF8":
-            _refuse("raw.charset '%s'" % value)
-        _refuse("The option '%s' = '%s' of table '%s'" % (key, value, table.name),
-                "Kafka tables run with topic(s), properties.*, format json or raw, scan.startup.* and "
-                "scan.bounded.* modes, sink.delivery-guarantee; message keys (key.format, key.fields) are not "
-                "read or written yet")
+            _refuse("The '%s' connector as a sink" % connector, "sinks are Kafka, upsert-kafka, print or blackhole "
+                                                               "tables")
 
 
 def _condition(select: exp.Select, compiler):
@@ -361,6 +259,18 @@ def _lookup(tables: Dict[str, CatalogTable], name: str) -> CatalogTable:
     return tables[name]
 
 
+def query_columns(select, tables: Dict[str, CatalogTable]) -> list:
+    """The columns of a query's result (its validation, as Flink's planner validates a query it is given)."""
+    if isinstance(select, exp.Subquery):
+        select = select.this
+    if isinstance(select, exp.Select) and select.args.get("group"):
+        source = relation_of(select, tables)
+        compiler = expressions.Compiler({column.name: (position, column.type)
+                                         for position, column in enumerate(source.columns)})
+        return plan_grouping(select, source, compiler).columns()
+    return list(view_of("query", select, tables).columns)
+
+
 def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     """A view of ``select``: its columns (names and types of the select list), the source's watermark when the
     rowtime column is selected as it is."""
@@ -385,132 +295,6 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
             elif isinstance(item, exp.Alias) and isinstance(item.this, exp.Column) and item.this.name == rowtime:
                 watermark = (item.alias, source.watermark[1])
     return CatalogTable(name, columns, {}, watermark, select)
-
-
-def _client_properties(table: CatalogTable) -> Dict[str, str]:
-    """The Kafka client properties of a table: its ``properties.*`` options but the bootstrap servers."""
-    return {key[len("properties."):]: value for key, value in table.options.items()
-            if key.startswith("properties.") and key != "properties.bootstrap.servers"}
-
-
-def _required(table: CatalogTable, key: str) -> str:
-    value = table.option(key)
-    if value is None:
-        raise expressions.validation_error(
-            "Unable to create a source for reading table '%s.%s'.\n\nOne or more required options are missing."
-            "\n\nMissing required options are:\n\n%s" % (CATALOG_PATH, table.name, key))
-    return value
-
-
-def _starting_offsets(table: CatalogTable):
-    from pyflink_compat.datastream.connectors.kafka import KafkaOffsetResetStrategy, KafkaOffsetsInitializer
-    mode = table.option("scan.startup.mode", "group-offsets")
-    if mode == "earliest-offset":
-        return KafkaOffsetsInitializer.earliest()
-    if mode == "latest-offset":
-        return KafkaOffsetsInitializer.latest()
-    if mode == "group-offsets":
-        reset = table.option("properties.auto.offset.reset", "none").upper()
-        return KafkaOffsetsInitializer.committed_offsets(KafkaOffsetResetStrategy[reset])
-    if mode == "timestamp":
-        return KafkaOffsetsInitializer.timestamp(int(_required(table, "scan.startup.timestamp-millis")))
-    _refuse("scan.startup.mode '%s'" % mode)
-
-
-def _stopping_offsets(table: CatalogTable):
-    from pyflink_compat.datastream.connectors.kafka import KafkaOffsetsInitializer
-    mode = table.option("scan.bounded.mode", "unbounded")
-    if mode == "unbounded":
-        return None
-    if mode == "latest-offset":
-        return KafkaOffsetsInitializer.latest()
-    if mode == "timestamp":
-        return KafkaOffsetsInitializer.timestamp(int(_required(table, "scan.bounded.timestamp-millis")))
-    _refuse("scan.bounded.mode '%s'" % mode)
-
-
-def _json_rows(table: CatalogTable):
-    """The 'json' format's rows of a table: Flink SQL's JSON reading (a number or a numeric string for a numeric
-    column, any scalar's text for a STRING, NULL for a missing field unless json.fail-on-missing-field; a
-    message that is no JSON object of the schema fails the job, or is skipped with json.ignore-parse-errors)."""
-    ignore_errors = table.option("json.ignore-parse-errors", "false") == "true"
-    fail_on_missing = table.option("json.fail-on-missing-field", "false") == "true"
-    if ignore_errors and fail_on_missing:
-        raise expressions.validation_error("fail-on-missing-field and ignore-parse-errors shouldn't both be true.")
-    fields = [(column.name, _json_converter(column.type.name)) for column in table.physical_columns]
-
-    def rows(text):
-        import json
-        from pyflink_compat.common.types import Row
-        if text is None:                 # a tombstone: no row
-            return
-        try:
-            node = json.loads(text)
-            if not isinstance(node, dict):
-                raise ValueError("not a JSON object")
-            values = []
-            for name, convert in fields:
-                if name not in node:
-                    if fail_on_missing:
-                        raise ValueError("Could not find field with name '%s'." % name)
-                    values.append(None)
-                elif node[name] is None:
-                    values.append(None)
-                else:
-                    try:
-                        values.append(convert(node[name]))
-                    except (ValueError, TypeError, OverflowError):
-                        if not ignore_errors:
-                            raise
-                        values.append(None)       # Flink's json format: the field is NULL, the row stays
-        except (ValueError, TypeError, OverflowError) as e:
-            if ignore_errors:
-                return
-            raise IOError("Failed to deserialize JSON '%s'." % text) from e
-        yield Row(*values)
-    return rows
-
-
-def _json_scalar_text(value) -> str:
-    import json
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, separators=(",", ":"))
-    return str(value)
-
-
-def _json_integer(low: int, high: int):
-    def convert(value):
-        if isinstance(value, bool):
-            raise ValueError("a boolean for an integer column")
-        if isinstance(value, (int, float)):
-            if not low <= value <= high:
-                raise ValueError("out of range")
-            return int(value)
-        return int(_json_scalar_text(value).strip())
-    return convert
-
-
-def _json_timestamp(value):
-    from pyflink_compat.table.sql.values import parse_sql_timestamp
-    if not isinstance(value, str):
-        raise ValueError("a timestamp is text")
-    return parse_sql_timestamp(value)
-
-
-def _json_converter(name: str):
-    if name == "TIMESTAMP":
-        return _json_timestamp
-    if name == "STRING":
-        return _json_scalar_text
-    if name in ("DOUBLE", "FLOAT"):
-        return lambda value: float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
-            else float(_json_scalar_text(value).strip())
-    if name == "BOOLEAN":
-        return lambda value: value if isinstance(value, bool) else _json_scalar_text(value).strip().lower() == "true"
-    bits = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "BIGINT": 64}[name]
-    return _json_integer(-2 ** (bits - 1), 2 ** (bits - 1) - 1)
 
 
 def _with_computed_columns(table: CatalogTable):
@@ -553,6 +337,133 @@ def _duration_ms(text: str) -> int:
     return number * factors[unit]
 
 
+def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Grouping":
+    """GROUP BY with aggregates, as Flink's GroupAggregate: per key, the first row is an insertion (+I), each
+    later input row retracts the previous result (-U) and sends the new one (+U), unless it is unchanged; or
+    a group window's aggregate, an insertion per key and window when the window fires."""
+    from pyflink_compat.table.sql import aggregates
+    from pyflink_compat.table.sql.catalog import SqlType
+    group = select.args["group"]
+    if group.args.get("rollup") or group.args.get("cube") or group.args.get("grouping_sets"):
+        _refuse("GROUPING SETS, ROLLUP and CUBE")
+    windows = [each for each in group.expressions
+               if isinstance(each, exp.Anonymous) and each.name.upper() in aggregates.GROUP_WINDOWS]
+    if len(windows) > 1:
+        _refuse("Two group windows in one GROUP BY")
+    window = aggregates.group_window(windows[0], source) if windows else None
+    key_nodes = [each for each in group.expressions if each not in windows]
+    keys = [compiler.compile(each) for each in key_nodes]
+    grouping = _Grouping(source, select, compiler, window, [each.sql() for each in key_nodes], keys)
+    for item in select.expressions:
+        node = item.this if isinstance(item, exp.Alias) else item
+        grouping.names.append(item.alias_or_name)
+        if node.sql() in grouping.key_sql:
+            index = grouping.key_sql.index(node.sql())
+            grouping.outputs.append(("key", index))
+            grouping.types.append(keys[index][1])
+            continue
+        bound = window.bound_of(node) if window is not None else None
+        if bound is not None:
+            grouping.outputs.append(("window", bound))
+            grouping.types.append(SqlType("TIMESTAMP", precision=3))
+            continue
+        call = aggregates.call_of(node, compiler)
+        if call is None:
+            raise expressions.validation_error(
+                "SQL validation failed. Expression '%s' is not being grouped" % node.sql())
+        name, argument, result_type = call
+        grouping.outputs.append(("agg", len(grouping.calls)))
+        grouping.types.append(result_type)
+        grouping.calls.append((name, argument))
+    return grouping
+
+
+class _Grouping:
+    """A GROUP BY planned: its keys, window, aggregate calls and output columns; ``changes`` adds its
+    operators to the job."""
+
+    def __init__(self, source: CatalogTable, select: exp.Select, compiler, window, key_sql, keys):
+        self.source, self.select, self.compiler = source, select, compiler
+        self.window, self.key_sql, self.keys = window, key_sql, keys
+        self.names, self.types = [], []   # of the output columns
+        self.outputs = []     # per output column: ("key", index), ("agg", index) or ("window", "start" / "end")
+        self.calls = []       # (aggregate name, compiled argument or None)
+
+    def columns(self) -> list:
+        from pyflink_compat.table.sql.catalog import Column
+        return [Column(name, sql_type) for name, sql_type in zip(self.names, self.types)]
+
+    def changes(self, builder: "JobBuilder", column_types):
+        """The stream of (row kind, values) changes of the job ``builder`` builds, the values converted to
+        ``column_types``."""
+        from pyflink_compat.table.sql import aggregates
+        condition = _condition(self.select, self.compiler)
+        key_functions = [function for function, _ in self.keys]
+        argument_functions = [argument for _, argument in self.calls]
+
+        def keyed_input(row):
+            if row is None:
+                return
+            values = tuple(row)
+            if condition is not None and condition(values) is not True:
+                return
+            yield (tuple(function(values) for function in key_functions),
+                   tuple(None if argument is None else argument(values) for argument in argument_functions))
+
+        names = [name for name, _ in self.calls]
+        keyed = builder._source_stream(self.source).flat_map(keyed_input).name("Calc").key_by(_group_key)
+        if self.window is None:
+            return keyed.process(aggregates.GroupAggregate(names, self.outputs, column_types)) \
+                .name("GroupAggregate")
+        windowed = keyed.window(self.window.assigner())
+        if self.window.kind == "SESSION":
+            # merging windows keep their elements: our DataStream window operator reproduces PyFlink's keeping
+            # one accumulator when a record bridges sessions, and Flink SQL's planner merges them all
+            changes = windowed.process(aggregates.SessionAggregate(names, self.outputs, column_types))
+        else:
+            changes = windowed.aggregate(aggregates.Accumulate(names),
+                                         aggregates.WindowAggregate(names, self.outputs, column_types))
+        return changes.name("GroupWindowAggregate")
+
+
+class EnforcerError(JavaStyleError):
+    """A sink constraint's failure, on one line so that the job's failure message (its first line) names it."""
+
+    def __str__(self):
+        return self._thrown()
+
+
+class _NotNullEnforcer:
+    """Checks the NOT NULL columns of the rows (or of the changes' values) going into a sink."""
+
+    def __init__(self, positions, drop: bool, changelog: bool):
+        self.positions, self.drop, self.changelog = positions, drop, changelog
+
+    def __call__(self, element):
+        values = element[1] if self.changelog else tuple(element)
+        for position, name in self.positions:
+            if values[position] is None:
+                if self.drop:
+                    return
+                raise EnforcerError(
+                    "org.apache.flink.table.runtime.operators.sink.constraint.EnforcerException",
+                    "Column '%s' is NOT NULL, however, a null value is being written into it. You can set job "
+                    "configuration 'table.exec.sink.not-null-enforcer'='DROP' to suppress this exception and drop "
+                    "such records silently." % name, "process")
+        yield element
+
+
+def _check_column_count(count: int, target: CatalogTable):
+    if count != len(target.columns):
+        raise expressions.validation_error(
+            "Column types of query result and sink for '%s.%s' do not match.\nCause: Different number of "
+            "columns." % (CATALOG_PATH, target.name))
+
+
+def _insertion(row):
+    return "+I", tuple(row)
+
+
 class _RowtimeAssigner(TimestampAssigner):
     """The record timestamp of a row: its rowtime TIMESTAMP column as UTC epoch milliseconds."""
 
@@ -565,17 +476,6 @@ class _RowtimeAssigner(TimestampAssigner):
             raise RuntimeError("RowTime field should not be null, please convert it to a non-null long value.")
         import calendar
         return calendar.timegm(rowtime.timetuple()) * 1000 + rowtime.microsecond // 1000
-
-
-def _single_value(row):
-    for value in row:
-        return value
-
-
-def _single_column_row(value):
-    from pyflink_compat.common.types import Row
-    if value is not None:
-        yield Row(value)
 
 
 def _calc(condition, converters):
@@ -608,10 +508,18 @@ def _inserted_line(sql_types):
     return line
 
 
-def _json_writer(table: CatalogTable):
-    names, sql_types = table.column_names, [column.type for column in table.columns]
+def _records_of(record):
+    """Row(key bytes, value bytes) of a Row of a Kafka table's columns."""
+    def records(row):
+        from pyflink_compat.common.types import Row
+        return Row(*record(list(row)))
+    return records
 
-    def text(row) -> str:
-        from pyflink_compat.table.sql.values import json_text
-        return json_text(names, list(row), sql_types)
-    return text
+
+def _upsert_records(record):
+    def records(change):
+        from pyflink_compat.common.types import Row
+        written = record(change)
+        if written is not None:
+            yield Row(*written)
+    return records

@@ -1,0 +1,65 @@
+"""Flink SQL with Kafka message keys, an upsert-kafka table and results printed by the table environment:
+
+1. a Kafka table of events whose user is the message key ('key.format' = 'raw', EXCEPT_KEY: the value holds the
+   other fields; a record without a key has a NULL user) is read by a statement set writing
+   - a Kafka table keyed by two columns in JSON (value.fields-include ALL: the value repeats them), over two
+     partitions (the key's murmur2 hash chooses one, as Kafka's default partitioner does),
+   - GROUP BY user into an upsert-kafka table (the user as JSON key, each update an upsert of the key's row; the
+     group of the NULL user dropped, its key column being NOT NULL as a primary key's columns are, and
+     'table.exec.sink.not-null-enforcer' = 'DROP');
+2. what TableResult.print() shows: "OK" for DDL, -1 per sink of an INSERT job, the rows of a query as a tableau
+   (an op column with each row's kind, GROUP BY's -U / +U, a long value cut to 30 characters, <NULL>, TRUE /
+   FALSE, "N rows in set"), "Empty set"; and the rows collect() returns, with their RowKind.
+
+Usage: sql_keys_and_results.py BOOTSTRAP EVENTS_TOPIC KEYED_TOPIC TOTALS_TOPIC
+"""
+import sys
+
+from pyflink.table import EnvironmentSettings, TableEnvironment
+
+brokers, events_topic, keyed_topic, totals_topic = sys.argv[1:5]
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+t_env.get_config().set("table.exec.sink.not-null-enforcer", "DROP")
+t_env.execute_sql("""
+    CREATE TABLE events (
+        usr STRING,
+        id INT,
+        amount BIGINT,
+        note STRING
+    ) WITH (
+        'connector' = 'kafka',
+        'topic' = '%s',
+        'properties.bootstrap.servers' = '%s',
+        'scan.startup.mode' = 'earliest-offset',
+        'scan.bounded.mode' = 'latest-offset',
+        'key.format' = 'raw',
+        'key.fields' = 'usr',
+        'value.format' = 'json',
+        'value.fields-include' = 'EXCEPT_KEY'
+    )""" % (events_topic, brokers)).print()
+t_env.execute_sql("""
+    CREATE TABLE keyed (id INT, usr STRING, doubled BIGINT) WITH (
+        'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'key.format' = 'json', 'key.fields' = 'id;usr', 'value.format' = 'json')""" % (keyed_topic, brokers))
+t_env.execute_sql("""
+    CREATE TABLE totals (usr STRING, n BIGINT, total BIGINT, PRIMARY KEY (usr) NOT ENFORCED) WITH (
+        'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'key.format' = 'json', 'value.format' = 'json')""" % (totals_topic, brokers))
+t_env.execute_sql("CREATE TABLE dropped (usr STRING) WITH ('connector' = 'blackhole')")
+
+statements = t_env.create_statement_set()
+statements.add_insert_sql("INSERT INTO keyed SELECT id, usr, amount * 2 FROM events WHERE amount > 0")
+statements.add_insert_sql("INSERT INTO totals SELECT usr, COUNT(*), SUM(amount) FROM events GROUP BY usr")
+result = statements.execute()
+result.wait()
+result.print()
+t_env.execute_sql("INSERT INTO dropped SELECT usr FROM events").print()
+
+t_env.execute_sql("SELECT usr, id, amount, amount > 10 AS big, note FROM events WHERE id <= 4").print()
+t_env.sql_query("SELECT usr, COUNT(*) AS n, MAX(amount) AS top FROM events GROUP BY usr").execute().print()
+t_env.execute_sql("SELECT usr, id FROM events WHERE id > 1000").print()
+with t_env.sql_query("SELECT usr, SUM(amount) AS total FROM events WHERE usr IS NOT NULL GROUP BY usr") \
+        .execute().collect() as rows:
+    for row in rows:
+        print("collected", row.get_row_kind(), row)
