@@ -178,6 +178,7 @@ def run_job(options: RunOptions):
     if options.module is not None:
         sys.argv = [options.module] + options.job_args
         runpy.run_module(options.module, run_name="__main__", alter_sys=True)
+        _wait_for_background_jobs()
         return
     sys.argv = [options.job_file] + options.job_args
     job_dir = os.path.dirname(os.path.abspath(options.job_file))
@@ -187,6 +188,14 @@ def run_job(options: RunOptions):
         sys.path.insert(0, job_dir)
     dependency_guard.keep_kafka_python_importable()
     runpy.run_path(options.job_file, run_name="__main__")
+    _wait_for_background_jobs()
+
+
+def _wait_for_background_jobs():
+    """Jobs the job file started and left running (execute_async, execute_sql of an INSERT without wait()) go
+    on until they end, as on a Flink cluster after ``flink run`` returns."""
+    from pyflink_compat.runtime import job
+    job.wait_for_background_jobs()
 
 
 def _checked_path(path: str) -> str:

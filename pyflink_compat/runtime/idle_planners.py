@@ -39,6 +39,21 @@ CREATING_MODULES = frozenset({
 })
 
 _planning_lock = threading.RLock()
+# Jobs of this process whose queries have not all run their first micro-batch: Spark may still be planning
+# their reads in its own threads, with the workers release() ends (a second job running beside a first).
+_starting_jobs = set()
+_starting_lock = threading.Lock()
+
+
+def job_starting(job_id):
+    with _starting_lock:
+        _starting_jobs.add(job_id)
+
+
+def job_started(job_id):
+    """The job's queries all run (or it ended): its planning workers are no longer needed for it."""
+    with _starting_lock:
+        _starting_jobs.discard(job_id)
 
 
 @contextlib.contextmanager
@@ -93,12 +108,16 @@ def idle_planning_workers(root: int = None, children: dict = None, cmdline=_cmdl
     return found
 
 
-def release(warm_up_done: threading.Event = None, modules=PLANNING_MODULES) -> Optional[int]:
+def release(warm_up_done: threading.Event = None, modules=PLANNING_MODULES, job_id=None) -> Optional[int]:
     """End the idle planning workers (of ``modules``); returns how many, or None when it must be tried again
-    later: while another thread plans a query here, or before the session's warm-up has finished. The
-    planning thread itself may call it between two of its steps (the lock is re-entrant)."""
+    later: while another thread plans a query here, while another job than ``job_id`` is starting, or before
+    the session's warm-up has finished. The planning thread itself may call it between two of its steps (the
+    lock is re-entrant)."""
     if warm_up_done is not None and not warm_up_done.is_set():
         return None
+    with _starting_lock:
+        if _starting_jobs - {job_id}:
+            return None
     if not _planning_lock.acquire(blocking=False):
         return None
     try:

@@ -148,14 +148,16 @@ class JobRun:
         if restart and restart not in ("none", "off", "disable"):
             log.warning("Restart strategy '%s' is recorded, not applied: a failure ends the job (resume it from "
                         "its checkpoint with -s; porting guide, section checkpoints)", restart)
+        idle_planners.job_starting(self.job_id)
         with idle_planners.planning():
             try:
                 worker = worker_python.resolve(configuration)
                 spark = session.get_session(configuration, worker)
                 planned = translate.plan_queries(spark, self.job, self.job_name, self._checkpoints, self.deliver)
                 release_creators = idle_planners.enabled(configuration) and idle_planners.release(
-                    warm_up.created, modules=idle_planners.CREATING_MODULES) is None
+                    warm_up.created, modules=idle_planners.CREATING_MODULES, job_id=self.job_id) is None
             except BaseException:
+                idle_planners.job_started(self.job_id)
                 self._checkpoints.discard()          # nothing ran: nothing to keep
                 raise
             try:
@@ -164,6 +166,7 @@ class JobRun:
                         continue
                     self._queries.append((plan, plan.start()))
             except BaseException:
+                idle_planners.job_started(self.job_id)
                 self._stop_all()
                 self._checkpoints.finish(checkpoints.FAILED)
                 raise
@@ -187,9 +190,12 @@ class JobRun:
             while pending and not self._cancel_requested.is_set():
                 if release_creators:                  # the warm-up had not created its data source yet
                     release_creators = idle_planners.release(
-                        warm_up.created, modules=idle_planners.CREATING_MODULES) is None
-                if release_planners and len(started) == len(self._queries):
-                    release_planners = idle_planners.release(warm_up.finished) is None   # None: try again
+                        warm_up.created, modules=idle_planners.CREATING_MODULES, job_id=self.job_id) is None
+                if len(started) == len(self._queries):
+                    idle_planners.job_started(self.job_id)
+                    if release_planners:
+                        release_planners = idle_planners.release(warm_up.finished,
+                                                                 job_id=self.job_id) is None   # None: try again
                 for plan, query in list(pending):
                     # Read the state before the exception: a query failing between the two reads is then seen
                     # failed, never taken for finished.
@@ -217,6 +223,7 @@ class JobRun:
             self.error = e
             self.status = JobStatus.CANCELED if self._cancel_requested.is_set() else JobStatus.FAILED
         finally:
+            idle_planners.job_started(self.job_id)
             try:
                 self._stop_all()
                 outcomes = {JobStatus.FINISHED: checkpoints.FINISHED, JobStatus.CANCELED: checkpoints.CANCELED}
@@ -306,10 +313,34 @@ def execute(job: JobPlan, job_name: str):
     return JobRun(job, job_name).start().wait()
 
 
-def execute_async(job: JobPlan, job_name: str):
+# Jobs started without anyone waiting for them (execute_async, an INSERT's execute_sql), in start order.
+_background: List["JobRun"] = []
+
+
+def start_in_background(job: JobPlan, job_name: str) -> "JobRun":
     run = JobRun(job, job_name)
     run.log_failure = True
-    return JobClient(run.start())
+    run.start()
+    _background.append(run)
+    return run
+
+
+def execute_async(job: JobPlan, job_name: str):
+    return JobClient(start_in_background(job, job_name))
+
+
+def wait_for_background_jobs():
+    """Wait for the jobs started in the background that are still running. ``flink run`` leaves such jobs
+    running on the cluster when the job file ends; the embedded cluster is this process, so the runner waits for
+    them before it exits (a cancelled one is done; a failed one raises its error)."""
+    while _background:
+        run = _background.pop(0)
+        if run.status == JobStatus.CANCELED or run._cancel_requested.is_set():
+            continue
+        try:
+            run.wait()
+        except JobCancellationError:
+            continue
 
 
 class CollectedResults:

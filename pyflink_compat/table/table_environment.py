@@ -130,12 +130,14 @@ class TableEnvironment(_StandIns.TableEnvironment):
         from pyflink_compat.table.table_result import TableResult
         env = self._stream_environment()
         builder = JobBuilder(env, self._catalog(), self._table_config.to_map())
+        from pyflink_compat.runtime import job
         for insert in inserts:
             builder.add_insert(insert)
-        # Flink submits the job and returns; wait() blocks until it ends. Here the job runs to its end (or
-        # until it is stopped) before execute returns, so wait() has nothing left to wait for.
-        return TableResult.of_job(env.execute(job_name), ["%s.%s" % ("default_catalog.default_database",
-                                                                     insert.this.name) for insert in inserts])
+        # As Flink, the job is submitted and runs in the background: TableResult.wait() waits for it, and
+        # `pyflink-compat run` waits for the jobs a job file leaves running before it exits.
+        run = job.start_in_background(env._job_plan(env._take_sinks()), job_name)
+        return TableResult.of_job(run, ["%s.%s" % ("default_catalog.default_database", insert.this.name)
+                                        for insert in inserts])
 
     def _run_query(self, select):
         """A query's job, started now (as Flink submits it): its rows are read by the TableResult's collect() or

@@ -4,7 +4,6 @@ from typing import List
 
 from pyflink_compat import missing
 from pyflink_compat.table.result_kind import ResultKind
-from pyflink_compat.util.exceptions import no_effect
 
 __all__ = ["TableResult", "CloseableIterator"]
 
@@ -48,7 +47,7 @@ class CloseableIterator(_StandIns.CloseableIterator):
 class TableResult(_StandIns.TableResult):
 
     def __init__(self, j_table_result):
-        # pyflink-compat: ("ok",), ("job", JobExecutionResult, sink names) or ("query", QueryRun)
+        # pyflink-compat: ("ok",), ("job", the runtime's JobRun, sink names) or ("query", QueryRun)
         self._result = j_table_result
         self._consumed = False
 
@@ -57,20 +56,35 @@ class TableResult(_StandIns.TableResult):
         return TableResult(("ok",))
 
     @staticmethod
-    def of_job(job_result, sink_names: List[str] = ()) -> 'TableResult':
-        return TableResult(("job", job_result, list(sink_names)))
+    def of_job(run, sink_names: List[str] = ()) -> 'TableResult':
+        """The result of the INSERT statements of a job running in the background (a runtime JobRun)."""
+        return TableResult(("job", run, list(sink_names)))
 
     @staticmethod
     def of_query(run: "QueryRun") -> 'TableResult':
         return TableResult(("query", run))
 
-    @no_effect("an INSERT's job has run to its end when its statement returned (porting guide: table-api)")
     def wait(self, timeout_ms: int = None):
+        """Waits for an INSERT's job to end (raising its failure), at most ``timeout_ms`` when given; a query's
+        rows are read by collect() or print(); a DDL statement has nothing to wait for."""
+        if self._result[0] != "job":
+            return None
+        run = self._result[1]
+        if not timeout_ms:
+            run.wait()
+            return None
+        import concurrent.futures
+        try:
+            run.result_future.result(timeout=timeout_ms / 1000.0)
+        except concurrent.futures.TimeoutError:
+            from pyflink_compat.util.exceptions import JavaStyleError
+            raise JavaStyleError("java.util.concurrent.TimeoutException", None, "await") from None
         return None
 
     def get_job_client(self):
         if self._result[0] == "job":
-            return getattr(self._result[1], "get_job_client", lambda: None)()
+            from pyflink_compat.common.job_client import JobClient
+            return JobClient(self._result[1])
         return None
 
     def get_result_kind(self):
@@ -88,6 +102,7 @@ class TableResult(_StandIns.TableResult):
         if kind == "ok":
             return CloseableIterator(iter([("+I", ("OK",))]))
         if kind == "job":
+            self.wait()
             return CloseableIterator(iter([("+I", tuple(-1 for _ in self._result[2]))]))
         return CloseableIterator(self._result[1].changes())
 
@@ -99,6 +114,7 @@ class TableResult(_StandIns.TableResult):
         if kind == "ok":
             print("OK", flush=True)
         elif kind == "job":
+            self.wait()                        # the row of an INSERT's result comes when its job has ended
             print(", ".join("-1" for _ in self._result[2]), flush=True)
         else:
             self._result[1].print_tableau()

@@ -155,3 +155,46 @@ def test_a_querys_rows_are_collected_with_their_row_kinds_from_a_stream_table_en
         (RowKind.INSERT, ("a", 1)), (RowKind.UPDATE_BEFORE, ("a", 1)), (RowKind.UPDATE_AFTER, ("a", 3))]
     with pytest.raises(Exception, match="The result can only be accessed once."):
         result.print()
+
+
+def test_unbounded_inserts_run_side_by_side_and_an_idle_reader_without_partition_lets_windows_fire(spark, bootstrap):
+    """Two unbounded INSERT statements: execute_sql returns once each job runs, as Flink's does. At parallelism 2
+    over one partition, one reader gets no partition; with table.exec.source.idle-timeout it goes idle (as Flink
+    SQL's source reader does) and the event-time windows fire."""
+    import json
+    topic_in = create_topic(bootstrap, unique_topic("sql-idle-in"))
+    topic_windows = create_topic(bootstrap, unique_topic("sql-idle-windows"))
+    topic_copy = create_topic(bootstrap, unique_topic("sql-idle-copy"))
+    for key, c, at in [("s1", 1.0, "2024-01-02T03:00:10Z"), ("s2", 5.0, "2024-01-02T03:00:20Z"),
+                       ("s1", 3.0, "2024-01-02T03:01:50Z"), ("s1", 10.0, "2024-01-02T03:02:30Z"),
+                       ("s1", 0.5, "2024-01-02T03:06:00Z")]:
+        produce(bootstrap, topic_in, [(key, json.dumps({"c": c, "timestamp": at}))])
+    from pyflink_compat.table import EnvironmentSettings, TableEnvironment
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.get_config().set("parallelism.default", "2")
+    t_env.get_config().set("table.exec.source.idle-timeout", "2 s")
+    t_env.execute_sql("""CREATE TABLE readings (`key` STRING, c DOUBLE, `timestamp` STRING,
+        event_time AS TO_TIMESTAMP(`timestamp`, 'yyyy-MM-dd''T''HH:mm:ss''Z'''),
+        WATERMARK FOR event_time AS event_time - INTERVAL '5' SECOND) WITH ('connector' = 'kafka', 'topic' = '%s',
+        'properties.bootstrap.servers' = '%s', 'key.format' = 'raw', 'key.fields' = 'key', 'value.format' = 'json',
+        'value.fields-include' = 'EXCEPT_KEY', 'scan.startup.mode' = 'earliest-offset')""" % (topic_in, bootstrap))
+    t_env.execute_sql("CREATE TABLE windows (`key` STRING, window_start TIMESTAMP(3), n BIGINT, avg_c DOUBLE) WITH "
+                      "('connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = "
+                      "'json')" % (topic_windows, bootstrap))
+    t_env.execute_sql("CREATE TABLE copy (`key` STRING, c DOUBLE) WITH ('connector' = 'kafka', 'topic' = '%s', "
+                      "'properties.bootstrap.servers' = '%s', 'format' = 'json')" % (topic_copy, bootstrap))
+    windows = t_env.execute_sql("""INSERT INTO windows SELECT `key`, TUMBLE_START(event_time, INTERVAL '2' MINUTE),
+        COUNT(*), AVG(c) FROM readings GROUP BY `key`, TUMBLE(event_time, INTERVAL '2' MINUTE)""")
+    copy = t_env.execute_sql("INSERT INTO copy SELECT `key`, c FROM readings WHERE c > 2")
+    try:
+        assert sorted(values(consume(bootstrap, topic_windows, 3, timeout_s=90))) == [
+            '{"key":"s1","window_start":"2024-01-02 03:00:00","n":2,"avg_c":2.0}',
+            '{"key":"s1","window_start":"2024-01-02 03:02:00","n":1,"avg_c":10.0}',
+            '{"key":"s2","window_start":"2024-01-02 03:00:00","n":1,"avg_c":5.0}']
+        assert values(consume(bootstrap, topic_copy, 3, timeout_s=30)) == [
+            '{"key":"s2","c":5.0}', '{"key":"s1","c":3.0}', '{"key":"s1","c":10.0}']
+    finally:
+        for result in (windows, copy):
+            result.get_job_client().cancel().result()
+    with pytest.raises(Exception, match="was cancelled"):
+        windows.wait()

@@ -309,7 +309,8 @@ class KafkaSourceBuilder(object):
             starting_offsets=self._starting_offsets._spec,
             stopping_offsets=None if self._stopping_offsets is None else self._stopping_offsets._spec,
             bounded=self._bounded,
-            value_deserializer=self._deserialization_schema))
+            value_deserializer=self._deserialization_schema,
+            idle_without_partitions=getattr(self, "_idle_without_partitions", False)))
 
     def _sanity_check(self):
         props = self._props
@@ -422,6 +423,12 @@ class KafkaSourceBuilder(object):
 
     def set_client_id_prefix(self, prefix: str) -> 'KafkaSourceBuilder':
         return self.set_property("client.id.prefix", prefix)
+
+    def _set_idle_without_partitions(self) -> 'KafkaSourceBuilder':
+        """Readers given no partition do not hold event time back: Flink SQL's Kafka source with
+        table.exec.source.idle-timeout (its watermark generated in the source) lets them go idle."""
+        self._idle_without_partitions = True
+        return self
 
     def _set_record_deserializer(self, deserializer: kspec.RecordDeserializer) -> 'KafkaSourceBuilder':
         """Deserialize whole records (keys, tombstones, partition, offset): Java's setDeserializer, which PyFlink

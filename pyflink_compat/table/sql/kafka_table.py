@@ -221,9 +221,11 @@ def client_properties(table: CatalogTable) -> Dict[str, str]:
 
 # reading ---------------------------------------------------------------------------------------------
 
-def source(table: CatalogTable, layout: Layout):
+def source(table: CatalogTable, layout: Layout, idle_timeout_ms: int = 0):
     """The KafkaSource of the table, and the function turning what it reads into Rows of the physical columns
-    (a generator: none for a record the format skips)."""
+    (a generator: none for a record the format skips). With an idle timeout (table.exec.source.idle-timeout),
+    readers that get no partition do not hold event time back (Flink SQL generates watermarks in the source, whose
+    split-less readers then go idle; seen on Flink 2.3 at parallelism 2 over one partition)."""
     from pyflink_compat.common.serialization import SimpleStringSchema
     from pyflink_compat.datastream.connectors.kafka import KafkaSource
     if table.option("connector") == UPSERT_KAFKA:
@@ -244,6 +246,8 @@ def source(table: CatalogTable, layout: Layout):
     bounded = _stopping_offsets(table)
     if bounded is not None:
         builder = builder.set_bounded(bounded)
+    if idle_timeout_ms > 0:
+        builder = builder._set_idle_without_partitions()
     if layout.key_format is None:
         builder = builder.set_value_only_deserializer(SimpleStringSchema())
     else:

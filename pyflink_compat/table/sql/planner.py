@@ -147,7 +147,7 @@ class JobBuilder:
     def _kafka_source(self, table: CatalogTable):
         from pyflink_compat.common.watermark_strategy import WatermarkStrategy
         layout = kafka_table.layout_of(table, kafka_table.SOURCE)
-        source, to_rows = kafka_table.source(table, layout)
+        source, to_rows = kafka_table.source(table, layout, self._idle_timeout_ms())
         stream = self.env.from_source(source, WatermarkStrategy.no_watermarks(),
                                       "KafkaSource-%s.%s" % (CATALOG_PATH, table.name))
         physical = attrs.evolve(table, columns=tuple(table.physical_columns))
@@ -170,10 +170,14 @@ class JobBuilder:
         # Flink SQL's watermark is the expression's value; the DataStream strategies emit it minus 1 ms
         strategy = (WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_millis(delay_ms - 1)) if delay_ms > 0
                     else WatermarkStrategy.for_monotonous_timestamps())
-        idle = self.env_option("table.exec.source.idle-timeout")
-        if idle and idle not in ("0", "0 ms", "0ms"):
-            strategy = strategy.with_idleness(Duration.of_millis(_duration_ms(idle)))
+        idle_ms = self._idle_timeout_ms()
+        if idle_ms > 0:
+            strategy = strategy.with_idleness(Duration.of_millis(idle_ms))
         return strategy.with_timestamp_assigner(_RowtimeAssigner(position))
+
+    def _idle_timeout_ms(self) -> int:
+        idle = self.env_option("table.exec.source.idle-timeout")
+        return _duration_ms(idle) if idle else 0
 
     def env_option(self, key: str):
         return self.options.get(key)
