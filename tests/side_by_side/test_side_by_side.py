@@ -304,6 +304,12 @@ CASES = [
          outputs={"keyed": Output(count=5, partitions=2, keys=True),
                   "totals": Output(count=6, partitions=2, keys=True)},
          prints=Prints(count=35)),
+    # Flink SQL word count of raw lines with CROSS JOIN UNNEST(SPLIT(...)) and GROUP BY into print (empty words
+    # too: SPLIT keeps empty pieces); UNNEST with a filter, LEFT JOIN UNNEST ... ON TRUE, SPLIT / CARDINALITY /
+    # SPLIT_INDEX printed as tableaus
+    Case(name="sql-word-count", job="sql_word_count.py", args=["{bootstrap}", "{lines}"],
+         inputs={"lines": Input(records={0: ["to be or not to be", "", "a  b", "  lead", "trail ", "to"]})},
+         prints=Prints(count=70)),
 ]
 
 

@@ -170,7 +170,7 @@ def test_queries_beyond_projections_and_filters_are_refused_by_name():
                " 'topic' = 't', 'format' = 'json')"),
         _table("CREATE TABLE out (w STRING, n BIGINT) WITH ('connector' = 'print')")]}
     builder = planner.JobBuilder(StreamExecutionEnvironment.get_execution_environment(Configuration()), tables)
-    with pytest.raises(UnsupportedFeatureError, match="^JOINS in a query"):
+    with pytest.raises(UnsupportedFeatureError, match="^JOIN in a query"):
         builder.add_insert(dialect.parse("INSERT INTO out SELECT a.w, 1 FROM src a JOIN src b ON a.w = b.w")[0])
     with pytest.raises(JavaStyleError, match="Expression 'w' is not being grouped"):
         builder.add_insert(dialect.parse("INSERT INTO out SELECT w, COUNT(*) FROM src GROUP BY UPPER(w)")[0])
@@ -431,3 +431,24 @@ def test_the_tableau_has_widths_by_type_cut_values_null_and_wide_characters_as_f
     empty = []
     tableau.TableauPrinter(["w"], [catalog.SqlType("STRING")], row_kind=True, write=empty.append).end()
     assert empty == ["Empty set"]
+
+
+@pytest.mark.parametrize("text, delimiter, pieces", [
+    ("to be", " ", ["to", "be"]), ("a  b", " ", ["a", "", "b"]), ("  lead", " ", ["", "", "lead"]),
+    ("trail ", " ", ["trail", ""]), ("", " ", []), ("ab", "", ["a", "b"]), ("a::b", "::", ["a", "b"]),
+])
+def test_split_keeps_every_piece_as_flinks(text, delimiter, pieces):
+    assert expressions.split_text(text, delimiter) == pieces
+
+
+def test_cross_join_unnest_adds_the_element_column_and_other_joins_are_refused_by_name():
+    tables = {"lines": _table("CREATE TABLE lines (line STRING) WITH ('connector' = 'kafka')")}
+    relation = planner.relation_of(dialect.parse(
+        "SELECT w FROM lines CROSS JOIN UNNEST(SPLIT(line, ' ')) AS t(w)")[0], tables)
+    assert [(c.name, c.type.name) for c in relation.columns] == [("line", "STRING"), ("w", "STRING")]
+    with pytest.raises(UnsupportedFeatureError, match="^JOIN in a query"):
+        planner.relation_of(dialect.parse("SELECT * FROM lines a JOIN lines b ON a.line = b.line")[0], tables)
+    with pytest.raises(UnsupportedFeatureError, match="UNNEST of one array AS t\\(column\\) runs"):
+        planner.relation_of(dialect.parse("SELECT * FROM lines CROSS JOIN UNNEST(SPLIT(line, ' '))")[0], tables)
+    with pytest.raises(JavaStyleError, match="UNNEST argument must be a collection"):
+        planner.relation_of(dialect.parse("SELECT * FROM lines CROSS JOIN UNNEST(line) AS t(w)")[0], tables)

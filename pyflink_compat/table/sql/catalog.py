@@ -16,6 +16,7 @@ class SqlType:
     name: str                       # Flink's root name: INT, BIGINT, STRING, DOUBLE, ...
     nullable: bool = True
     precision: Optional[int] = None  # TIMESTAMP(p): digits of the second's fraction
+    element: Optional["SqlType"] = None   # ARRAY<element>
 
     def type_info(self):
         """The DataStream TypeInformation of the column's values."""

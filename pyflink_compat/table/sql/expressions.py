@@ -27,6 +27,14 @@ def _wider(a: SqlType, b: SqlType) -> SqlType:
     return a
 
 
+def split_text(text: str, delimiter: str) -> list:
+    if text == "":
+        return []
+    if delimiter == "":
+        return list(text)
+    return text.split(delimiter)
+
+
 def _null_safe(function, *operands):
     def run(values):
         arguments = [operand(values) for operand in operands]
@@ -385,6 +393,25 @@ class Compiler:
                 return when_true[0](values)
             return when_false[0](values) if when_false is not None else None
         return choose, result_type
+
+    def _split(self, node):
+        """SPLIT(text, delimiter): every piece, empty ones too ('a  b' -> [a, , b]); an empty text has none, an
+        empty delimiter splits into characters, as Flink's."""
+        (text, _), (delimiter, _) = self.compile(node.this), self.compile(node.expression)
+        return _null_safe(split_text, text, delimiter), SqlType("ARRAY", element=SqlType("STRING"))
+
+    def _function_cardinality(self, arguments):
+        operand, _ = self.compile(arguments[0])
+        return _null_safe(len, operand), SqlType("INT")
+
+    def _function_split_index(self, arguments):
+        """SPLIT_INDEX(text, separator, index): the index-th piece (from 0), NULL beyond the last."""
+        (text, _), (separator, _), (index, _) = [self.compile(each) for each in arguments]
+
+        def piece(text_value, separator_value, index_value):
+            pieces = split_text(text_value, separator_value)
+            return pieces[index_value] if 0 <= index_value < len(pieces) else None
+        return _null_safe(piece, text, separator, index), SqlType("STRING")
 
     def _function_to_timestamp(self, arguments):
         """TO_TIMESTAMP(text [, Java pattern]): NULL when the text does not match, as Flink's."""

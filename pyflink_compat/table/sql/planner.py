@@ -129,6 +129,8 @@ class JobBuilder:
 
     def _view_stream(self, view: CatalogTable):
         """The rows of a view: its query's projections and filter over its own source (read once per job)."""
+        if isinstance(view.query, UnnestRelation):
+            return self._unnested_stream(view)
         key = ("view", view.name, id(view.query))
         if key not in self.streams:
             select = view.query
@@ -142,6 +144,14 @@ class JobBuilder:
             calc = _calc(condition, [function for _, (function, _) in projections])
             self.streams[key] = self._source_stream(source).flat_map(calc, output_type=_row_type(view)) \
                 .name("Calc[%s]" % view.name)
+        return self.streams[key]
+
+    def _unnested_stream(self, table: CatalogTable):
+        relation = table.query
+        key = ("unnest", relation.base.name, id(relation.base.query), relation.text)
+        if key not in self.streams:
+            self.streams[key] = self._source_stream(relation.base).flat_map(
+                _expand(relation.array, relation.keep_empty), output_type=_row_type(table)).name("Correlate")
         return self.streams[key]
 
     def _kafka_source(self, table: CatalogTable):
@@ -239,20 +249,59 @@ def _projections(select: exp.Select, source: CatalogTable, compiler) -> list:
 
 
 def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogTable:
-    """The one table, view or subquery a SELECT reads (what a first version of SQL support runs)."""
-    for clause in ("joins", "having", "order", "limit", "distinct", "windows", "laterals", "with"):
+    """The one table, view or subquery a SELECT reads (what a first version of SQL support runs), its rows
+    expanded by a CROSS JOIN UNNEST when it has one."""
+    for clause in ("having", "order", "limit", "distinct", "windows", "laterals", "with"):
         if select.args.get(clause):
             _refuse("%s in a query" % clause.upper(), "queries of one table, view or subquery run: projections, "
-                                                      "filters, GROUP BY and group windows")
+                                                      "filters, GROUP BY, group windows and CROSS JOIN UNNEST")
     source_clause = select.args.get("from") or select.args.get("from_")
     if source_clause is None:
         _refuse("A query without a FROM clause")
     relation = source_clause.this
     if isinstance(relation, exp.Subquery):
-        return view_of(relation.alias_or_name or "subquery", relation.this, tables)
-    if not isinstance(relation, exp.Table):
+        table = view_of(relation.alias_or_name or "subquery", relation.this, tables)
+    elif isinstance(relation, exp.Table):
+        table = _lookup(tables, relation.name)
+    else:
         _refuse("FROM %s" % relation.sql())
-    return _lookup(tables, relation.name)
+    joins = select.args.get("joins") or []
+    if not joins:
+        return table
+    if len(joins) > 1 or not isinstance(joins[0].this, exp.Unnest):
+        _refuse("JOIN in a query", "CROSS JOIN UNNEST(...) runs; joins of tables are not there yet")
+    return _unnested(table, joins[0])
+
+
+class UnnestRelation:
+    """A table's rows, each repeated once per element of an array expression over it, with the element as an
+    added column (CROSS JOIN UNNEST; LEFT JOIN UNNEST ... ON TRUE keeps a row whose array is empty, with NULL)."""
+
+    def __init__(self, base: CatalogTable, array, keep_empty: bool, text: str):
+        self.base, self.array, self.keep_empty, self.text = base, array, keep_empty, text
+
+
+def _unnested(base: CatalogTable, join: exp.Join) -> CatalogTable:
+    from pyflink_compat.table.sql.catalog import Column
+    unnest = join.this
+    side, on = (join.args.get("side") or "").upper(), join.args.get("on")
+    keep_empty = side == "LEFT"
+    if side not in ("", "LEFT") or (on is not None and not (isinstance(on, exp.Boolean) and on.this)) \
+            or (side == "LEFT" and on is None):
+        _refuse("%s JOIN UNNEST ... %s" % (side, "ON " + on.sql() if on is not None else ""),
+                "CROSS JOIN UNNEST(...) and LEFT JOIN UNNEST(...) ON TRUE run")
+    alias = unnest.args.get("alias")
+    if len(unnest.expressions) != 1 or unnest.args.get("offset") or alias is None or len(alias.columns) != 1:
+        _refuse("UNNEST('%s')" % unnest.sql(), "UNNEST of one array AS t(column) runs")
+    compiler = expressions.Compiler({column.name: (position, column.type)
+                                     for position, column in enumerate(base.columns)})
+    array, array_type = compiler.compile(unnest.expressions[0])
+    if array_type.name != "ARRAY":
+        raise expressions.validation_error("SQL validation failed. UNNEST argument must be a collection")
+    name = alias.columns[0].name
+    columns = tuple(base.columns) + (Column(name, array_type.element),)
+    return CatalogTable("%s_unnested" % base.name, columns, {}, base.watermark,
+                        UnnestRelation(base, array, keep_empty, join.sql()))
 
 
 def _lookup(tables: Dict[str, CatalogTable], name: str) -> CatalogTable:
@@ -480,6 +529,22 @@ class _RowtimeAssigner(TimestampAssigner):
             raise RuntimeError("RowTime field should not be null, please convert it to a non-null long value.")
         import calendar
         return calendar.timegm(rowtime.timetuple()) * 1000 + rowtime.microsecond // 1000
+
+
+def _expand(array, keep_empty: bool):
+    """A row once per element of its array (with the element added), none for an empty or NULL array (one with
+    NULL when ``keep_empty``)."""
+    def expand(row):
+        from pyflink_compat.common.types import Row
+        if row is None:
+            return
+        values = tuple(row)
+        elements = array(values) or ()
+        if not elements and keep_empty:
+            elements = (None,)
+        for element in elements:
+            yield Row(*values, element)
+    return expand
 
 
 def _calc(condition, converters):

@@ -68,7 +68,7 @@ def cell_text(value, sql_type) -> str:
         return "TRUE" if value else "FALSE"
     if sql_type.name == "TIMESTAMP":
         return timestamp_cast_text(value, 6 if sql_type.precision is None else sql_type.precision)
-    return printed(value, sql_type)
+    return printed(value, sql_type, null_text="NULL")
 
 
 def rows_in_set(count: int) -> str:

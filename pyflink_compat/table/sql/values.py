@@ -104,8 +104,11 @@ def json_timestamp_text(value: datetime.datetime) -> str:
     return text + ("." + fraction if fraction else "")
 
 
-def printed(value, sql_type) -> str:
-    """One field of a print connector row."""
+def printed(value, sql_type, null_text: str = "null") -> str:
+    """One field of a print connector row (an array's elements as Java's toString shows them)."""
+    if value is not None and sql_type.name == "ARRAY":
+        return "[%s]" % ", ".join(null_text if each is None else printed(each, sql_type.element, null_text)
+                                  for each in value)
     if value is not None and sql_type.name == "TIMESTAMP":
         return local_date_time_text(value)
     if value is not None and sql_type.name == "FLOAT":

@@ -1,0 +1,34 @@
+"""Flink SQL word count over a Kafka table of raw lines: CROSS JOIN UNNEST(SPLIT(line, ' ')) grouped by word into
+a print table (GROUP BY's changelog: empty words counted too, as SPLIT keeps the empty pieces between two
+delimiters, before a leading one and after a trailing one, and an empty line has no words); then, printed as
+tableaus, the words of each line with a filter on them, LEFT JOIN UNNEST ... ON TRUE keeping the empty line with a
+NULL word, and SPLIT, CARDINALITY, SPLIT with an empty delimiter (characters) and SPLIT_INDEX.
+
+Usage: sql_word_count.py BOOTSTRAP LINES_TOPIC
+"""
+import sys
+
+from pyflink.table import EnvironmentSettings, TableEnvironment
+
+brokers, topic = sys.argv[1:3]
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+t_env.execute_sql("""
+    CREATE TABLE lines (line STRING) WITH (
+        'connector' = 'kafka',
+        'topic' = '%s',
+        'properties.bootstrap.servers' = '%s',
+        'scan.startup.mode' = 'earliest-offset',
+        'scan.bounded.mode' = 'latest-offset',
+        'format' = 'raw'
+    )""" % (topic, brokers))
+t_env.execute_sql("CREATE TABLE counts (word STRING, n BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'wc')")
+t_env.execute_sql("""
+    INSERT INTO counts
+    SELECT word, COUNT(*) FROM lines CROSS JOIN UNNEST(SPLIT(line, ' ')) AS T(word) GROUP BY word""").wait()
+t_env.execute_sql("SELECT line, w FROM lines, UNNEST(SPLIT(line, ' ')) AS t (w) WHERE CHAR_LENGTH(w) < 3").print()
+t_env.execute_sql("SELECT line, w FROM lines LEFT JOIN UNNEST(SPLIT(line, ' ')) AS t(w) ON TRUE").print()
+t_env.execute_sql("""
+    SELECT line, SPLIT(line, ' ') AS parts, CARDINALITY(SPLIT(line, ' ')) AS n, SPLIT(line, '') AS chars,
+           SPLIT_INDEX(line, ' ', 1) AS idx1
+    FROM lines""").print()
