@@ -90,6 +90,9 @@ class Prints:
     count: int
     strip_subtask: bool = False
     parallelism: int = 1
+    # "multiset"; "exact" (the same lines in the same order); "per-identifier" (in order among the lines of each
+    # print identifier, "wc> ..." apart from "hop> ...", lines without one (a tableau) in order among themselves)
+    order: str = "multiset"
 
 
 @attr.s(auto_attribs=True)
@@ -392,6 +395,17 @@ def _print_view(lines: List[str], spec: Prints):
     return collections.Counter(SUBTASK.sub(lambda m: (m.group("ident") or "") + "*> ", line) for line in lines)
 
 
+def _ordered_prints(lines: List[str], spec: Prints) -> Dict[str, List[str]]:
+    """The printed lines in order: all of them, or per print identifier (the text before "> ")."""
+    if spec.order == "exact":
+        return {"": list(lines)}
+    groups: Dict[str, List[str]] = {}
+    for line in lines:
+        identifier = line.split("> ", 1)[0] if "> " in line and not line.startswith(("|", "+")) else ""
+        groups.setdefault(identifier, []).append(line)
+    return groups
+
+
 def _bad_subtasks(lines: List[str], spec: Prints) -> List[str]:
     bad = []
     for line in lines:
@@ -446,6 +460,13 @@ def compare(case: Case, oracle: Run, ours: Run):
         if expected != got:
             problems.append("printed lines (multiset%s):\n%s" % (
                 ", subtask numbers ignored" if case.prints.strip_subtask else "", _counter_diff(expected, got)))
+        elif case.prints.order != "multiset":
+            expected, got = _ordered_prints(oracle.printed, case.prints), _ordered_prints(ours.printed, case.prints)
+            if expected != got:
+                problems.append("printed lines in another order (%s):\n%s" % (case.prints.order, "\n".join(
+                    "\n".join(difflib.unified_diff(expected[group], got.get(group, []), "oracle %s" % group,
+                                                   "pyflink-compat", lineterm="", n=2))
+                    for group in expected if expected[group] != got.get(group))))
         problems.extend("printed line without a valid subtask prefix: %r" % line
                         for line in _bad_subtasks(ours.printed, case.prints))
     elif ours.printed:

@@ -66,3 +66,17 @@ def test_log_lines_are_not_printed_output(tmp_path):
     stdout.write_text("26/11/22 07:31:14 WARN NativeCodeLoader: x\nWARNING: Using incubator modules\n"
                       "+I[a,1]\n\n1> b\n")
     assert printed_lines(str(stdout)) == ["+I[a,1]", "", "1> b"]
+
+
+def test_printed_lines_in_order_exactly_or_per_print_identifier():
+    oracle = run(printed=["a> 1", "b> x", "a> 2", "+--+", "| 1 |", "b> y"])
+    per_identifier = Case(name="c", job="j.py", args=[], prints=Prints(count=6, order="per-identifier"))
+    compare(per_identifier, oracle, run(printed=["b> x", "a> 1", "b> y", "+--+", "a> 2", "| 1 |"]))
+    with pytest.raises(SideBySideFailure, match="another order"):
+        compare(per_identifier, oracle, run(printed=["a> 2", "b> x", "a> 1", "+--+", "| 1 |", "b> y"]))
+    with pytest.raises(SideBySideFailure, match="another order"):
+        compare(per_identifier, oracle, run(printed=["a> 1", "b> x", "a> 2", "| 1 |", "+--+", "b> y"]))
+    exact = Case(name="c", job="j.py", args=[], prints=Prints(count=6, order="exact"))
+    compare(exact, oracle, run(printed=list(oracle.printed)))
+    with pytest.raises(SideBySideFailure, match="another order"):
+        compare(exact, oracle, run(printed=["b> x", "a> 1", "a> 2", "+--+", "| 1 |", "b> y"]))

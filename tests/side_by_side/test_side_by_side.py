@@ -289,7 +289,7 @@ CASES = [
              '{"usr":"ann","url":"/late","at":"2024-01-02T03:04:05.000"}',
              '{"usr":"bob","url":"/e","at":"2024-01-02T03:04:27.250"}']})},
          outputs={"out": Output(count=3), "windows": Output(count=4, compare="multiset")},
-         prints=Prints(count=38)),
+         prints=Prints(count=38, order="per-identifier")),
     # Flink SQL with message keys: a raw key read into a column (EXCEPT_KEY), a two-column JSON key written over
     # two partitions, GROUP BY into upsert-kafka (a NULL key dropped by the NOT NULL enforcer); TableResult.print()
     # of DDL, INSERT jobs and queries (tableau with -U / +U, "Empty set"), collect() with row kinds
@@ -303,13 +303,23 @@ CASES = [
              ("bob", '{"id":7,"amount":0}')]})},
          outputs={"keyed": Output(count=5, partitions=2, keys=True),
                   "totals": Output(count=6, partitions=2, keys=True)},
-         prints=Prints(count=35)),
+         prints=Prints(count=35, order="exact")),
     # Flink SQL word count of raw lines with CROSS JOIN UNNEST(SPLIT(...)) and GROUP BY into print (empty words
     # too: SPLIT keeps empty pieces); UNNEST with a filter, LEFT JOIN UNNEST ... ON TRUE, SPLIT / CARDINALITY /
     # SPLIT_INDEX printed as tableaus
     Case(name="sql-word-count", job="sql_word_count.py", args=["{bootstrap}", "{lines}"],
          inputs={"lines": Input(records={0: ["to be or not to be", "", "a  b", "  lead", "trail ", "to"]})},
-         prints=Prints(count=70)),
+         prints=Prints(count=70, order="exact")),
+    # Flink SQL window table functions: TUMBLE per user into print and Kafka, HOP over all users, window_time in
+    # a tableau; GROUP BY window_start, window_end (and keys) as Flink's window aggregation
+    Case(name="sql-window-tvf", job="sql_window_tvf.py", args=["{bootstrap}", "{clicks}", "{windows}"],
+         inputs={"clicks": Input(records={0: [
+             '{"usr":"ann","url":"/a","ts":"2024-01-02 03:04:01"}',
+             '{"usr":"bob","url":"/b","ts":"2024-01-02 03:04:03.500"}', '{"usr":"ann","ts":"2024-01-02 03:04:08"}',
+             '{"usr":"ann","url":"/c","ts":"2024-01-02 03:04:12"}', '{"usr":"bob","url":"/d","ts":"2024-01-02 03:04:25"}',
+             '{"usr":"ann","url":"/late","ts":"2024-01-02 03:04:05"}',
+             '{"usr":"bob","url":"/e","ts":"2024-01-02 03:04:27.250"}']})},
+         outputs={"windows": Output(count=4)}, prints=Prints(count=18, order="per-identifier")),
 ]
 
 

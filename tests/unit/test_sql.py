@@ -452,3 +452,26 @@ def test_cross_join_unnest_adds_the_element_column_and_other_joins_are_refused_b
         planner.relation_of(dialect.parse("SELECT * FROM lines CROSS JOIN UNNEST(SPLIT(line, ' '))")[0], tables)
     with pytest.raises(JavaStyleError, match="UNNEST argument must be a collection"):
         planner.relation_of(dialect.parse("SELECT * FROM lines CROSS JOIN UNNEST(line) AS t(w)")[0], tables)
+
+
+def test_a_window_table_function_is_a_window_aggregation_of_its_group_by_and_refused_beyond_that():
+    tables = {"clicks": _table("CREATE TABLE clicks (usr STRING, ts TIMESTAMP(3), plain TIMESTAMP(3), WATERMARK FOR "
+                               "ts AS ts) WITH ('connector' = 'kafka')")}
+    tumble = "TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECONDS))"
+    columns = planner.query_columns(dialect.parse(
+        "SELECT window_start, usr, COUNT(*) AS n, window_time FROM %s GROUP BY window_start, window_end, usr, "
+        "window_time" % tumble)[0], tables)
+    assert [(c.name, c.type.name) for c in columns] == [("window_start", "TIMESTAMP"), ("usr", "STRING"),
+                                                        ("n", "BIGINT"), ("window_time", "TIMESTAMP")]
+    refused = [("SELECT usr FROM %s" % tumble, "A window table function without GROUP BY"),
+               ("SELECT usr, COUNT(*) FROM %s GROUP BY window_start, usr" % tumble, "without both window_start"),
+               ("SELECT CAST(window_start AS STRING), COUNT(*) FROM %s GROUP BY window_start, window_end" % tumble,
+                "window_start in an expression"),
+               ("SELECT COUNT(*) FROM TABLE(CUMULATE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' SECOND, "
+                "INTERVAL '2' SECOND)) GROUP BY window_start, window_end", "The CUMULATE window table function")]
+    for query, message in refused:
+        with pytest.raises(UnsupportedFeatureError, match=message):
+            planner.query_columns(dialect.parse(query)[0], tables)
+    with pytest.raises(JavaStyleError, match="requires the timecol is a time attribute type, but is TIMESTAMP\\(3\\)"):
+        planner.query_columns(dialect.parse("SELECT COUNT(*) FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(plain), "
+                                            "INTERVAL '1' SECOND)) GROUP BY window_start, window_end")[0], tables)

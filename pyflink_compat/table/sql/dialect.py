@@ -24,6 +24,27 @@ def _watermark(parser) -> exp.Expr:
         expression=parser._match(TokenType.ALIAS) and parser._parse_disjunction()))
 
 
+class WindowTableFunction(exp.Expression):
+    """A windowing table-valued function: ``TUMBLE(TABLE t, DESCRIPTOR(ts), size)``, ``HOP(..., slide, size)``,
+    ``CUMULATE(..., step, size)``; ``this``: the table, ``kind``: the function's name, ``expressions``: the
+    descriptor's column then the intervals."""
+    arg_types = {"this": True, "kind": True, "expressions": False}
+
+
+def _window_function(kind: str):
+    """TUMBLE / HOP / CUMULATE / SESSION: a window table function when its first argument is ``TABLE name``,
+    else a group window function of GROUP BY (``TUMBLE(ts, INTERVAL ...)``)."""
+    def parse(parser) -> exp.Expr:
+        if parser._match(TokenType.TABLE):
+            table = parser._parse_table_parts()
+            arguments = []
+            while parser._match(TokenType.COMMA):
+                arguments.append(parser._parse_assignment())
+            return parser.expression(WindowTableFunction(this=table, kind=kind, expressions=arguments))
+        return parser.expression(exp.Anonymous(this=kind, expressions=parser._parse_csv(parser._parse_assignment)))
+    return parse
+
+
 class Flink(Dialect):
     class Tokenizer(Tokenizer):
         # SESSION is Flink's session window function (GROUP BY SESSION(ts, INTERVAL ...)), not a keyword
@@ -34,6 +55,8 @@ class Flink(Dialect):
 
     class Parser(Parser):
         CONSTRAINT_PARSERS = {**Parser.CONSTRAINT_PARSERS, "WATERMARK": _watermark, "METADATA": _metadata}
+        FUNCTION_PARSERS = {**Parser.FUNCTION_PARSERS,
+                            **{kind: _window_function(kind) for kind in ("TUMBLE", "HOP", "CUMULATE", "SESSION")}}
         SCHEMA_UNNAMED_CONSTRAINTS = {*Parser.SCHEMA_UNNAMED_CONSTRAINTS, "WATERMARK"}
 
 

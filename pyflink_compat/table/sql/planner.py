@@ -65,6 +65,7 @@ class JobBuilder:
                     "GroupAggregate(groupBy=[%s])" % (CATALOG_PATH, target.name, ", ".join(grouping.key_sql)))
             self._sink_changes(grouping.changes(self, [column.type for column in target.columns]), target)
             return
+        _refuse_window_table_without_aggregation(source)
         projections = _projections(select, source, compiler)
         _check_column_count(len(projections), target)
         condition = _condition(select, compiler)
@@ -87,6 +88,7 @@ class JobBuilder:
         if select.args.get("group"):
             grouping = plan_grouping(select, source, compiler)
             return grouping.changes(self, grouping.types), grouping.columns()
+        _refuse_window_table_without_aggregation(source)
         projections = _projections(select, source, compiler)
         calc = _calc(_condition(select, compiler), [function for _, (function, _) in projections])
         columns = [Column(name, column_type) for name, (_, column_type) in projections]
@@ -131,6 +133,8 @@ class JobBuilder:
         """The rows of a view: its query's projections and filter over its own source (read once per job)."""
         if isinstance(view.query, UnnestRelation):
             return self._unnested_stream(view)
+        if isinstance(view.query, WindowTableRelation):       # its window columns come with the aggregation
+            return self._source_stream(view.query.base)
         key = ("view", view.name, id(view.query))
         if key not in self.streams:
             select = view.query
@@ -261,6 +265,9 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
     relation = source_clause.this
     if isinstance(relation, exp.Subquery):
         table = view_of(relation.alias_or_name or "subquery", relation.this, tables)
+    elif isinstance(relation, exp.Table) and isinstance(relation.this, exp.Anonymous) \
+            and relation.this.name.upper() == "TABLE" and len(relation.this.expressions) == 1:
+        table = _window_table(relation.this.expressions[0], tables)
     elif isinstance(relation, exp.Table):
         table = _lookup(tables, relation.name)
     else:
@@ -271,6 +278,49 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
     if len(joins) > 1 or not isinstance(joins[0].this, exp.Unnest):
         _refuse("JOIN in a query", "CROSS JOIN UNNEST(...) runs; joins of tables are not there yet")
     return _unnested(table, joins[0])
+
+
+# The columns a window table function adds, and the bound of the window each one is
+_WINDOW_COLUMNS = {"window_start": "start", "window_end": "end", "window_time": "rowtime"}
+
+
+class WindowTableRelation:
+    """A window table function over a table (TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), size)), HOP): the table's
+    rows with window_start, window_end and window_time, of which a GROUP BY makes a window aggregation."""
+
+    def __init__(self, base: CatalogTable, window):
+        self.base, self.window = base, window
+
+
+def _window_table(function, tables: Dict[str, CatalogTable]) -> CatalogTable:
+    from pyflink_compat.table.sql import aggregates
+    from pyflink_compat.table.sql.catalog import Column, SqlType, interval_ms
+    from pyflink_compat.table.sql.dialect import WindowTableFunction
+    if not isinstance(function, WindowTableFunction):
+        _refuse("FROM TABLE(%s)" % function.sql())
+    kind = function.args["kind"]
+    if kind not in ("TUMBLE", "HOP"):
+        _refuse("The %s window table function" % kind, "TUMBLE and HOP window table functions run")
+    base = _lookup(tables, function.this.name)
+    arguments = function.expressions
+    descriptor = arguments[0] if arguments else None
+    if not (isinstance(descriptor, exp.Anonymous) and descriptor.name.upper() == "DESCRIPTOR"
+            and len(descriptor.expressions) == 1 and isinstance(descriptor.expressions[0], exp.Column)):
+        _refuse("%s without DESCRIPTOR(time column) as its second argument" % kind)
+    column = descriptor.expressions[0].name
+    expected = 2 if kind == "HOP" else 1
+    if len(arguments) != expected + 1:
+        _refuse("%s with %d arguments" % (kind, len(arguments) + 1), "an offset is not there yet")
+    if base.watermark is None or base.watermark[0] != column:
+        column_type = next((c.type for c in base.columns if c.name == column), None)
+        raise expressions.validation_error(
+            "The window function requires the timecol is a time attribute type, but is %s."
+            % ("TIMESTAMP(%d)" % column_type.precision if column_type is not None and column_type.name == "TIMESTAMP"
+               else column_type.name if column_type is not None else column))
+    window = aggregates.GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]])
+    bound = SqlType("TIMESTAMP", precision=3)
+    columns = tuple(base.columns) + tuple(Column(name, bound) for name in _WINDOW_COLUMNS)
+    return CatalogTable("%s_windowed" % base.name, columns, {}, base.watermark, WindowTableRelation(base, window))
 
 
 class UnnestRelation:
@@ -337,6 +387,7 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
                                      for position, column in enumerate(source.columns)})
     if select.args.get("group"):
         _refuse("A view or subquery with GROUP BY", "insert the aggregation into its sink directly")
+    _refuse_window_table_without_aggregation(source)
     projections = _projections(select, source, compiler)
     columns = tuple(Column(column_name, column_type) for column_name, (_, column_type) in projections)
     watermark = None
@@ -405,11 +456,32 @@ def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Group
         _refuse("Two group windows in one GROUP BY")
     window = aggregates.group_window(windows[0], source) if windows else None
     key_nodes = [each for each in group.expressions if each not in windows]
+    table_window = isinstance(source.query, WindowTableRelation)
+    if table_window:
+        # a window table function's aggregation: GROUP BY window_start, window_end (and keys)
+        window = source.query.window
+        bounds = [each.name for each in key_nodes if isinstance(each, exp.Column) and each.name in _WINDOW_COLUMNS]
+        if "window_start" not in bounds or "window_end" not in bounds:
+            _refuse("A window table function's GROUP BY without both window_start and window_end",
+                    "group by window_start, window_end and the keys")
+        key_nodes = [each for each in key_nodes if not (isinstance(each, exp.Column) and each.name in bounds)]
+        for node in [item for item in select.expressions] + key_nodes:
+            inner = [column.name for column in node.find_all(exp.Column) if column.name in _WINDOW_COLUMNS]
+            bare = (node.this if isinstance(node, exp.Alias) else node)
+            if inner and not (isinstance(bare, exp.Column) and bare.name in _WINDOW_COLUMNS):
+                _refuse("%s in an expression" % inner[0], "select window_start, window_end and window_time as "
+                                                          "they are")
+        compiler = expressions.Compiler({column.name: (position, column.type) for position, column
+                                         in enumerate(source.query.base.columns)})
     keys = [compiler.compile(each) for each in key_nodes]
     grouping = _Grouping(source, select, compiler, window, [each.sql() for each in key_nodes], keys)
     for item in select.expressions:
         node = item.this if isinstance(item, exp.Alias) else item
         grouping.names.append(item.alias_or_name)
+        if table_window and isinstance(node, exp.Column) and node.name in _WINDOW_COLUMNS:
+            grouping.outputs.append(("window", _WINDOW_COLUMNS[node.name]))
+            grouping.types.append(SqlType("TIMESTAMP", precision=3))
+            continue
         if node.sql() in grouping.key_sql:
             index = grouping.key_sql.index(node.sql())
             grouping.outputs.append(("key", index))
@@ -504,6 +576,12 @@ class _NotNullEnforcer:
                     "configuration 'table.exec.sink.not-null-enforcer'='DROP' to suppress this exception and drop "
                     "such records silently." % name, "process")
         yield element
+
+
+def _refuse_window_table_without_aggregation(source: CatalogTable):
+    if isinstance(source.query, WindowTableRelation):
+        _refuse("A window table function without GROUP BY window_start, window_end",
+                "window table functions run with their window aggregation")
 
 
 def _check_column_count(count: int, target: CatalogTable):

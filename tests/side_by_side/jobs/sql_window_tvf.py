@@ -1,0 +1,58 @@
+"""Flink SQL window table functions with window aggregation over a Kafka table of clicks whose rowtime is a
+TIMESTAMP(3) column with WATERMARK FOR: TUMBLE per user into a print table and into a Kafka table (JSON),
+HOP over all users (a record in two windows), window_time (the window's last millisecond) printed as a tableau;
+a record behind the watermark comes in the same micro-batch as the records that moved it.
+
+Usage: sql_window_tvf.py BOOTSTRAP CLICKS_TOPIC WINDOWS_TOPIC
+"""
+import sys
+
+from pyflink.table import EnvironmentSettings, TableEnvironment
+
+brokers, clicks_topic, windows_topic = sys.argv[1:4]
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+t_env.execute_sql("""
+    CREATE TABLE clicks (
+        usr STRING,
+        url STRING,
+        ts TIMESTAMP(3),
+        WATERMARK FOR ts AS ts - INTERVAL '2' SECOND
+    ) WITH (
+        'connector' = 'kafka',
+        'topic' = '%s',
+        'properties.bootstrap.servers' = '%s',
+        'scan.startup.mode' = 'earliest-offset',
+        'scan.bounded.mode' = 'latest-offset',
+        'format' = 'json'
+    )""" % (clicks_topic, brokers))
+t_env.execute_sql("""
+    CREATE TABLE per_user (window_start TIMESTAMP(3), window_end TIMESTAMP(3), usr STRING, clicks BIGINT,
+                           pages BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'tumble')""")
+t_env.execute_sql("""
+    CREATE TABLE all_users (window_start TIMESTAMP(3), window_end TIMESTAMP(3), clicks BIGINT)
+    WITH ('connector' = 'print', 'print-identifier' = 'hop')""")
+t_env.execute_sql("""
+    CREATE TABLE windows (usr STRING, window_start TIMESTAMP(3), clicks BIGINT) WITH (
+        'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json')"""
+                  % (windows_topic, brokers))
+statements = t_env.create_statement_set()
+statements.add_insert_sql("""
+    INSERT INTO per_user
+    SELECT window_start, window_end, usr, COUNT(*), COUNT(url)
+    FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECONDS))
+    GROUP BY window_start, window_end, usr""")
+statements.add_insert_sql("""
+    INSERT INTO all_users
+    SELECT window_start, window_end, COUNT(*)
+    FROM TABLE(HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECONDS, INTERVAL '10' SECONDS))
+    GROUP BY window_start, window_end""")
+statements.add_insert_sql("""
+    INSERT INTO windows
+    SELECT usr, window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECONDS))
+    GROUP BY usr, window_start, window_end""")
+statements.execute().wait()
+t_env.execute_sql("""
+    SELECT window_start, window_end, window_time, COUNT(*) AS clicks
+    FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECONDS))
+    GROUP BY window_start, window_end, window_time""").print()
