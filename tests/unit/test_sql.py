@@ -170,8 +170,8 @@ def test_queries_beyond_projections_and_filters_are_refused_by_name():
                " 'topic' = 't', 'format' = 'json')"),
         _table("CREATE TABLE out (w STRING, n BIGINT) WITH ('connector' = 'print')")]}
     builder = planner.JobBuilder(StreamExecutionEnvironment.get_execution_environment(Configuration()), tables)
-    with pytest.raises(UnsupportedFeatureError, match="^JOIN in a query"):
-        builder.add_insert(dialect.parse("INSERT INTO out SELECT a.w, 1 FROM src a JOIN src b ON a.w = b.w")[0])
+    with pytest.raises(UnsupportedFeatureError, match="^FULL JOIN"):
+        builder.add_insert(dialect.parse("INSERT INTO out SELECT a.w, 1 FROM src a FULL JOIN src b ON a.w = b.w")[0])
     with pytest.raises(JavaStyleError, match="Expression 'w' is not being grouped"):
         builder.add_insert(dialect.parse("INSERT INTO out SELECT w, COUNT(*) FROM src GROUP BY UPPER(w)")[0])
     with pytest.raises(JavaStyleError, match="Object 'missing' not found"):
@@ -441,13 +441,14 @@ def test_split_keeps_every_piece_as_flinks(text, delimiter, pieces):
     assert expressions.split_text(text, delimiter) == pieces
 
 
-def test_cross_join_unnest_adds_the_element_column_and_other_joins_are_refused_by_name():
+def test_cross_join_unnest_adds_the_element_column_and_other_unnest_joins_are_refused_by_name():
     tables = {"lines": _table("CREATE TABLE lines (line STRING) WITH ('connector' = 'kafka')")}
     relation = planner.relation_of(dialect.parse(
         "SELECT w FROM lines CROSS JOIN UNNEST(SPLIT(line, ' ')) AS t(w)")[0], tables)
     assert [(c.name, c.type.name) for c in relation.columns] == [("line", "STRING"), ("w", "STRING")]
-    with pytest.raises(UnsupportedFeatureError, match="^JOIN in a query"):
-        planner.relation_of(dialect.parse("SELECT * FROM lines a JOIN lines b ON a.line = b.line")[0], tables)
+    with pytest.raises(UnsupportedFeatureError, match="^RIGHT JOIN UNNEST"):
+        planner.relation_of(dialect.parse("SELECT * FROM lines RIGHT JOIN UNNEST(SPLIT(line, ' ')) AS t(w) "
+                                          "ON TRUE")[0], tables)
     with pytest.raises(UnsupportedFeatureError, match="UNNEST of one array AS t\\(column\\) runs"):
         planner.relation_of(dialect.parse("SELECT * FROM lines CROSS JOIN UNNEST(SPLIT(line, ' '))")[0], tables)
     with pytest.raises(JavaStyleError, match="UNNEST argument must be a collection"):
@@ -475,3 +476,24 @@ def test_a_window_table_function_is_a_window_aggregation_of_its_group_by_and_ref
     with pytest.raises(JavaStyleError, match="requires the timecol is a time attribute type, but is TIMESTAMP\\(3\\)"):
         planner.query_columns(dialect.parse("SELECT COUNT(*) FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(plain), "
                                             "INTERVAL '1' SECOND)) GROUP BY window_start, window_end")[0], tables)
+
+
+def test_an_inner_join_resolves_qualified_columns_and_refuses_what_does_not_run():
+    tables = {t.name: t for t in [
+        _table("CREATE TABLE orders (id INT, amount DOUBLE) WITH ('connector' = 'kafka')"),
+        _table("CREATE TABLE payments (id INT, order_id INT, paid DOUBLE) WITH ('connector' = 'kafka')")]}
+    select = dialect.parse("SELECT * FROM orders o JOIN payments p ON o.id = p.order_id AND p.paid > o.amount")[0]
+    joined = planner.relation_of(select, tables)
+    assert joined.column_names == ["id", "amount", "id0", "order_id", "paid"]      # Flink's names for the row
+    relation = joined.query
+    assert relation.left_keys[0]((7, 1.0)) == 7 and relation.right_keys[0]((100, 7, 2.0)) == 7
+    assert relation.condition((7, 1.0, 100, 7, 2.0)) is True
+    with pytest.raises(JavaStyleError, match="Column 'id' is ambiguous"):
+        planner.query_columns(dialect.parse("SELECT id FROM orders o JOIN payments p ON o.id = p.order_id")[0],
+                              tables)
+    for query, message in [("SELECT * FROM orders o LEFT JOIN payments p ON o.id = p.order_id", "^LEFT JOIN"),
+                           ("SELECT * FROM orders o JOIN payments p ON o.amount > p.paid", "without an equality"),
+                           ("SELECT * FROM orders o JOIN payments p ON o.id = p.order_id JOIN orders q ON "
+                            "q.id = o.id", "^Several JOINs")]:
+        with pytest.raises(UnsupportedFeatureError, match=message):
+            planner.relation_of(dialect.parse(query)[0], tables)

@@ -114,8 +114,9 @@ def cast_to(compiled: Compiled, target: SqlType) -> Callable:
 class Compiler:
     """Compiles expressions over the columns of one input (name -> (position, type))."""
 
-    def __init__(self, columns: Dict[str, Tuple[int, SqlType]]):
-        self.columns = columns
+    def __init__(self, columns: Dict[str, Tuple[int, SqlType]], ambiguous=frozenset()):
+        self.columns = columns               # by name, and by "table.name" where a join has two inputs
+        self.ambiguous = ambiguous           # names both inputs of a join have: only qualified ones resolve
 
     def compile(self, node: exp.Expr) -> Compiled:
         handler = getattr(self, "_" + type(node).__name__.lower(), None)
@@ -126,6 +127,13 @@ class Compiler:
     # leaves ----------------------------------------------------------------------------------------
     def _column(self, node):
         name = node.name
+        qualified = "%s.%s" % (node.table, name) if node.table else None
+        if qualified in self.columns:
+            position, column_type = self.columns[qualified]
+            return (lambda values: values[position]), column_type
+        if name in self.ambiguous:
+            raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Column "
+                                   "'%s' is ambiguous" % (len(name), name))
         if name not in self.columns:
             raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: "
                                       "Column '%s' not found in any table" % (len(name), name))

@@ -2,7 +2,7 @@
 format as a source, the projection and filter as one function (Flink's Calc), the sink table's connector and
 format as a sink. The statements of one statement set go into one job, and every statement reading a table
 reads the same stream: the source is read once (Flink reuses identical sources likewise)."""
-from typing import Dict
+from typing import Dict, Optional
 
 import attrs
 from sqlglot import exp
@@ -53,8 +53,7 @@ class JobBuilder:
         if not isinstance(select, exp.Select):
             _refuse("INSERT INTO ... %s" % type(select).__name__.upper())
         source = relation_of(select, self.tables)
-        compiler = expressions.Compiler({column.name: (position, column.type)
-                                         for position, column in enumerate(source.columns)})
+        compiler = compiler_of(source)
         if select.args.get("group"):
             grouping = plan_grouping(select, source, compiler)
             _check_column_count(len(grouping.outputs), target)
@@ -83,8 +82,7 @@ class JobBuilder:
         if isinstance(select, exp.Subquery):
             select = select.this
         source = relation_of(select, self.tables)
-        compiler = expressions.Compiler({column.name: (position, column.type)
-                                         for position, column in enumerate(source.columns)})
+        compiler = compiler_of(source)
         if select.args.get("group"):
             grouping = plan_grouping(select, source, compiler)
             return grouping.changes(self, grouping.types), grouping.columns()
@@ -135,12 +133,13 @@ class JobBuilder:
             return self._unnested_stream(view)
         if isinstance(view.query, WindowTableRelation):       # its window columns come with the aggregation
             return self._source_stream(view.query.base)
+        if isinstance(view.query, JoinRelation):
+            return self._joined_stream(view)
         key = ("view", view.name, id(view.query))
         if key not in self.streams:
             select = view.query
             source = relation_of(select, self.tables)
-            compiler = expressions.Compiler({column.name: (position, column.type)
-                                             for position, column in enumerate(source.columns)})
+            compiler = compiler_of(source)
             if select.args.get("group"):
                 _refuse("A view or subquery with GROUP BY", "insert the aggregation into its sink directly")
             projections = _projections(select, source, compiler)
@@ -148,6 +147,17 @@ class JobBuilder:
             calc = _calc(condition, [function for _, (function, _) in projections])
             self.streams[key] = self._source_stream(source).flat_map(calc, output_type=_row_type(view)) \
                 .name("Calc[%s]" % view.name)
+        return self.streams[key]
+
+    def _joined_stream(self, table: CatalogTable):
+        from pyflink_compat.table.sql.joins import InnerJoin
+        relation = table.query
+        key = ("join", id(relation.left.query), relation.left.name, relation.right.name, relation.text)
+        if key not in self.streams:
+            left = self._source_stream(relation.left).flat_map(_keyed_side(relation.left_keys)).name("Calc")
+            right = self._source_stream(relation.right).flat_map(_keyed_side(relation.right_keys)).name("Calc")
+            self.streams[key] = left.connect(right).key_by(_group_key, _group_key) \
+                .process(InnerJoin(relation.condition), output_type=_row_type(table)).name("Join")
         return self.streams[key]
 
     def _unnested_stream(self, table: CatalogTable):
@@ -246,10 +256,24 @@ def _projections(select: exp.Select, source: CatalogTable, compiler) -> list:
     projections = []
     for item in select.expressions:
         if isinstance(item, exp.Star):
-            projections.extend((name, compiler.compile(exp.column(name))) for name in source.column_names)
+            projections.extend((column.name, (_field(position), column.type))
+                               for position, column in enumerate(source.columns))
         else:
             projections.append((item.alias_or_name, compiler.compile(item)))
     return projections
+
+
+def _field(position: int):
+    return lambda values: values[position]
+
+
+def compiler_of(table: CatalogTable):
+    """The expression compiler over a relation's rows: its columns by name, those of a join also by
+    ``table.column`` (a name both sides have only so)."""
+    if isinstance(table.query, JoinRelation):
+        return table.query.compiler()
+    return expressions.Compiler({column.name: (position, column.type)
+                                 for position, column in enumerate(table.columns)})
 
 
 def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogTable:
@@ -275,9 +299,112 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
     joins = select.args.get("joins") or []
     if not joins:
         return table
-    if len(joins) > 1 or not isinstance(joins[0].this, exp.Unnest):
-        _refuse("JOIN in a query", "CROSS JOIN UNNEST(...) runs; joins of tables are not there yet")
-    return _unnested(table, joins[0])
+    if len(joins) > 1:
+        _refuse("Several JOINs in a query", "one JOIN per query runs; join a view of the first join")
+    if isinstance(joins[0].this, exp.Unnest):
+        return _unnested(table, joins[0])
+    return _joined(relation, table, joins[0], tables)
+
+
+class JoinRelation:
+    """A regular inner join of two relations on an equality of columns (and a further condition on the joined
+    row): each side's rows kept in keyed state, a row joined with every kept row of the other side when it comes,
+    as Flink's Join operator does for an inner join of insert-only inputs."""
+
+    def __init__(self, left: CatalogTable, right: CatalogTable, names, left_keys, right_keys, condition,
+                 qualified, ambiguous, text):
+        self.left, self.right = left, right
+        self.names = names                      # per joined column: (qualifiers, its name)
+        self.left_keys, self.right_keys = left_keys, right_keys    # compiled key expressions of each side
+        self.condition = condition              # the rest of ON over the joined row (or None)
+        self.qualified, self.ambiguous, self.text = qualified, ambiguous, text
+
+    def compiler(self):
+        return expressions.Compiler(self.qualified, self.ambiguous)
+
+
+def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, CatalogTable]) -> CatalogTable:
+    from pyflink_compat.table.sql.catalog import Column
+    kind = (join.args.get("kind") or "").upper()
+    side = (join.args.get("side") or "").upper()
+    if side or kind not in ("", "INNER"):
+        _refuse("%s JOIN" % (side or kind), "inner joins run; outer joins are not there yet")
+    right_node = join.this
+    if not isinstance(right_node, exp.Table) or isinstance(right_node.this, exp.Anonymous):
+        _refuse("JOIN %s" % right_node.sql(), "a join of two tables or views runs")
+    right = _lookup(tables, right_node.name)
+    on = join.args.get("on")
+    if on is None:
+        _refuse("A JOIN without ON", "an inner join on an equality of columns runs")
+    # the joined row: the left side's columns, then the right side's
+    qualified, counts = {}, {}
+    sides = ((left_node, left, 0), (right_node, right, len(left.columns)))
+    for node, table, offset in sides:
+        for position, column in enumerate(table.columns):
+            for qualifier in {node.alias_or_name, node.name}:
+                qualified["%s.%s" % (qualifier, column.name)] = (offset + position, column.type)
+            counts[column.name] = counts.get(column.name, 0) + 1
+    for node, table, offset in sides:
+        for position, column in enumerate(table.columns):
+            if counts[column.name] == 1:
+                qualified[column.name] = (offset + position, column.type)
+    ambiguous = frozenset(name for name, count in counts.items() if count > 1)
+    compiler = expressions.Compiler(qualified, ambiguous)
+    width = len(left.columns)
+    left_keys, right_keys, rest = [], [], []
+    for conjunct in _conjuncts(on):
+        sides_of = [_side_of(each, compiler, width) for each in (conjunct.this, conjunct.expression)] \
+            if isinstance(conjunct, exp.EQ) else None
+        if sides_of in (["left", "right"], ["right", "left"]):
+            left_expr, right_expr = ((conjunct.this, conjunct.expression) if sides_of[0] == "left"
+                                     else (conjunct.expression, conjunct.this))
+            left_keys.append(compiler.compile(left_expr)[0])
+            right_keys.append(_shifted(compiler.compile(right_expr)[0], width))
+        else:
+            rest.append(conjunct)
+    if not left_keys:
+        _refuse("A JOIN without an equality of the two sides' columns", "Flink joins such rows on one subtask; "
+                                                                         "an equi-join runs")
+    condition = None
+    if rest:
+        condition = compiler.compile(rest[0] if len(rest) == 1 else exp.and_(*rest))[0]
+    # Flink's names for the joined row's columns: a name both sides have gets a number on the right side
+    names, columns = [], []
+    for node, table, offset in sides:
+        for column in table.columns:
+            name = column.name
+            while name in names:
+                name = name + "0"
+            names.append(name)
+            columns.append(Column(name, column.type))
+    return CatalogTable("%s_join_%s" % (left.name, right.name), tuple(columns), {}, None,
+                        JoinRelation(left, right, names, left_keys, right_keys, condition, qualified, ambiguous,
+                                     join.sql()))
+
+
+def _conjuncts(node) -> list:
+    if isinstance(node, exp.And):
+        return _conjuncts(node.this) + _conjuncts(node.expression)
+    if isinstance(node, exp.Paren):
+        return _conjuncts(node.this)
+    return [node]
+
+
+def _side_of(node, compiler, width: int) -> Optional[str]:
+    """"left" / "right" when every column of ``node`` is of that side of the join, else None."""
+    positions = set()
+    for column in node.find_all(exp.Column):
+        key = "%s.%s" % (column.table, column.name) if column.table else column.name
+        if key not in compiler.columns:
+            compiler.compile(column)                   # Flink's error for an unknown or ambiguous column
+        positions.add("left" if compiler.columns[key][0] < width else "right")
+    return positions.pop() if len(positions) == 1 else None
+
+
+def _shifted(function, width: int):
+    """A function of the joined row's right part, applied to a right row alone."""
+    padding = (None,) * width
+    return lambda values: function(padding + tuple(values))
 
 
 # The columns a window table function adds, and the bound of the window each one is
@@ -343,8 +470,7 @@ def _unnested(base: CatalogTable, join: exp.Join) -> CatalogTable:
     alias = unnest.args.get("alias")
     if len(unnest.expressions) != 1 or unnest.args.get("offset") or alias is None or len(alias.columns) != 1:
         _refuse("UNNEST('%s')" % unnest.sql(), "UNNEST of one array AS t(column) runs")
-    compiler = expressions.Compiler({column.name: (position, column.type)
-                                     for position, column in enumerate(base.columns)})
+    compiler = compiler_of(base)
     array, array_type = compiler.compile(unnest.expressions[0])
     if array_type.name != "ARRAY":
         raise expressions.validation_error("SQL validation failed. UNNEST argument must be a collection")
@@ -368,8 +494,7 @@ def query_columns(select, tables: Dict[str, CatalogTable]) -> list:
         select = select.this
     if isinstance(select, exp.Select) and select.args.get("group"):
         source = relation_of(select, tables)
-        compiler = expressions.Compiler({column.name: (position, column.type)
-                                         for position, column in enumerate(source.columns)})
+        compiler = compiler_of(source)
         return plan_grouping(select, source, compiler).columns()
     return list(view_of("query", select, tables).columns)
 
@@ -383,8 +508,7 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     if not isinstance(select, exp.Select):
         _refuse("A view of %s" % type(select).__name__.upper())
     source = relation_of(select, tables)
-    compiler = expressions.Compiler({column.name: (position, column.type)
-                                     for position, column in enumerate(source.columns)})
+    compiler = compiler_of(source)
     if select.args.get("group"):
         _refuse("A view or subquery with GROUP BY", "insert the aggregation into its sink directly")
     _refuse_window_table_without_aggregation(source)
@@ -607,6 +731,18 @@ class _RowtimeAssigner(TimestampAssigner):
             raise RuntimeError("RowTime field should not be null, please convert it to a non-null long value.")
         import calendar
         return calendar.timegm(rowtime.timetuple()) * 1000 + rowtime.microsecond // 1000
+
+
+def _keyed_side(keys):
+    """(join key, values) of a row of one side of a join; a row with a NULL key joins nothing (SQL's =)."""
+    def keyed(row):
+        if row is None:
+            return
+        values = tuple(row)
+        key = tuple(function(values) for function in keys)
+        if None not in key:
+            yield key, values
+    return keyed
 
 
 def _expand(array, keep_empty: bool):

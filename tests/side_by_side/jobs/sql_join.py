@@ -1,0 +1,25 @@
+"""Flink SQL regular inner joins of two Kafka tables of JSON (orders, payments): on an equality and a further
+condition (paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a
+GROUP BY over a join printed as a tableau; a payment without an order and one with a NULL order id join nothing.
+
+Usage: sql_join.py BOOTSTRAP ORDERS_TOPIC PAYMENTS_TOPIC OUT_TOPIC
+"""
+import sys
+from pyflink.table import EnvironmentSettings, TableEnvironment
+brokers, orders, payments, out = sys.argv[1:5]
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+for name, columns, topic in (("orders", "id INT, customer STRING, amount DOUBLE", orders),
+                             ("payments", "id INT, order_id INT, paid DOUBLE", payments)):
+    t_env.execute_sql("""CREATE TABLE %s (%s) WITH ('connector' = 'kafka', 'topic' = '%s',
+        'properties.bootstrap.servers' = '%s', 'scan.startup.mode' = 'earliest-offset',
+        'scan.bounded.mode' = 'latest-offset', 'format' = 'json')""" % (name, columns, topic, brokers))
+t_env.execute_sql("CREATE TABLE settled (order_id INT, customer STRING, amount DOUBLE, paid DOUBLE) WITH ('connector' = 'print', 'print-identifier' = 'settled')")
+t_env.execute_sql("""CREATE TABLE settled_kafka (order_id INT, payment_id INT, customer STRING) WITH ('connector' = 'kafka',
+    'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json')""" % (out, brokers))
+s = t_env.create_statement_set()
+s.add_insert_sql("""INSERT INTO settled SELECT o.id, o.customer, o.amount, p.paid FROM orders AS o JOIN payments p
+    ON o.id = p.order_id AND p.paid >= o.amount WHERE o.customer <> 'nobody'""")
+s.add_insert_sql("INSERT INTO settled_kafka SELECT o.id, p.id, customer FROM orders o INNER JOIN payments p ON p.order_id = o.id")
+s.execute().wait()
+t_env.execute_sql("SELECT customer, COUNT(*) AS payments, SUM(paid) AS total FROM orders o JOIN payments p ON o.id = p.order_id GROUP BY customer").print()
