@@ -63,24 +63,31 @@ class _TreeNode:
     output_type: object
     consumers: List["_TreeNode"] = attrs.Factory(list)
     step: object = None
+    key: object = _SOURCE                  # the path from the source: (the parent's key, the node's id)
 
 
 def _tree(input_type, outlets: List[Outlet]):
     """The nodes of all outlets as one tree rooted at the source, each outlet's last tree node, and the tree
-    nodes in the order they were made."""
+    nodes in the order they were made. A tree node is a node on one path from the source: a node after a union
+    of two branches of the source is on two paths (each branch's elements pass it once), and both share the
+    node's one function."""
     from pyflink_compat.runtime.chain import build_steps
     root = _TreeNode(None, input_type)
-    by_id: Dict[int, _TreeNode] = {_SOURCE: root}
+    by_key: Dict[object, _TreeNode] = {_SOURCE: root}
+    steps: Dict[int, object] = {}          # graph node id -> its function's step, one per node
     ends, made = [], []
     for outlet in outlets:
         parent = root
         for position, node in enumerate(outlet.nodes):
-            current = by_id.get(node.id)
+            key = (parent.key, node.id)
+            current = by_key.get(key)
             if current is None:
-                current = _TreeNode(node, node.output_type)
+                current = _TreeNode(node, node.output_type, key=key)
                 if node.kind != graph.SIDE_OUTPUT:
-                    current.step = build_steps([node])[0]
-                by_id[node.id] = current
+                    if node.id not in steps:
+                        steps[node.id] = build_steps([node])[0]
+                    current.step = steps[node.id]
+                by_key[key] = current
                 made.append(current)
                 parent.consumers.append(current)
             parent = current
@@ -97,8 +104,7 @@ def _evaluate(root: _TreeNode, elements: list, timestamps: list) -> Dict[int, tu
     outputs = {}
 
     def visit(tree_node, elements, timestamps, side_outputs):
-        key = _SOURCE if tree_node.node is None else tree_node.node.id
-        outputs[key] = (elements, timestamps)
+        outputs[tree_node.key] = (elements, timestamps)
         # Side outputs read the producer's tagged outputs, every other consumer the elements themselves: each
         # of those gets a copy but the first, made before any runs (one may change elements in place).
         readers = [c for c in tree_node.consumers if c.node.kind != graph.SIDE_OUTPUT]
@@ -137,7 +143,8 @@ class SharedPass:
         self.root, ends, self.made = _tree(input_type, list(outlets) + [self.extra])
         self.ends, self.extra_end = ends[:-1], ends[-1]
         self.writers = {}
-        self.steps = [(tree_node.step, tree_node.node) for tree_node in self.made if tree_node.step is not None]
+        unique = {id(tree_node.step): tree_node for tree_node in self.made if tree_node.step is not None}
+        self.steps = [(tree_node.step, tree_node.node) for tree_node in unique.values()]
 
     def functions(self) -> list:
         return [step.function for step, _ in self.steps]
@@ -156,14 +163,14 @@ class SharedPass:
 
     def process(self, batch):
         """One Arrow batch of (element, event_ts): queues the Kafka sinks' records; returns the print sinks'
-        (sink indexes, lines), and every node's (elements, timestamps) by node id (0: the source's)."""
+        (sink indexes, lines), and every tree node's (elements, timestamps) by its key (0: the source's)."""
         from pyflink_compat.kafka_io import source as ksource
         elements = codec.to_python(codec.column(batch, codec.ELEMENT), self.input_type)
         timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
         outputs = _evaluate(self.root, elements, timestamps)
         sinks, lines = [], []
         for outlet, end in zip(self.outlets, self.ends):
-            out, out_ts = outputs[_SOURCE if end.node is None else end.node.id]
+            out, out_ts = outputs[end.key]
             if not out or outlet.kind == graph.DISCARD_SINK:
                 continue
             if outlet.kind == graph.KAFKA_SINK:
@@ -178,7 +185,7 @@ class SharedPass:
 
     def extra_output(self, outputs) -> tuple:
         """The (elements, timestamps) reaching the extra end."""
-        return outputs[_SOURCE if self.extra_end.node is None else self.extra_end.node.id]
+        return outputs[self.extra_end.key]
 
     def flush(self):
         """Flush every Kafka sink's sends and check them; raises if any send is not acknowledged."""

@@ -66,7 +66,7 @@ class TableEnvironment(_StandIns.TableEnvironment):
         if isinstance(statement, exp.Insert):
             return self._run_inserts([statement], "insert-into_default_catalog.default_database.%s"
                                      % statement.this.name)
-        if isinstance(statement, (exp.Select, exp.Subquery)):
+        if isinstance(statement, (exp.Select, exp.Subquery, exp.Union)):
             return self._run_query(statement)
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
         raise UnsupportedFeatureError("The SQL statement '%s'" % " ".join(stmt.split())[:80], "table-api",
@@ -102,7 +102,7 @@ class TableEnvironment(_StandIns.TableEnvironment):
         from pyflink_compat.table.sql.planner import query_columns
         from pyflink_compat.table.table import Table
         statements = dialect.parse(query)
-        if len(statements) != 1 or not isinstance(statements[0], (exp.Select, exp.Subquery)):
+        if len(statements) != 1 or not isinstance(statements[0], (exp.Select, exp.Subquery, exp.Union)):
             raise validation_error("Unsupported SQL query! sqlQuery() only accepts a single SQL query.")
         query_columns(statements[0], self._catalog())        # validates it now, as Flink's planner does
         return Table(statements[0], self)

@@ -228,3 +228,22 @@ def test_a_failed_send_in_a_keyed_query_fails_the_job(spark, bootstrap, capsys, 
         keyed.sink_to(bad)
     with pytest.raises(Exception, match='Topic name "no/such topic" is illegal'):
         env.execute("keyed query, one failing sink")
+
+
+def test_a_union_of_two_branches_of_one_stream_passes_each_branchs_elements_through_the_nodes_after_it(
+        spark, bootstrap, capsys):
+    """source -> parse -> two filters -> union -> map -> print: the map after the union is on two paths of the
+    one pass, each branch's elements pass it once (not the first branch's twice)."""
+    topic = create_topic(bootstrap, unique_topic("one-pass-union"))
+    produce(bootstrap, topic, ["ann 1", "bob 2", "ann 3", "carla 4"])
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(1)
+    parsed = env.from_source(_source(bootstrap, topic), WatermarkStrategy.no_watermarks(), "lines") \
+        .map(lambda line: line.upper(), output_type=Types.STRING())
+    anns = parsed.filter(lambda line: line.startswith("ANN"))
+    others = parsed.filter(lambda line: not line.startswith("ANN")).map(lambda line: "other " + line,
+                                                                        output_type=Types.STRING())
+    anns.union(others).map(lambda line: "<%s>" % line, output_type=Types.STRING()).print("u")
+    env.execute("union of branches")
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("u> ")]
+    assert sorted(printed) == ["u> <ANN 1>", "u> <ANN 3>", "u> <other BOB 2>", "u> <other CARLA 4>"]

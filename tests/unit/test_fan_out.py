@@ -19,7 +19,7 @@ def _run(sinks, elements):
     outlets = _outlets(sinks)
     root, ends, _ = fan_out._tree(sinks[0].chain()[0].output_type, outlets)
     outputs = fan_out._evaluate(root, list(elements), [None] * len(elements))
-    return [outputs[0 if end.node is None else end.node.id][0] for end in ends]
+    return [outputs[end.key][0] for end in ends]
 
 
 class Counting:

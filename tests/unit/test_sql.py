@@ -497,3 +497,15 @@ def test_an_inner_join_resolves_qualified_columns_and_refuses_what_does_not_run(
                             "q.id = o.id", "^Several JOINs")]:
         with pytest.raises(UnsupportedFeatureError, match=message):
             planner.relation_of(dialect.parse(query)[0], tables)
+
+
+def test_union_all_takes_its_first_querys_columns_and_refuses_union_and_mismatched_counts():
+    tables = {t.name: t for t in [
+        _table("CREATE TABLE a (x INT, s STRING) WITH ('connector' = 'kafka')"),
+        _table("CREATE TABLE b (y BIGINT, t STRING) WITH ('connector' = 'kafka')")]}
+    columns = planner.query_columns(dialect.parse("SELECT x AS n, s FROM a UNION ALL SELECT y, t FROM b")[0], tables)
+    assert [(c.name, c.type.name) for c in columns] == [("n", "INT"), ("s", "STRING")]
+    with pytest.raises(JavaStyleError, match="Column count mismatch in UNION ALL"):
+        planner.query_columns(dialect.parse("SELECT x FROM a UNION ALL SELECT y, t FROM b")[0], tables)
+    with pytest.raises(UnsupportedFeatureError, match="^UNION \\(without ALL\\)"):
+        planner.query_columns(dialect.parse("SELECT x FROM a UNION SELECT y FROM b")[0], tables)

@@ -9,7 +9,7 @@ from sqlglot import exp
 
 from pyflink_compat.common.watermark_strategy import TimestampAssigner
 from pyflink_compat.table.sql import expressions, kafka_table
-from pyflink_compat.table.sql.catalog import SECTION, CatalogTable
+from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
 CATALOG_PATH = "default_catalog.default_database"
@@ -50,6 +50,10 @@ class JobBuilder:
         select = insert.expression
         if isinstance(select, exp.Subquery):
             select = select.this
+        if isinstance(select, exp.Union):
+            rows = self._union_rows(select, [column.type for column in target.columns])
+            self._sink(rows, target)
+            return
         if not isinstance(select, exp.Select):
             _refuse("INSERT INTO ... %s" % type(select).__name__.upper())
         source = relation_of(select, self.tables)
@@ -75,12 +79,36 @@ class JobBuilder:
         rows.name("Calc")
         self._sink(rows, target)
 
+    def _union_rows(self, union: exp.Union, column_types):
+        """UNION ALL of queries of projections and filters: their rows, converted to ``column_types``, as one
+        stream (each branch reads its table, a table read by several branches once)."""
+        branches = _union_branches(union)
+        streams = []
+        for branch in branches:
+            source = relation_of(branch, self.tables)
+            if branch.args.get("group"):
+                _refuse("GROUP BY in a branch of UNION ALL", "UNION ALL of projections and filters runs")
+            _refuse_window_table_without_aggregation(source)
+            compiler = compiler_of(source)
+            projections = _projections(branch, source, compiler)
+            if len(projections) != len(column_types):
+                raise expressions.validation_error("SQL validation failed. Column count mismatch in UNION ALL")
+            converters = [expressions.cast_to(compiled, column_type)
+                          for (_, compiled), column_type in zip(projections, column_types)]
+            row_type = _row_type(CatalogTable("union", tuple(Column(name, t) for (name, _), t
+                                                            in zip(projections, column_types)), {}))
+            streams.append(self._source_stream(source).flat_map(_calc(_condition(branch, compiler), converters),
+                                                                output_type=row_type).name("Calc"))
+        return streams[0].union(*streams[1:])
+
     def add_query(self, select):
         """The changelog stream of a query's result, (row kind, values) per change, and the result's columns
         (names and types): what TableResult.print() and collect() show."""
-        from pyflink_compat.table.sql.catalog import Column
         if isinstance(select, exp.Subquery):
             select = select.this
+        if isinstance(select, exp.Union):
+            columns = query_columns(select, self.tables)
+            return self._union_rows(select, [column.type for column in columns]).map(_insertion), columns
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
         if select.args.get("group"):
@@ -324,7 +352,6 @@ class JoinRelation:
 
 
 def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, CatalogTable]) -> CatalogTable:
-    from pyflink_compat.table.sql.catalog import Column
     kind = (join.args.get("kind") or "").upper()
     side = (join.args.get("side") or "").upper()
     if side or kind not in ("", "INNER"):
@@ -459,7 +486,6 @@ class UnnestRelation:
 
 
 def _unnested(base: CatalogTable, join: exp.Join) -> CatalogTable:
-    from pyflink_compat.table.sql.catalog import Column
     unnest = join.this
     side, on = (join.args.get("side") or "").upper(), join.args.get("on")
     keep_empty = side == "LEFT"
@@ -488,10 +514,30 @@ def _lookup(tables: Dict[str, CatalogTable], name: str) -> CatalogTable:
     return tables[name]
 
 
+def _union_branches(union: exp.Union) -> list:
+    if union.args.get("distinct"):
+        _refuse("UNION (without ALL)", "UNION ALL runs")
+    branches = []
+    for side in (union.this, union.expression):
+        side = side.this if isinstance(side, exp.Subquery) else side
+        if isinstance(side, exp.Union):
+            branches.extend(_union_branches(side))
+        elif isinstance(side, exp.Select):
+            branches.append(side)
+        else:
+            _refuse("UNION ALL of %s" % type(side).__name__.upper())
+    return branches
+
+
 def query_columns(select, tables: Dict[str, CatalogTable]) -> list:
     """The columns of a query's result (its validation, as Flink's planner validates a query it is given)."""
     if isinstance(select, exp.Subquery):
         select = select.this
+    if isinstance(select, exp.Union):
+        branches = [query_columns(branch, tables) for branch in _union_branches(select)]
+        if any(len(columns) != len(branches[0]) for columns in branches):
+            raise expressions.validation_error("SQL validation failed. Column count mismatch in UNION ALL")
+        return branches[0]
     if isinstance(select, exp.Select) and select.args.get("group"):
         source = relation_of(select, tables)
         compiler = compiler_of(source)
@@ -502,7 +548,6 @@ def query_columns(select, tables: Dict[str, CatalogTable]) -> list:
 def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     """A view of ``select``: its columns (names and types of the select list), the source's watermark when the
     rowtime column is selected as it is."""
-    from pyflink_compat.table.sql.catalog import Column
     if isinstance(select, exp.Subquery):
         select = select.this
     if not isinstance(select, exp.Select):
@@ -639,7 +684,6 @@ class _Grouping:
         self.calls = []       # (aggregate name, compiled argument or None)
 
     def columns(self) -> list:
-        from pyflink_compat.table.sql.catalog import Column
         return [Column(name, sql_type) for name, sql_type in zip(self.names, self.types)]
 
     def changes(self, builder: "JobBuilder", column_types):

@@ -1,6 +1,7 @@
 """Flink SQL regular inner joins of two Kafka tables of JSON (orders, payments): on an equality and a further
 condition (paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a
-GROUP BY over a join printed as a tableau; a payment without an order and one with a NULL order id join nothing.
+GROUP BY over a join printed as a tableau; a payment without an order and one with a NULL order id join nothing;
+UNION ALL of three queries (two of them reading orders) into a print table, and of two as a tableau.
 
 Usage: sql_join.py BOOTSTRAP ORDERS_TOPIC PAYMENTS_TOPIC OUT_TOPIC
 """
@@ -23,3 +24,10 @@ s.add_insert_sql("""INSERT INTO settled SELECT o.id, o.customer, o.amount, p.pai
 s.add_insert_sql("INSERT INTO settled_kafka SELECT o.id, p.id, customer FROM orders o INNER JOIN payments p ON p.order_id = o.id")
 s.execute().wait()
 t_env.execute_sql("SELECT customer, COUNT(*) AS payments, SUM(paid) AS total FROM orders o JOIN payments p ON o.id = p.order_id GROUP BY customer").print()
+t_env.execute_sql("CREATE TABLE events (kind STRING, r INT, amount DOUBLE) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'events')")
+t_env.execute_sql("""INSERT INTO events SELECT 'order', id, amount FROM orders WHERE amount > 2
+    UNION ALL SELECT 'payment', order_id, paid FROM payments
+    UNION ALL SELECT 'small', id, amount FROM orders WHERE amount <= 2""").wait()
+t_env.execute_sql("SELECT id AS r, amount FROM orders UNION ALL SELECT order_id, paid FROM payments WHERE paid > 5") \
+    .print()
