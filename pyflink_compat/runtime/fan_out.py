@@ -187,6 +187,13 @@ class SharedPass:
         """The (elements, timestamps) reaching the extra end."""
         return outputs[self.extra_end.key]
 
+    def extra_path_output(self, outputs, node: graph.Node) -> tuple:
+        """The (elements, timestamps) leaving ``node`` on the way to the extra end."""
+        key = self.extra_end.key
+        while key != _SOURCE and key[1] != node.id:
+            key = key[0]
+        return outputs[key]
+
     def flush(self):
         """Flush every Kafka sink's sends and check them; raises if any send is not acknowledged."""
         for index in list(self.writers):

@@ -226,7 +226,7 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
             items, stamps = shared.extra_output(outputs)
             records += batch.num_rows
             # the generator sees what reaches it: the source's records, or the assigner's outputs
-            seen(outputs[assigners[-1].id][1] if plan.assigner_in_chain else codec.column(
+            seen(shared.extra_path_output(outputs, assigners[-1])[1] if plan.assigner_in_chain else codec.column(
                 batch, codec.EVENT_TS).to_pylist())
         else:
             items = codec.to_python(codec.column(batch, codec.ELEMENT), plan.input_type)
