@@ -15,7 +15,7 @@ _ROW_KINDS = {"+I": "INSERT", "-U": "UPDATE_BEFORE", "+U": "UPDATE_AFTER", "-D":
 class CloseableIterator(_StandIns.CloseableIterator):
     """The rows of a query's result as they come, each a Row with its RowKind; ``close()`` stops the job."""
 
-    def __init__(self, j_closeable_iterator, field_data_types=None):
+    def __init__(self, j_closeable_iterator, field_data_types):
         self._changes = j_closeable_iterator     # pyflink-compat: an iterator of (row kind, values) changes
         self._field_data_types = field_data_types
 
@@ -100,11 +100,11 @@ class TableResult(_StandIns.TableResult):
         self._take()
         kind = self._result[0]
         if kind == "ok":
-            return CloseableIterator(iter([("+I", ("OK",))]))
+            return CloseableIterator(iter([("+I", ("OK",))]), None)
         if kind == "job":
             self.wait()
-            return CloseableIterator(iter([("+I", tuple(-1 for _ in self._result[2]))]))
-        return CloseableIterator(self._result[1].changes())
+            return CloseableIterator(iter([("+I", tuple(-1 for _ in self._result[2]))]), None)
+        return CloseableIterator(self._result[1].changes(), self._result[1].sql_types)
 
     def print(self):
         """The result as Flink prints it: "OK" for DDL, -1 per sink of an INSERT job (its row count is not
