@@ -272,9 +272,7 @@ class KeyAndValue(RecordDeserializer):
     """Records as Row(key, value) of their bytes (null: no key / a tombstone)."""
 
     def produced_type(self):
-        from pyflink_compat.common.typeinfo import Types
-        return Types.ROW_NAMED(["key", "value"], [Types.PRIMITIVE_ARRAY(Types.BYTE()),
-                                                  Types.PRIMITIVE_ARRAY(Types.BYTE())])
+        return record_type()
 
     def deserialize_records(self, topic, partition, keys, values, offsets, timestamps):
         import pyarrow as pa

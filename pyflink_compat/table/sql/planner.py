@@ -128,6 +128,9 @@ class JobBuilder:
         from pyflink_compat.common.typeinfo import Types
         if target.option("connector") == "blackhole":
             return
+        if target.option("connector") not in ("print", kafka_table.UPSERT_KAFKA):    # insertions only
+            self._sink(changes.map(_values_row, output_type=_row_type(target)), target)    # _sink enforces
+            return
         enforcer = self._not_null_enforcer(target, changelog=True)
         if enforcer is not None:
             changes = changes.flat_map(enforcer).name("ConstraintEnforcer")
@@ -136,9 +139,6 @@ class JobBuilder:
             records = changes.flat_map(_upsert_records(kafka_table.upsert_record(target, layout)),
                                        output_type=kafka_table.record_type())
             records.sink_to(kafka_table.sink(target, layout))
-            return
-        if target.option("connector") != "print":
-            self._sink(changes.map(_values_row, output_type=_row_type(target)), target)
             return
         identifier = target.option("print-identifier")
         lines = changes.map(_change_line([column.type for column in target.columns]), output_type=Types.STRING())
