@@ -168,6 +168,18 @@ def stand_ins(module_name: str) -> types.ModuleType:
     return module
 
 
+def complete(module: types.ModuleType):
+    """Give a module implementing part of a PyFlink module the stand-ins of the public names it does not
+    define (its ``__all__`` stays as it declares it)."""
+    declared = getattr(module, "__all__", None)
+    made = stand_ins(module.__name__)
+    for name in made.__all__:
+        if not hasattr(module, name):
+            setattr(module, name, getattr(made, name))
+    if declared is not None:
+        module.__all__ = declared
+
+
 def _defined_in(origin: str, name: str):
     try:
         source = importlib.import_module(TARGET + origin[len(ALIAS):])

@@ -14,13 +14,24 @@ class StatementSet(_StandIns.StatementSet):
 
     def add_insert_sql(self, stmt: str) -> 'StatementSet':
         from sqlglot import exp
-        from pyflink_compat.table.sql import dialect
         from pyflink_compat.table.sql.expressions import validation_error
-        statements = dialect.parse(stmt)
+        statements = self._t_env._parse(stmt)
         if len(statements) != 1 or not isinstance(statements[0], exp.Insert):
             raise validation_error("Unsupported SQL query! addInsertSql() only accepts a single SQL "
                                       "statements of type INSERT.")
         self._inserts.append(statements[0])
+        return self
+
+    def add_insert(self, target_path_or_descriptor, table, overwrite: bool = False) -> 'StatementSet':
+        """Adds the insertion of ``table``'s rows into the table ``target_path_or_descriptor``."""
+        from sqlglot import exp
+        from pyflink_compat.util.exceptions import UnsupportedFeatureError
+        if not isinstance(target_path_or_descriptor, str):
+            raise UnsupportedFeatureError("StatementSet.add_insert with a TableDescriptor", "table-api")
+        if overwrite:
+            raise UnsupportedFeatureError("INSERT OVERWRITE", "table-api")
+        self._inserts.append(exp.Insert(this=exp.to_table(target_path_or_descriptor),
+                                        expression=table._select.copy()))
         return self
 
     def execute(self):

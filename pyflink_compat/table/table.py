@@ -1,31 +1,292 @@
-"""Table: the result of ``sql_query`` or ``from_path``, as far as Flink SQL runs here: inserted into a sink table
-(``execute_insert``) or registered as a view (``TableEnvironment.create_temporary_view``). Its other methods (the
-Table API) raise ``UnsupportedFeatureError``."""
+"""Table, as PyFlink's: the result of ``sql_query``, ``from_path`` or a Table API operation. Each operation
+makes the SQL query it is equivalent to (a sqlglot SELECT over the previous one), so the Table API and SQL are
+planned, validated and run alike. Columns an operation computes without a name are named as Flink names them
+(``_c1`` in ``select``, ``EXPR$0`` for an aggregate, ``f0`` for a function's result). What is not implemented
+(joins of two tables, over windows, ``order_by``, ``distinct``...) raises ``UnsupportedFeatureError``."""
+from typing import List
+
+from sqlglot import exp
+
 from pyflink_compat import missing
+from pyflink_compat.table.expression import Expression, WindowProperty, to_node
+from pyflink_compat.table.sql.planner import query_watermark
 
 __all__ = ["Table", "GroupedTable", "GroupWindowedTable", "OverWindowedTable", "WindowGroupedTable"]
 
 _StandIns = missing.stand_ins(__name__)
-GroupedTable = _StandIns.GroupedTable
-GroupWindowedTable = _StandIns.GroupWindowedTable
 OverWindowedTable = _StandIns.OverWindowedTable
-WindowGroupedTable = _StandIns.WindowGroupedTable
 
 
-class Table(_StandIns.Table):
+def _unsupported(what: str, advice: str = None):
+    from pyflink_compat.util.exceptions import UnsupportedFeatureError
+    raise UnsupportedFeatureError(what, "table-api", advice)
+
+
+def _validation_error(message: str, method: str = "select"):
+    from pyflink_compat.util.exceptions import JavaStyleError
+    return JavaStyleError("org.apache.flink.table.api.ValidationException", message, method)
+
+
+def _check_fields(nodes, names, method: str):
+    """Flink's Table API resolves each field an expression names against the input's columns."""
+    for node in nodes:
+        for column in node.find_all(exp.Column):
+            if column.name not in names:
+                raise _validation_error("Cannot resolve field [%s], input field list:[%s]."
+                                        % (column.name, ", ".join(names)), method)
+
+
+def _subquery(select) -> exp.Expr:
+    """``select`` as the FROM of a query on it: the table itself when it is ``SELECT * FROM table``."""
+    if isinstance(select, exp.Select) and len(select.expressions) == 1 and isinstance(select.expressions[0], exp.Star) \
+            and not any(select.args.get(clause) for clause in ("where", "group", "joins", "having")):
+        relation = (select.args.get("from") or select.args.get("from_")).this
+        if isinstance(relation, exp.Table) and not isinstance(relation.this, exp.Anonymous):
+            return relation.copy()
+    return exp.Subquery(this=select.copy(), alias=exp.TableAlias(this=exp.to_identifier("t")))
+
+
+def _watermark_text(column: str, delay_ms: int) -> str:
+    """A watermark's expression as Flink prints it: `ts` - INTERVAL '5' SECOND."""
+    if delay_ms == 0:
+        return "`%s`" % column
+    for unit, size in (("DAY", 86_400_000), ("HOUR", 3_600_000), ("MINUTE", 60_000), ("SECOND", 1000)):
+        if delay_ms % size == 0:
+            return "`%s` - INTERVAL '%d' %s" % (column, delay_ms // size, unit)
+    return "`%s` - INTERVAL '%s' SECOND" % (column, ("%.3f" % (delay_ms / 1000)).rstrip("0"))
+
+
+def _select_from(items: list, select, where=None) -> exp.Select:
+    query = exp.Select(expressions=items).from_(_subquery(select), copy=False)
+    if where is not None:
+        query = query.where(where, copy=False)
+    return query
+
+
+def _column(name: str) -> exp.Column:
+    return exp.column(name, quoted=True)
+
+
+def _named(node, name: str) -> exp.Expr:
+    return exp.Alias(this=node, alias=exp.to_identifier(name, quoted=True))
+
+
+def _item(field, position: int, generated: str):
+    """A select-list item of a Table API field: a column or an aliased expression as it is, another
+    expression named ``generated % position``."""
+    if isinstance(field, str):
+        _unsupported("A Table API field given as a string ('%s')" % field, "use expressions: col('a')")
+    node = to_node(field).copy()
+    if isinstance(node, (exp.Alias, exp.Column, exp.Star)):
+        return node
+    return _named(node, generated % position)
+
+
+class Table(object):
+    """A table: a query, with the Table API's operations making new tables."""
 
     def __init__(self, j_table, t_env):
-        self._select = j_table            # pyflink-compat: the query's sqlglot SELECT
+        self._select = j_table            # pyflink-compat: the query (a sqlglot SELECT or UNION)
         self._t_env = t_env
 
+    # schema ---------------------------------------------------------------------------------------
+    def _columns(self) -> list:
+        from pyflink_compat.table.sql.planner import query_columns
+        return query_columns(self._select, self._t_env._catalog())
+
+    def _names(self) -> List[str]:
+        return [column.name for column in self._columns()]
+
+    def __getattr__(self, name) -> Expression:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        names = self._names()
+        if name not in names:
+            raise AttributeError("The current table has no column named '%s', available columns: [%s]"
+                                 % (name, ', '.join(names)))
+        return Expression(_column(name))
+
+    def print_schema(self):
+        print(self._schema_text())
+
+    def _schema_text(self) -> str:
+        from pyflink_compat.table.sql.planner import query_watermark
+        watermark = query_watermark(self._select, self._t_env._catalog())
+        lines = []
+        columns = self._columns()
+        for column in columns:
+            rowtime = " *ROWTIME*" if watermark is not None and watermark[0] == column.name else ""
+            lines.append("  `%s` %s%s" % (column.name, column.type.text(), rowtime))
+        source = self._source_table()
+        if source is not None and source.watermark is not None:
+            name, delay_ms = source.watermark
+            rowtime_type = next(column.type for column in columns if column.name == name)
+            lines.append("  WATERMARK FOR `%s`: %s AS %s" % (name, rowtime_type.text(),
+                                                             _watermark_text(name, delay_ms)))
+        return "(\n%s\n)" % ",\n".join(lines)
+
+    def _source_table(self):
+        """The catalog table this table is as it is (from_path), else None."""
+        relation = _subquery(self._select)
+        if isinstance(relation, exp.Table):
+            return self._t_env._catalog().get(relation.name)
+        return None
+
+    def __str__(self):
+        return "UnnamedTable$%d" % (id(self) % 1000)
+
+    # relational operations ------------------------------------------------------------------------
+    def _made(self, select) -> 'Table':
+        table = Table(select, self._t_env)
+        table._columns()                 # validated now, as Flink's planner validates each operation
+        return table
+
+    def select(self, *fields: Expression) -> 'Table':
+        items = [_item(field, position, "_c%d") for position, field in enumerate(fields)]
+        _check_fields(items, self._names(), "select")
+        return self._made(_select_from(items, self._select))
+
+    def alias(self, field: str, *fields: str) -> 'Table':
+        names = self._names()
+        aliases = (field,) + fields
+        if len(aliases) > len(names):
+            raise _validation_error("Aliasing more fields than we actually have.", "as")
+        items = [_named(_column(name), aliases[i]) if i < len(aliases) else _column(name)
+                 for i, name in enumerate(names)]
+        return self._made(_select_from(items, self._select))
+
+    def filter(self, predicate: Expression) -> 'Table':
+        return self._filtered(predicate, "filter")
+
+    def where(self, predicate: Expression) -> 'Table':
+        return self._filtered(predicate, "where")
+
+    def _filtered(self, predicate, method: str) -> 'Table':
+        condition = to_node(predicate).copy()
+        _check_fields([condition], self._names(), method)
+        return self._made(_select_from([exp.Star()], self._select, condition))
+
+    def add_columns(self, *fields: Expression) -> 'Table':
+        names = self._names()
+        items = [_item(field, len(names) + position, "_c%d") for position, field in enumerate(fields)]
+        _check_fields(items, names, "addColumns")
+        for item in items:
+            if item.alias_or_name in names:
+                raise _validation_error("Ambiguous column name: %s" % item.alias_or_name, "addColumns")
+        return self._made(_select_from([exp.Star()] + items, self._select))
+
+    def add_or_replace_columns(self, *fields: Expression) -> 'Table':
+        names = self._names()
+        added = [_item(field, len(names) + position, "_c%d") for position, field in enumerate(fields)]
+        _check_fields(added, names, "addOrReplaceColumns")
+        replaced = {item.alias_or_name: item for item in added}
+        items = [replaced.pop(name) if name in replaced else _column(name) for name in names]
+        return self._made(_select_from(items + [item for item in added if item.alias_or_name in replaced],
+                                       self._select))
+
+    def rename_columns(self, *fields: Expression) -> 'Table':
+        renames = {}
+        for field in fields:
+            node = to_node(field)
+            if not (isinstance(node, exp.Alias) and isinstance(node.this, exp.Column)):
+                raise _validation_error("Invalid AS, parameters are: [%s]." % node.sql(), "renameColumns")
+            renames[node.this.name] = node.alias
+        names = self._names()
+        _check_fields([_column(old) for old in renames], names, "renameColumns")
+        items = [_named(_column(name), renames[name]) if name in renames else _column(name) for name in names]
+        return self._made(_select_from(items, self._select))
+
+    def drop_columns(self, *fields: Expression) -> 'Table':
+        dropped = set()
+        for field in fields:
+            node = to_node(field)
+            if not isinstance(node, exp.Column):
+                _unsupported("drop_columns of '%s'" % node.sql(), "drop columns by col('name')")
+            dropped.add(node.name)
+        names = self._names()
+        for name in dropped:
+            if name not in names:
+                raise _validation_error("Field %s does not exist in source table" % name, "dropColumns")
+        return self._made(_select_from([_column(name) for name in names if name not in dropped], self._select))
+
+    def union_all(self, right: 'Table') -> 'Table':
+        left_columns, right_columns = self._columns(), right._columns()
+        if len(left_columns) != len(right_columns):
+            raise _validation_error("The union operation on two tables of different column sizes: %d and %d is not "
+                                    "supported" % (len(left_columns), len(right_columns)), "unionAll")
+        return self._made(exp.Union(this=self._select.copy(), expression=right._select.copy(), distinct=False))
+
+    def group_by(self, *fields: Expression) -> 'GroupedTable':
+        return GroupedTable((self, [to_node(field).copy() for field in fields], None), self._t_env)
+
+    def window(self, window) -> 'GroupWindowedTable':
+        return GroupWindowedTable((self, window), self._t_env)
+
+    # functions -------------------------------------------------------------------------------------
+    def _with_function(self, call: exp.Expr, names, keep_empty: bool = False) -> exp.Select:
+        """This table joined with a function's rows (LATERAL TABLE)."""
+        if isinstance(call, exp.Alias):                     # f(...).alias('one_name')
+            call, names = call.this, [call.alias]
+        lateral = exp.Lateral(this=exp.Anonymous(this="TABLE", expressions=[call]))
+        if names:
+            lateral.set("alias", exp.TableAlias(this=exp.to_identifier("T"),
+                                                columns=[exp.to_identifier(name, quoted=True) for name in names]))
+        join = exp.Join(this=lateral, **({"side": "LEFT", "on": exp.true()} if keep_empty else {}))
+        query = exp.Select(expressions=[exp.Star()]).from_(_subquery(self._select), copy=False)
+        query.append("joins", join)
+        return query
+
+    def _function_call(self, func) -> Expression:
+        """``func`` applied to this table's rows: a call expression as it is, a function wrapper called with the
+        whole row."""
+        if isinstance(func, Expression):
+            return func
+        func._set_takes_row_as_input()
+        return func(*[Expression(_column(name)) for name in self._names()])
+
+    def _function_columns(self, call: Expression) -> "Table":
+        """A table of the function columns only (Table.map / flat_map)."""
+        base = len(self._names())
+        joined = self._made(self._with_function(to_node(call).copy(), call._names))
+        names = joined._names()[base:]
+        return self._made(_select_from([_column(name) for name in names], joined._select))
+
+    def map(self, func) -> 'Table':
+        from pyflink_compat.table.udf import UserDefinedScalarFunctionWrapper
+        call = self._function_call(func)
+        if not isinstance(to_node(call).args.get("function"), UserDefinedScalarFunctionWrapper):
+            _unsupported("Table.map of '%s'" % call, "map takes a Python scalar function (udf)")
+        return self._function_columns(call)
+
+    def flat_map(self, func) -> 'Table':
+        from pyflink_compat.table.udf import UserDefinedTableFunctionWrapper
+        call = self._function_call(func)
+        if not isinstance(to_node(call).args.get("function"), UserDefinedTableFunctionWrapper):
+            _unsupported("Table.flat_map of '%s'" % call, "flat_map takes a Python table function (udtf)")
+        return self._function_columns(call)
+
+    def join_lateral(self, table_function_call, join_predicate=None) -> 'Table':
+        return self._lateral(table_function_call, join_predicate, keep_empty=False)
+
+    def left_outer_join_lateral(self, table_function_call, join_predicate=None) -> 'Table':
+        return self._lateral(table_function_call, join_predicate, keep_empty=True)
+
+    def _lateral(self, call, join_predicate, keep_empty: bool) -> 'Table':
+        if not isinstance(call, Expression):
+            call = call()
+        query = self._with_function(to_node(call).copy(), call._names, keep_empty)
+        if join_predicate is not None:
+            if keep_empty:
+                _unsupported("left_outer_join_lateral with a join predicate", "filter the joined table instead")
+            query = query.where(to_node(join_predicate).copy(), copy=False)
+        return self._made(query)
+
+    # execution --------------------------------------------------------------------------------------
     def execute_insert(self, table_path_or_descriptor, overwrite: bool = False):
-        from sqlglot import exp
         if not isinstance(table_path_or_descriptor, str):
-            from pyflink_compat.util.exceptions import UnsupportedFeatureError
-            raise UnsupportedFeatureError("Table.execute_insert with a TableDescriptor", "table-api")
+            _unsupported("Table.execute_insert with a TableDescriptor")
         if overwrite:
-            from pyflink_compat.util.exceptions import UnsupportedFeatureError
-            raise UnsupportedFeatureError("INSERT OVERWRITE", "table-api")
+            _unsupported("INSERT OVERWRITE")
         insert = exp.Insert(this=exp.to_table(table_path_or_descriptor), expression=self._select.copy())
         return self._t_env._run_inserts([insert], "insert-into_default_catalog.default_database.%s"
                                         % table_path_or_descriptor)
@@ -33,3 +294,118 @@ class Table(_StandIns.Table):
     def execute(self):
         """Runs the query: its rows are read from the returned TableResult (collect() or print())."""
         return self._t_env._run_query(self._select.copy())
+
+
+for _name in ("distinct", "join", "left_outer_join", "right_outer_join", "full_outer_join", "minus", "minus_all",
+              "union", "intersect", "intersect_all", "order_by", "offset", "fetch", "limit", "over_window",
+              "aggregate", "flat_aggregate", "to_pandas", "get_schema", "get_resolved_schema", "explain",
+              "print_explain", "insert_into", "to_changelog", "from_changelog"):
+    if hasattr(_StandIns.Table, _name):
+        setattr(Table, _name, getattr(_StandIns.Table, _name))
+
+
+def _grouped_select(table: Table, keys: list, window, fields) -> Table:
+    """SELECT fields FROM table GROUP BY keys [and the window's function]: unnamed aggregates and expressions
+    named EXPR$i, the window's properties as its start / end / rowtime functions."""
+    names = table._names()
+    _check_fields(keys, names, "groupBy")
+    if window is not None:
+        _check_fields([window._time_field], names, "window")
+        rowtime = query_watermark(table._select, table._t_env._catalog())
+        if rowtime is None or rowtime[0] != window._time_field.name:
+            raise _validation_error("A group window expects a time attribute for grouping in a stream "
+                                    "environment.", "select")
+    key_names = [key.name for key in keys if isinstance(key, exp.Column)]
+    items, unnamed = [], 0
+    for field in fields:
+        node = to_node(field).copy()
+        if window is not None:
+            node = _window_properties(node, window)
+        _check_fields([node], names, "select")
+        if len(key_names) == len(keys):
+            _check_fields([_outside_aggregates(node)], key_names, "select")
+        if not isinstance(node, (exp.Alias, exp.Column)):
+            node = _named(node, "EXPR$%d" % unnamed)
+            unnamed += 1
+        items.append(node)
+    group = list(keys) + ([window._call()] if window is not None else [])
+    query = _select_from(items, table._select)
+    if group:
+        query = query.group_by(*group, copy=False)
+    return table._made(query)
+
+
+def _outside_aggregates(node):
+    """The expression with its aggregate calls and window properties taken out: the columns it names
+    outside them must be the grouping keys."""
+    from pyflink_compat.table.expression import WindowProperty
+    def drop(each):
+        if isinstance(each, (exp.AggFunc, WindowProperty)) or (isinstance(each, exp.Anonymous)
+                                                               and each.name.upper().endswith(("_START", "_END",
+                                                                                               "_ROWTIME"))):
+            return exp.Null()
+        return each
+    return node.copy().transform(drop, copy=False)
+
+
+def _window_properties(node, window):
+    """``w.start`` / ``w.end`` / ``w.rowtime`` of the window aliased ``w`` as TUMBLE_START(...) and so on."""
+    def replace(each):
+        if isinstance(each, WindowProperty):
+            alias = each.this.name
+            if alias != window._alias:
+                raise _validation_error("Cannot resolve field [%s], input field list:[...]." % alias)
+            call = window._call()
+            return exp.Anonymous(this="%s_%s" % (window._function, each.args["kind"].name),
+                                 expressions=call.expressions)
+        return each
+    return node.transform(replace, copy=False)
+
+
+class GroupedTable(object):
+    """A table grouped by keys: ``select`` computes the aggregates per key."""
+
+    def __init__(self, java_table, t_env):
+        self._table, self._keys, self._window = java_table
+        self._t_env = t_env
+
+    def select(self, *fields: Expression) -> Table:
+        return _grouped_select(self._table, self._keys, self._window, fields)
+
+
+GroupedTable.aggregate = _StandIns.GroupedTable.aggregate
+GroupedTable.flat_aggregate = _StandIns.GroupedTable.flat_aggregate
+
+
+class GroupWindowedTable(object):
+    """A table with a group window: ``group_by`` names the window's alias (and keys)."""
+
+    def __init__(self, java_group_windowed_table, t_env):
+        self._table, self._window = java_group_windowed_table
+        self._t_env = t_env
+
+    def group_by(self, *fields: Expression) -> 'WindowGroupedTable':
+        keys, named_window = [], False
+        for field in fields:
+            node = to_node(field)
+            if isinstance(node, exp.Column) and node.name == self._window._alias:
+                named_window = True
+            else:
+                keys.append(node.copy())
+        if not named_window:
+            raise _validation_error("GroupBy must contain exactly one window alias.", "groupBy")
+        return WindowGroupedTable((self._table, keys, self._window), self._t_env)
+
+
+class WindowGroupedTable(object):
+    """A table grouped by a group window and keys: ``select`` computes the aggregates per key and window."""
+
+    def __init__(self, java_window_grouped_table, t_env):
+        self._table, self._keys, self._window = java_window_grouped_table
+        self._t_env = t_env
+
+    def select(self, *fields: Expression) -> Table:
+        return _grouped_select(self._table, self._keys, self._window, fields)
+
+
+WindowGroupedTable.aggregate = _StandIns.WindowGroupedTable.aggregate

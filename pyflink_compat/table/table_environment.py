@@ -47,11 +47,63 @@ class TableEnvironment(_StandIns.TableEnvironment):
         from pyflink_compat.datastream.stream_execution_environment import StreamExecutionEnvironment
         return StreamExecutionEnvironment.get_execution_environment(_configuration_of(self._table_config.to_map()))
 
-    def execute_sql(self, stmt: str):
+    # functions ---------------------------------------------------------------------------------------
+    def _functions(self) -> dict:
+        if not hasattr(self, "_registered_functions"):
+            self._registered_functions = {}
+        return self._registered_functions
+
+    def _register(self, name: str, function, if_exists_message: str):
+        from pyflink_compat.table.sql.expressions import validation_error
+        from pyflink_compat.table.udf import UserDefinedFunctionWrapper
+        if not isinstance(function, UserDefinedFunctionWrapper):
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("Registering %r (not a Python udf or udtf)" % (function,), "table-api")
+        functions = self._functions()
+        if name.lower() in functions:
+            raise validation_error(if_exists_message % name)
+        functions[name.lower()] = function
+
+    def create_temporary_function(self, path: str, function):
+        """Registers a Python function (``udf`` / ``udtf``) for SQL under ``path``."""
+        self._register(path, function, "Could not register temporary catalog function. A function "
+                                       "'default_catalog.default_database.%s' does already exist.")
+
+    def create_temporary_system_function(self, name: str, function):
+        """Registers a Python function (``udf`` / ``udtf``) for SQL under ``name`` in every catalog."""
+        self._register(name, function, "Could not register temporary system function. A function named '%s' "
+                                       "does already exist.")
+
+    def register_function(self, name: str, function):
+        """Flink 1.x's name of create_temporary_system_function (removed in 2.0)."""
+        self.create_temporary_system_function(name, function)
+
+    def drop_temporary_function(self, path: str) -> bool:
+        return self._functions().pop(path.lower(), None) is not None
+
+    def drop_temporary_system_function(self, name: str) -> bool:
+        return self._functions().pop(name.lower(), None) is not None
+
+    def list_user_defined_functions(self):
+        return sorted(self._functions())
+
+    def _parse(self, stmt: str) -> list:
+        """The statements of ``stmt``, their calls of registered Python functions bound to them."""
+        from sqlglot import exp
         from pyflink_compat.table.sql import dialect
+        statements = dialect.parse(stmt)
+        functions = self._functions()
+        for statement in statements:
+            for call in statement.find_all(exp.Anonymous):
+                function = functions.get(call.name.lower())
+                if function is not None:
+                    call.args["function"] = function
+        return statements
+
+    def execute_sql(self, stmt: str):
         from pyflink_compat.table.table_result import TableResult
         from sqlglot import exp
-        statements = dialect.parse(stmt)
+        statements = self._parse(stmt)
         if len(statements) != 1:
             from pyflink_compat.table.sql.expressions import validation_error
             raise validation_error("Unsupported SQL query! executeSql() only accepts a single SQL statement.")
@@ -97,11 +149,10 @@ class TableEnvironment(_StandIns.TableEnvironment):
 
     def sql_query(self, query: str):
         from sqlglot import exp
-        from pyflink_compat.table.sql import dialect
         from pyflink_compat.table.sql.expressions import validation_error
         from pyflink_compat.table.sql.planner import query_columns
         from pyflink_compat.table.table import Table
-        statements = dialect.parse(query)
+        statements = self._parse(query)
         if len(statements) != 1 or not isinstance(statements[0], (exp.Select, exp.Subquery, exp.Union)):
             raise validation_error("Unsupported SQL query! sqlQuery() only accepts a single SQL query.")
         query_columns(statements[0], self._catalog())        # validates it now, as Flink's planner does

@@ -332,6 +332,20 @@ CASES = [
              '{"id":102,"order_id":1,"paid":10}', '{"id":103,"order_id":9,"paid":1}',
              '{"id":104,"order_id":3,"paid":8}', '{"id":105,"order_id":null,"paid":3}']})},
          outputs={"out": Output(count=4, compare="multiset")}, prints=Prints(count=35)),
+    # The Table API with Python functions from a module of the job's: where / select / join_lateral(udtf) /
+    # udf / flat_map / map / union_all into print and Kafka from a statement set; group_by into upsert-kafka;
+    # a Tumble event-time window; print_schema() of derived tables; a udf and a udtf registered for SQL
+    Case(name="table-api", job="table_api.py", args=["{bootstrap}", "{events}", "{tagged}", "{totals}"],
+         inputs={"events": Input(records={0: [
+             '{"id":1,"usr":"ann","tags":"red|blue","amount":12.5,"ts":"2024-01-02 03:04:01"}',
+             '{"id":2,"usr":"bob","tags":"green","amount":3,"ts":"2024-01-02 03:04:02.500"}', 'not json',
+             '{"id":3,"usr":"ann","tags":null,"amount":40,"ts":"2024-01-02 03:04:04"}',
+             '{"id":4,"usr":"carla","tags":"red||yellow","amount":10,"ts":"2024-01-02 03:04:06"}',
+             '{"id":5,"usr":"bob","tags":"blue","amount":null,"ts":"2024-01-02 03:04:07"}',
+             '{"id":6,"usr":"ann","tags":"","amount":0.25,"ts":"2024-01-02 03:04:12"}',
+             '{"id":7,"usr":null,"tags":"gray","amount":99,"ts":"2024-01-02 03:04:13"}']})},
+         outputs={"tagged": Output(count=18), "totals": Output(count=6, keys=True)},
+         prints=Prints(count=71, order="per-identifier")),
 ]
 
 

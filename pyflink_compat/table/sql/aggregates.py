@@ -31,7 +31,9 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
         result_type = SqlType("BIGINT", nullable=False)
     else:                    # Flink's SUM, MIN, MAX and AVG keep their argument's type (AVG of an INT: an INT)
         result_type = SqlType(argument_type.name, precision=argument_type.precision)
-    return (name + (":int" if argument_type.name in expressions.INTEGERS else "")), function, result_type
+    # AVG of an integer column is an integer
+    integral = name == "AVG" and argument_type.name in expressions.INTEGERS
+    return (name + (":int" if integral else "")), function, result_type
 
 
 def _initial(name: str):

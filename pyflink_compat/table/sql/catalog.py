@@ -18,6 +18,16 @@ class SqlType:
     precision: Optional[int] = None  # TIMESTAMP(p): digits of the second's fraction
     element: Optional["SqlType"] = None   # ARRAY<element>
 
+    def text(self) -> str:
+        """The type as Flink prints it in a schema: ``BIGINT``, ``TIMESTAMP(3)``, ``ARRAY<STRING>``,
+        ``BIGINT NOT NULL``."""
+        root = self.name
+        if self.precision is not None:
+            root = "%s(%d)" % (root, self.precision)
+        if self.element is not None:
+            root = "%s<%s>" % (root, self.element.text())
+        return root if self.nullable else root + " NOT NULL"
+
     def type_info(self):
         """The DataStream TypeInformation of the column's values."""
         from pyflink_compat.common.typeinfo import Types
@@ -155,3 +165,45 @@ def _watermark_of(item: exp.WatermarkColumnConstraint) -> Tuple[str, int]:
         return column, interval_ms(expression.expression)
     raise UnsupportedFeatureError("WATERMARK FOR %s AS %s" % (column, expression.sql()), SECTION,
                                   "watermarks of the form col or col - INTERVAL ... run")
+
+
+def sql_type_of(data_type) -> SqlType:
+    """The SqlType of a DataType of pyflink.table.types or of a type's SQL text (``'BIGINT'``,
+    ``'STRING NOT NULL'``), as a Python function declares its types."""
+    from pyflink_compat.table.sql.dialect import parse_type
+    text = data_type if isinstance(data_type, str) else data_type.sql()
+    nullable = True
+    stripped = text.strip()
+    if stripped.upper().endswith("NOT NULL"):
+        stripped, nullable = stripped[:-len("NOT NULL")].strip(), False
+    if row_fields(stripped) is not None:
+        raise UnsupportedFeatureError("A ROW value (%s) as a column" % text, SECTION,
+                                      "a ROW result of map() is flattened into columns")
+    made = sql_type(parse_type(stripped), text)
+    return attrs.evolve(made, nullable=nullable) if not nullable else made
+
+
+def row_fields(data_type) -> Optional[List[Tuple[str, object]]]:
+    """(name, field type) of each field of a ROW type (a RowType or ``'ROW<a INT, b STRING>'``), else None."""
+    from pyflink_compat.table.types import RowType
+    if isinstance(data_type, RowType):
+        return [(field.name, field.data_type) for field in data_type.fields]
+    if not isinstance(data_type, str):
+        return None
+    import re
+    match = re.fullmatch(r"\s*row\s*[<(](.*)[>)]\s*", data_type, re.IGNORECASE | re.DOTALL)
+    if match is None:
+        return None
+    fields, depth, current = [], 0, ""
+    for character in match.group(1) + ",":
+        if character == "," and depth == 0:
+            name, _, field_type = current.strip().partition(" ")
+            fields.append((name.strip("`"), field_type.strip()))
+            current = ""
+            continue
+        if character in "<(":
+            depth += 1
+        elif character in ">)":
+            depth -= 1
+        current += character
+    return fields

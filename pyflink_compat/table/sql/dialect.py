@@ -63,3 +63,8 @@ class Flink(Dialect):
 def parse(sql: str) -> list:
     """The statements of ``sql`` (sqlglot expressions)."""
     return [statement for statement in sqlglot.parse(sql, read=Flink) if statement is not None]
+
+
+def parse_type(text: str) -> exp.DataType:
+    """The sqlglot type of a Flink SQL type's text (``BIGINT``, ``VARCHAR(10)``, ``ARRAY<STRING>``)."""
+    return sqlglot.parse_one("CAST(NULL AS %s)" % text, read=Flink).args["to"]

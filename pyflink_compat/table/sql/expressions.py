@@ -434,8 +434,26 @@ class Compiler:
         raise UnsupportedFeatureError("PROCTIME()", SECTION, "processing-time attributes are not there yet")
 
     def _anonymous(self, node):
+        python_function = node.args.get("function")
+        if python_function is not None:
+            return self._python_call(node, python_function)
         function = getattr(self, "_function_" + node.name.lower(), None)
         if function is not None:
             return function(node.expressions)
         raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: No match "
                                   "found for function signature %s(<ANY>)" % (len(node.sql()), node.name))
+
+    def _python_call(self, node, wrapper):
+        """A Python scalar function's call: its ``eval`` with the argument values (NULL passed as None), its
+        declared result type."""
+        from pyflink_compat.table.sql.catalog import sql_type_of
+        from pyflink_compat.table.udf import UserDefinedScalarFunctionWrapper
+        if not isinstance(wrapper, UserDefinedScalarFunctionWrapper):
+            raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: No match "
+                                   "found for function signature %s(<ANY>)" % (len(node.name), node.name))
+        arguments = [self.compile(each)[0] for each in node.expressions]
+        invoke = wrapper._invoker()
+
+        def call(values):
+            return invoke(*[argument(values) for argument in arguments])
+        return call, sql_type_of(wrapper._result_type)

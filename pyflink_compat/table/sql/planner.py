@@ -193,7 +193,7 @@ class JobBuilder:
         key = ("unnest", relation.base.name, id(relation.base.query), relation.text)
         if key not in self.streams:
             self.streams[key] = self._source_stream(relation.base).flat_map(
-                _expand(relation.array, relation.keep_empty), output_type=_row_type(table)).name("Correlate")
+                _expand(relation), output_type=_row_type(table)).name("Correlate")
         return self.streams[key]
 
     def _kafka_source(self, table: CatalogTable):
@@ -287,8 +287,18 @@ def _projections(select: exp.Select, source: CatalogTable, compiler) -> list:
             projections.extend((column.name, (_field(position), column.type))
                                for position, column in enumerate(source.columns))
         else:
-            projections.append((item.alias_or_name, compiler.compile(item)))
+            projections.append((output_name(item, len(projections)), compiler.compile(item)))
     return projections
+
+
+def output_name(item, position: int) -> str:
+    """The name of a select-list item's column, as Flink's planner names it: its alias, the column it is, else
+    EXPR$ and its position."""
+    if isinstance(item, exp.Alias):
+        return item.alias
+    if isinstance(item, exp.Column):
+        return item.name
+    return "EXPR$%d" % position
 
 
 def _field(position: int):
@@ -331,6 +341,8 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
         _refuse("Several JOINs in a query", "one JOIN per query runs; join a view of the first join")
     if isinstance(joins[0].this, exp.Unnest):
         return _unnested(table, joins[0])
+    if isinstance(joins[0].this, exp.Lateral):
+        return _lateral(table, joins[0])
     return _joined(relation, table, joins[0], tables)
 
 
@@ -478,21 +490,27 @@ def _window_table(function, tables: Dict[str, CatalogTable]) -> CatalogTable:
 
 
 class UnnestRelation:
-    """A table's rows, each repeated once per element of an array expression over it, with the element as an
-    added column (CROSS JOIN UNNEST; LEFT JOIN UNNEST ... ON TRUE keeps a row whose array is empty, with NULL)."""
+    """A table's rows, each repeated once per row an expression over it gives, with that row's values as added
+    columns: CROSS JOIN UNNEST (an array's elements) and LATERAL TABLE (a Python table function's rows); LEFT
+    JOIN ... ON TRUE keeps a row that gives none, with NULLs."""
 
-    def __init__(self, base: CatalogTable, array, keep_empty: bool, text: str):
-        self.base, self.array, self.keep_empty, self.text = base, array, keep_empty, text
+    def __init__(self, base: CatalogTable, rows_of, width: int, keep_empty: bool, text: str):
+        self.base, self.rows_of, self.width, self.keep_empty, self.text = base, rows_of, width, keep_empty, text
+
+
+def _join_kind(join: exp.Join, what: str) -> bool:
+    """Whether a join with UNNEST or LATERAL TABLE keeps the rows without results (LEFT JOIN ... ON TRUE)."""
+    side, on = (join.args.get("side") or "").upper(), join.args.get("on")
+    if side not in ("", "LEFT") or (on is not None and not (isinstance(on, exp.Boolean) and on.this)) \
+            or (side == "LEFT" and on is None):
+        _refuse("%s JOIN %s ... %s" % (side, what, "ON " + on.sql() if on is not None else ""),
+                "CROSS JOIN %s(...) and LEFT JOIN %s(...) ON TRUE run" % (what, what))
+    return side == "LEFT"
 
 
 def _unnested(base: CatalogTable, join: exp.Join) -> CatalogTable:
     unnest = join.this
-    side, on = (join.args.get("side") or "").upper(), join.args.get("on")
-    keep_empty = side == "LEFT"
-    if side not in ("", "LEFT") or (on is not None and not (isinstance(on, exp.Boolean) and on.this)) \
-            or (side == "LEFT" and on is None):
-        _refuse("%s JOIN UNNEST ... %s" % (side, "ON " + on.sql() if on is not None else ""),
-                "CROSS JOIN UNNEST(...) and LEFT JOIN UNNEST(...) ON TRUE run")
+    keep_empty = _join_kind(join, "UNNEST")
     alias = unnest.args.get("alias")
     if len(unnest.expressions) != 1 or unnest.args.get("offset") or alias is None or len(alias.columns) != 1:
         _refuse("UNNEST('%s')" % unnest.sql(), "UNNEST of one array AS t(column) runs")
@@ -503,7 +521,87 @@ def _unnested(base: CatalogTable, join: exp.Join) -> CatalogTable:
     name = alias.columns[0].name
     columns = tuple(base.columns) + (Column(name, array_type.element),)
     return CatalogTable("%s_unnested" % base.name, columns, {}, base.watermark,
-                        UnnestRelation(base, array, keep_empty, join.sql()))
+                        UnnestRelation(base, _elements_of(array), 1, keep_empty, join.sql()))
+
+
+def _elements_of(array):
+    def rows(values):
+        return [(element,) for element in array(values) or ()]
+    return rows
+
+
+def lateral_table(base: CatalogTable, call: exp.Expr, names, keep_empty: bool, text: str) -> CatalogTable:
+    """``base`` joined with the rows of a Python table function's call (LATERAL TABLE), or with the one row of a
+    Python scalar function's (Table.map): its columns named ``names`` (else as the function declares them: f0,
+    f1, ... or its ROW's field names)."""
+    from pyflink_compat.table.sql.catalog import row_fields, sql_type_of
+    from pyflink_compat.table.udf import UserDefinedScalarFunctionWrapper, UserDefinedTableFunctionWrapper
+    wrapper = call.args.get("function") if isinstance(call, exp.Anonymous) else None
+    if isinstance(wrapper, UserDefinedTableFunctionWrapper):
+        declared, scalar = wrapper._result_types, False
+    elif isinstance(wrapper, UserDefinedScalarFunctionWrapper):
+        declared, scalar = wrapper._result_type, True
+    else:
+        _refuse("LATERAL TABLE(%s)" % call.sql(), "LATERAL TABLE of a Python table function (udtf) runs")
+    fields = row_fields(declared)
+    row_result = fields is not None
+    if fields is None and not isinstance(declared, list):
+        fields = [("f0", declared)]
+    elif fields is None:
+        own = getattr(wrapper, "_result_names", None) or ["f%d" % i for i in range(len(declared))]
+        fields = list(zip(own, declared))
+    names = list(names) if names else [name for name, _ in fields]
+    if len(names) != len(fields):
+        raise expressions.validation_error(
+            "SQL validation failed. List of column aliases must have same degree as table; table has %d columns "
+            "%s, whereas alias list has %d columns" % (len(fields), [name for name, _ in fields], len(names)))
+    compiler = compiler_of(base)
+    arguments = [compiler.compile(each)[0] for each in call.expressions]
+    row_names = [column.name for column in base.columns] if wrapper._takes_row_as_input else None
+    columns = tuple(base.columns) + tuple(Column(name, sql_type_of(field_type))
+                                          for name, (_, field_type) in zip(names, fields))
+    rows_of = _function_rows(wrapper._invoker(), arguments, len(fields), row_names, scalar, row_result)
+    relation = UnnestRelation(base, rows_of, len(fields), keep_empty, text)
+    return CatalogTable("%s_lateral" % base.name, columns, {}, base.watermark, relation)
+
+
+def _function_rows(invoke, arguments, width: int, row_names, scalar: bool, row_result: bool):
+    """The rows a function gives for a row, as tuples of ``width`` values: a table function's, which ``eval``
+    returns or yields (a value is a row of one column), or a scalar function's one (its ROW's fields)."""
+    def rows(values):
+        from pyflink_compat.common.types import Row
+        given = [argument(values) for argument in arguments]
+        if row_names is not None:                  # Table.map / flat_map: the function takes the whole row
+            row = Row(*given)
+            row.set_field_names(row_names)
+            given = [row]
+        results = invoke(*given)
+        if scalar:
+            results = [results]
+        elif results is None:
+            return []
+        made = []
+        for result in results:
+            if result is None and scalar and row_result:
+                made.append((None,) * width)
+            elif not row_result and width == 1 and (scalar or not isinstance(result, (Row, tuple, list))):
+                made.append((result,))
+            else:
+                made.append(tuple(result))
+        return made
+    return rows
+
+
+def _lateral(base: CatalogTable, join: exp.Join) -> CatalogTable:
+    lateral = join.this
+    keep_empty = _join_kind(join, "LATERAL TABLE")
+    table_call = lateral.this
+    if not (isinstance(table_call, exp.Anonymous) and table_call.name.upper() == "TABLE"
+            and len(table_call.expressions) == 1):
+        _refuse("LATERAL %s" % table_call.sql(), "LATERAL TABLE(function(...)) runs")
+    alias = lateral.args.get("alias")
+    names = [column.name for column in alias.columns] if alias is not None else None
+    return lateral_table(base, table_call.expressions[0], names, keep_empty, join.sql())
 
 
 def _lookup(tables: Dict[str, CatalogTable], name: str) -> CatalogTable:
@@ -543,6 +641,18 @@ def query_columns(select, tables: Dict[str, CatalogTable]) -> list:
         compiler = compiler_of(source)
         return plan_grouping(select, source, compiler).columns()
     return list(view_of("query", select, tables).columns)
+
+
+def query_watermark(select, tables: Dict[str, CatalogTable]):
+    """The (rowtime column, delay) of a query's result, None when it has no rowtime column."""
+    if isinstance(select, exp.Subquery):
+        select = select.this
+    if isinstance(select, exp.Union):
+        watermarks = {query_watermark(branch, tables) for branch in _union_branches(select)}
+        return watermarks.pop() if len(watermarks) == 1 else None
+    if not isinstance(select, exp.Select) or select.args.get("group"):
+        return None
+    return view_of("query", select, tables).watermark
 
 
 def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
@@ -646,7 +756,7 @@ def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Group
     grouping = _Grouping(source, select, compiler, window, [each.sql() for each in key_nodes], keys)
     for item in select.expressions:
         node = item.this if isinstance(item, exp.Alias) else item
-        grouping.names.append(item.alias_or_name)
+        grouping.names.append(output_name(item, len(grouping.names)))
         if table_window and isinstance(node, exp.Column) and node.name in _WINDOW_COLUMNS:
             grouping.outputs.append(("window", _WINDOW_COLUMNS[node.name]))
             grouping.types.append(SqlType("TIMESTAMP", precision=3))
@@ -789,19 +899,21 @@ def _keyed_side(keys):
     return keyed
 
 
-def _expand(array, keep_empty: bool):
-    """A row once per element of its array (with the element added), none for an empty or NULL array (one with
-    NULL when ``keep_empty``)."""
+def _expand(relation: "UnnestRelation"):
+    """A row once per row its expression gives (with that row's values added), none when it gives none (one
+    with NULLs when the relation keeps empty ones)."""
+    rows_of, keep_empty, empty = relation.rows_of, relation.keep_empty, (None,) * relation.width
+
     def expand(row):
         from pyflink_compat.common.types import Row
         if row is None:
             return
         values = tuple(row)
-        elements = array(values) or ()
-        if not elements and keep_empty:
-            elements = (None,)
-        for element in elements:
-            yield Row(*values, element)
+        added = rows_of(values)
+        if not added and keep_empty:
+            added = (empty,)
+        for each in added:
+            yield Row(*values, *each)
     return expand
 
 

@@ -1,0 +1,230 @@
+"""pyflink.table.expression: the Table API's expressions. An Expression holds the SQL expression it stands for
+(a sqlglot node), so a Table API query is planned as the SQL query it is equivalent to. The operators and
+methods listed here are implemented; the others are PyFlink's stand-ins and raise ``UnsupportedFeatureError``."""
+import datetime
+import decimal
+import sys
+
+from sqlglot import exp
+
+from pyflink_compat import missing
+
+__all__ = ['Expression', 'TimeIntervalUnit', 'TimePointUnit', 'JsonType', 'JsonExistsOnError',
+           'JsonValueOnEmptyOrError', 'JsonQueryWrapper', 'JsonQueryOnEmptyOrError', 'JsonOnNull']
+
+_StandIns = missing.stand_ins(__name__)
+
+
+class WindowProperty(exp.Expression, exp.Func):
+    """``w.start`` / ``w.end`` / ``w.rowtime`` of a group window aliased ``w`` (``this``: the alias column,
+    ``kind``: a Var START, END or ROWTIME)."""
+    arg_types = {"this": True, "kind": True}
+
+
+def to_node(value) -> exp.Expr:
+    """The SQL node of an expression or of a Python value (a literal)."""
+    if isinstance(value, Expression):
+        return value._node
+    if value is None:
+        return exp.Null()
+    if isinstance(value, bool):
+        return exp.Boolean(this=value)
+    if isinstance(value, (int, float, decimal.Decimal)):
+        return exp.Literal.number(value)
+    if isinstance(value, str):
+        return exp.Literal.string(value)
+    if isinstance(value, datetime.datetime):
+        return exp.Cast(this=exp.Literal.string(value.isoformat(sep=" ")), to=exp.DataType.build("TIMESTAMP"))
+    from pyflink_compat.util.exceptions import UnsupportedFeatureError
+    raise UnsupportedFeatureError("A literal of Python type %s in a Table API expression" % type(value).__name__,
+                                  "table-api")
+
+
+def _binary(node_class, reverse: bool = False):
+    def operation(self, other):
+        left, right = (to_node(other), self._node) if reverse else (self._node, to_node(other))
+        return Expression(node_class(this=_paren(left), expression=_paren(right)))
+    return operation
+
+
+def _paren(node):
+    return exp.Paren(this=node) if isinstance(node, (exp.Binary, exp.Not)) else node
+
+
+def _interval(unit: str):
+    def make(self):
+        return Expression(exp.Interval(this=exp.Literal.string(str(_literal_value(self))), unit=exp.Var(this=unit)))
+    return property(make)
+
+
+def _literal_value(expression):
+    node = expression._node
+    if isinstance(node, exp.Literal) and not node.is_string:
+        return int(node.this) if node.this.lstrip("-").isdigit() else float(node.this)
+    from pyflink_compat.util.exceptions import UnsupportedFeatureError
+    raise UnsupportedFeatureError("A time interval of '%s' (not a number literal)" % node.sql(), "table-api")
+
+
+def _aggregate(node_class):
+    return property(lambda self: Expression(node_class(this=self._node)))
+
+
+def _unary(make):
+    return property(lambda self: Expression(make(self._node)))
+
+
+class Expression(_StandIns.Expression):
+    """An expression of the Table API: a column, a literal, an operation or a function call."""
+
+    def __init__(self, j_expr_or_property_name):
+        self._node = j_expr_or_property_name
+        self._names = None             # alias(name, *more): the names of a table function's columns
+
+    def _named(self, names) -> 'Expression':
+        self._names = tuple(names) if names else None
+        return self
+
+    def __str__(self):
+        from pyflink_compat.table.sql.dialect import Flink
+        return self._node.sql(dialect=Flink)
+
+    __repr__ = __str__
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.get(name)
+
+    __hash__ = None
+
+    # comparison and logic
+    __eq__ = _binary(exp.EQ)
+    __ne__ = _binary(exp.NEQ)
+    __lt__ = _binary(exp.LT)
+    __gt__ = _binary(exp.GT)
+    __le__ = _binary(exp.LTE)
+    __ge__ = _binary(exp.GTE)
+    __and__ = _binary(exp.And)
+    __or__ = _binary(exp.Or)
+    __rand__ = _binary(exp.And)
+    __ror__ = _binary(exp.Or)
+
+    def __invert__(self):
+        # Flink's isNotTrue: NULL is "not true"
+        return Expression(exp.Not(this=exp.Is(this=_paren(self._node), expression=exp.true())))
+
+    # arithmetic
+    __add__ = _binary(exp.Add)
+    __sub__ = _binary(exp.Sub)
+    __mul__ = _binary(exp.Mul)
+    __truediv__ = _binary(exp.Div)
+    __mod__ = _binary(exp.Mod)
+    __radd__ = _binary(exp.Add, True)
+    __rsub__ = _binary(exp.Sub, True)
+    __rmul__ = _binary(exp.Mul)
+    __rtruediv__ = _binary(exp.Div, True)
+    __rmod__ = _binary(exp.Mod, True)
+
+    def __neg__(self):
+        return Expression(exp.Neg(this=_paren(self._node)))
+
+    def __abs__(self):
+        return self.abs
+
+    abs = _unary(lambda node: exp.Abs(this=node))
+
+    # null and truth tests
+    is_null = _unary(lambda node: exp.Is(this=_paren(node), expression=exp.Null()))
+    is_not_null = _unary(lambda node: exp.Not(this=exp.Is(this=_paren(node), expression=exp.Null())))
+    is_true = _unary(lambda node: exp.Is(this=_paren(node), expression=exp.true()))
+    is_false = _unary(lambda node: exp.Is(this=_paren(node), expression=exp.false()))
+    is_not_true = _unary(lambda node: exp.Not(this=exp.Is(this=_paren(node), expression=exp.true())))
+    is_not_false = _unary(lambda node: exp.Not(this=exp.Is(this=_paren(node), expression=exp.false())))
+
+    # aggregates
+    sum = _aggregate(exp.Sum)
+    min = _aggregate(exp.Min)
+    max = _aggregate(exp.Max)
+    count = _aggregate(exp.Count)
+    avg = _aggregate(exp.Avg)
+
+    # strings
+    upper_case = _unary(lambda node: exp.Upper(this=node))
+    lower_case = _unary(lambda node: exp.Lower(this=node))
+    char_length = _unary(lambda node: exp.Length(this=node))
+
+    def trim(self, character=None):
+        return Expression(exp.Trim(this=self._node, **({} if character is None else
+                                                        {"expression": to_node(character)})))
+
+    def like(self, pattern=None, escape=None):
+        if escape is not None:
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("Expression.like with an escape character", "table-api")
+        return Expression(exp.Like(this=self._node, expression=to_node(pattern)))
+
+    def substring(self, begin_index, length=None):
+        arguments = {"this": self._node, "start": to_node(begin_index)}
+        if length is not None:
+            arguments["length"] = to_node(length)
+        return Expression(exp.Substring(**arguments))
+
+    substr = substring
+
+    def replace(self, search=None, replacement=None):
+        return Expression(exp.Anonymous(this="REPLACE", expressions=[self._node, to_node(search),
+                                                                     to_node(replacement)]))
+
+    def split_index(self, separator, index):
+        return Expression(exp.Anonymous(this="SPLIT_INDEX", expressions=[self._node, to_node(separator),
+                                                                         to_node(index)]))
+
+    # conditions
+    def between(self, lower_bound, upper_bound):
+        return Expression(exp.Between(this=self._node, low=to_node(lower_bound), high=to_node(upper_bound)))
+
+    def not_between(self, lower_bound, upper_bound):
+        return Expression(exp.Not(this=self.between(lower_bound, upper_bound)._node))
+
+    def in_(self, first_element_or_table, *remaining_elements):
+        return Expression(exp.In(this=self._node, expressions=[to_node(each) for each in
+                                                               (first_element_or_table,) + remaining_elements]))
+
+    def then(self, if_true, if_false):
+        return Expression(exp.Case(ifs=[exp.If(this=self._node, true=to_node(if_true))], default=to_node(if_false)))
+
+    def if_null(self, null_replacement):
+        return Expression(exp.Coalesce(this=self._node, expressions=[to_node(null_replacement)]))
+
+    # naming and types
+    def alias(self, name: str, *extra_names: str):
+        if extra_names:
+            return Expression(self._node)._named((name,) + extra_names)
+        return Expression(exp.Alias(this=self._node, alias=exp.to_identifier(name)))
+
+    def cast(self, data_type):
+        return Expression(exp.Cast(this=self._node, to=_data_type_node(data_type)))
+
+    def try_cast(self, data_type):
+        return Expression(exp.TryCast(this=self._node, to=_data_type_node(data_type)))
+
+    # group windows
+    start = _unary(lambda node: WindowProperty(this=node, kind=exp.Var(this="START")))
+    end = _unary(lambda node: WindowProperty(this=node, kind=exp.Var(this="END")))
+    rowtime = _unary(lambda node: WindowProperty(this=node, kind=exp.Var(this="ROWTIME")))
+
+    # time intervals of literals: lit(10).seconds
+    milli = millis = _interval("MILLISECOND")
+    second = seconds = _interval("SECOND")
+    minute = minutes = _interval("MINUTE")
+    hour = hours = _interval("HOUR")
+    day = days = _interval("DAY")
+
+
+def _data_type_node(data_type) -> exp.DataType:
+    from pyflink_compat.table.sql import dialect
+    text = data_type.sql() if hasattr(data_type, "sql") else str(data_type)
+    return dialect.parse_type(text)
+
+
+missing.complete(sys.modules[__name__])

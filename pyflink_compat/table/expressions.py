@@ -1,0 +1,68 @@
+"""pyflink.table.expressions: the Table API's functions making expressions (``col``, ``lit``, ``call``...).
+Those listed here are implemented; the others are PyFlink's stand-ins and raise ``UnsupportedFeatureError``."""
+import sys
+
+from sqlglot import exp
+
+from pyflink_compat import missing
+from pyflink_compat.table.expression import Expression, to_node
+
+_StandIns = missing.stand_ins(__name__)
+__all__ = list(_StandIns.__all__)
+
+
+def col(name: str) -> Expression:
+    """The column ``name``."""
+    return Expression(exp.column(name, quoted=True))
+
+
+def lit(v, data_type=None) -> Expression:
+    """The literal value ``v`` (of ``data_type`` when given)."""
+    literal = Expression(to_node(v))
+    return literal.cast(data_type) if data_type is not None else literal
+
+
+def and_(predicate0, predicate1, *predicates) -> Expression:
+    node = exp.and_(*[to_node(each) for each in (predicate0, predicate1) + predicates], copy=False)
+    return Expression(node)
+
+
+def or_(predicate0, predicate1, *predicates) -> Expression:
+    node = exp.or_(*[to_node(each) for each in (predicate0, predicate1) + predicates], copy=False)
+    return Expression(node)
+
+
+def not_(expression) -> Expression:
+    return Expression(exp.Not(this=exp.Paren(this=to_node(expression))))
+
+
+def if_then_else(condition, if_true, if_false) -> Expression:
+    return Expression(exp.Case(ifs=[exp.If(this=to_node(condition), true=to_node(if_true))],
+                               default=to_node(if_false)))
+
+
+def coalesce(*args) -> Expression:
+    nodes = [to_node(each) for each in args]
+    return Expression(exp.Coalesce(this=nodes[0], expressions=nodes[1:]))
+
+
+def concat(first, *others) -> Expression:
+    return Expression(exp.Concat(expressions=[to_node(each) for each in (first,) + others]))
+
+
+def concat_ws(separator, first, *others) -> Expression:
+    return Expression(exp.ConcatWs(expressions=[to_node(each) for each in (separator, first) + others]))
+
+
+def negative(v) -> Expression:
+    return Expression(exp.Neg(this=to_node(v)))
+
+
+def call(f, *args) -> Expression:
+    """A call of the function ``f``: a registered function's name or a Python user-defined function."""
+    if isinstance(f, str):
+        return Expression(exp.Anonymous(this=f, expressions=[to_node(each) for each in args]))
+    return f(*args)
+
+
+missing.complete(sys.modules[__name__])

@@ -1,0 +1,93 @@
+"""The Table API over a Kafka JSON table (a malformed message skipped by 'json.ignore-parse-errors'), with Python
+functions kept in a module of their own (table_functions.py) as real projects keep them:
+
+1. a statement set writing one union into print and Kafka: where / select / join_lateral of a table function
+   (udtf) / a scalar function (udf) in select, union_all with flat_map of a table function taking the whole row
+   and map of a scalar function returning a ROW;
+2. group_by + sum / count into an upsert-kafka table (its records per key, in order);
+3. a Tumble event-time window over the WATERMARK FOR column, with 'table.exec.source.idle-timeout', into print;
+4. print_schema() of tables the operations make, and a tableau of map() with a function registered for SQL and
+   called there.
+
+Usage: table_api.py BOOTSTRAP EVENTS_TOPIC OUT_TOPIC TOTALS_TOPIC
+"""
+import sys
+
+from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
+from pyflink.table.expressions import col, concat, lit
+from pyflink.table.window import Tumble
+
+from table_functions import label, score, split_tags, words_of_row
+
+brokers, events_topic, out_topic, totals_topic = sys.argv[1:5]
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+t_env.get_config().set("table.exec.source.idle-timeout", "1 s")
+t_env.execute_sql("""
+    CREATE TABLE events (
+        id BIGINT,
+        usr STRING,
+        tags STRING,
+        amount DOUBLE,
+        ts TIMESTAMP(3),
+        WATERMARK FOR ts AS ts - INTERVAL '1' SECOND
+    ) WITH (
+        'connector' = 'kafka',
+        'topic' = '%s',
+        'properties.bootstrap.servers' = '%s',
+        'scan.startup.mode' = 'earliest-offset',
+        'scan.bounded.mode' = 'latest-offset',
+        'format' = 'json',
+        'json.ignore-parse-errors' = 'true'
+    )""" % (events_topic, brokers))
+t_env.execute_sql("""
+    CREATE TABLE tagged (usr STRING, tag STRING, points BIGINT) WITH (
+        'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json')"""
+                  % (out_topic, brokers))
+t_env.execute_sql("CREATE TABLE shown (usr STRING, tag STRING, points BIGINT) WITH ("
+                  "'connector' = 'print', 'print-identifier' = 'shown')")
+t_env.execute_sql("""
+    CREATE TABLE totals (usr STRING, total DOUBLE, n BIGINT, PRIMARY KEY (usr) NOT ENFORCED) WITH (
+        'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'key.format' = 'json', 'value.format' = 'json')""" % (totals_topic, brokers))
+t_env.execute_sql("CREATE TABLE windows (usr STRING, w_start TIMESTAMP(3), w_end TIMESTAMP(3), total DOUBLE, "
+                  "n BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'windows')")
+
+events = t_env.from_path("events")
+events.print_schema()
+
+# 1. a union into print and Kafka from one statement set
+big = events.where(col("amount") >= 10).select(col("usr"), col("tags"), col("amount"))
+per_tag = big.join_lateral(split_tags(col("tags")).alias("tag")) \
+    .select(col("usr"), col("tag"), score(col("amount"), col("tag")).alias("points"))
+per_word = events.flat_map(words_of_row).alias("word", "size") \
+    .where(col("size") > 3) \
+    .select(concat(col("word"), lit("!")).alias("usr"), col("word"), col("size").cast(DataTypes.BIGINT()))
+labelled = events.map(label).select(col("who"), col("kind"), col("cents"))
+union = per_tag.union_all(per_word).union_all(labelled)
+union.print_schema()
+statements = t_env.create_statement_set()
+statements.add_insert("tagged", union)
+statements.add_insert("shown", union)
+statements.execute().wait()
+
+# 2. group_by into upsert-kafka (its key column is NOT NULL: the NULL user filtered out)
+events.where(col("usr").is_not_null).group_by(col("usr")) \
+    .select(col("usr"), col("amount").sum.alias("total"), col("id").count.alias("n")) \
+    .execute_insert("totals").wait()
+
+# 3. a Tumble event-time window
+windowed = events.window(Tumble.over(lit(5).seconds).on(col("ts")).alias("w")) \
+    .group_by(col("w"), col("usr")) \
+    .select(col("usr"), col("w").start, col("w").end, col("amount").sum, col("id").count.alias("n"))
+windowed.print_schema()
+windowed.execute_insert("windows").wait()
+
+# 4. schemas and a tableau
+events.add_columns((col("amount") * 2).alias("doubled")).rename_columns(col("usr").alias("user_name")) \
+    .drop_columns(col("tags")).print_schema()
+t_env.create_temporary_function("score", score)
+t_env.create_temporary_system_function("split_tags", split_tags)
+t_env.sql_query("SELECT id, tag, score(amount, tag) FROM events, LATERAL TABLE(split_tags(tags)) AS T(tag) "
+                "WHERE id < 4").execute().print()
+events.map(label).execute().print()

@@ -1,0 +1,50 @@
+"""Python functions of the table_api.py job, in a module of their own."""
+from pyflink.common import Row
+from pyflink.table import DataTypes
+from pyflink.table.udf import ScalarFunction, TableFunction, udf, udtf
+
+
+class Score(ScalarFunction):
+    """Points of an amount for a tag: counts its calls from open() on (a function opened once)."""
+
+    def open(self, function_context):
+        self.bonus = len(function_context.get_job_parameter("no-such-parameter", "xx"))
+
+    def eval(self, amount, tag):
+        if amount is None or tag is None:
+            return None
+        return int(amount * 10) + len(tag) + self.bonus
+
+
+score = udf(Score(), result_type=DataTypes.BIGINT())
+
+
+@udtf(result_types=[DataTypes.STRING()])
+def split_tags(tags):
+    """The tags of a '|'-separated text (none for NULL)."""
+    if tags is None:
+        return
+    for tag in tags.split("|"):
+        if tag:
+            yield tag
+
+
+class WordsOfRow(TableFunction):
+    """Each word of the row's tags and user, with its length."""
+
+    def eval(self, row):
+        for word in ((row.tags or "").replace("|", " ") + " " + (row.usr or "")).split():
+            yield Row(word, len(word))
+
+
+words_of_row = udtf(WordsOfRow(), result_types=[DataTypes.STRING(), DataTypes.INT()])
+
+
+@udf(result_type=DataTypes.ROW([DataTypes.FIELD("who", DataTypes.STRING()),
+                                DataTypes.FIELD("kind", DataTypes.STRING()),
+                                DataTypes.FIELD("cents", DataTypes.BIGINT())]))
+def label(row):
+    """The row's user, whether its amount is big, and the amount in cents."""
+    if row.amount is None:
+        return Row(row.usr, "none", None)
+    return Row(row.usr, "big" if row.amount >= 10 else "small", int(round(row.amount * 100)))

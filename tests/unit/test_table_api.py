@@ -1,0 +1,132 @@
+"""The Table API without a job: the SQL query each operation makes, shown by the schema it has (column names as
+Flink's planner gives them: _c1 in select, EXPR$0 for an unnamed aggregate or window property, f0 for a
+function's result, *ROWTIME* kept through projections), and the errors of misuse with Flink's messages. The
+expected texts are PyFlink 2.3.0's for the same calls."""
+import pytest
+
+from pyflink_compat.util.exceptions import JavaStyleError
+
+SOURCE = """CREATE TABLE src (id BIGINT, line STRING, x DOUBLE, ts TIMESTAMP(3),
+                WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
+            WITH ('connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'localhost:1',
+                  'format' = 'json')"""
+
+
+@pytest.fixture
+def table_env():
+    from pyflink_compat.table import EnvironmentSettings, TableEnvironment
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.execute_sql(SOURCE)
+    return t_env
+
+
+def _schema(table, capsys) -> str:
+    table.print_schema()
+    return capsys.readouterr().out
+
+
+def _functions():
+    from pyflink_compat.table import DataTypes
+    from pyflink_compat.table.udf import udf, udtf
+
+    @udf(result_type=DataTypes.BIGINT())
+    def plus_one(i):
+        return i + 1
+
+    @udf(result_type='ROW<a BIGINT, b STRING>')
+    def pair(row):
+        return row[0] * 10, str(row[1])
+
+    @udtf(result_types=[DataTypes.STRING(), DataTypes.INT()])
+    def words(line):
+        for word in line.split(' '):
+            yield word, len(word)
+    return plus_one, pair, words
+
+
+def test_columns_are_named_as_flinks_planner_names_them(table_env, capsys):
+    from pyflink_compat.table.expressions import col, concat, lit
+    from pyflink_compat.table.window import Tumble
+    plus_one, pair, words = _functions()
+    t = table_env.from_path("src")
+    assert _schema(t, capsys) == ("(\n  `id` BIGINT,\n  `line` STRING,\n  `x` DOUBLE,\n  `ts` TIMESTAMP(3) *ROWTIME*,\n"
+                                  "  WATERMARK FOR `ts`: TIMESTAMP(3) AS `ts` - INTERVAL '1' SECOND\n)\n")
+    assert _schema(t.select(col("id"), col("id") + 1, col("line").upper_case, col("x") * 2), capsys) == \
+        "(\n  `id` BIGINT,\n  `_c1` BIGINT,\n  `_c2` STRING,\n  `_c3` DOUBLE\n)\n"
+    assert _schema(t.map(pair), capsys) == "(\n  `a` BIGINT,\n  `b` STRING\n)\n"
+    assert _schema(t.map(plus_one(col("id"))), capsys) == "(\n  `f0` BIGINT\n)\n"
+    assert _schema(t.join_lateral(words(col("line"))), capsys) == (
+        "(\n  `id` BIGINT,\n  `line` STRING,\n  `x` DOUBLE,\n  `ts` TIMESTAMP(3) *ROWTIME*,\n  `f0` STRING,\n"
+        "  `f1` INT\n)\n")
+    assert _schema(t.group_by(col("id") % 2).select(col("x").sum, col("id").count.alias("c")), capsys) == \
+        "(\n  `EXPR$0` DOUBLE,\n  `c` BIGINT NOT NULL\n)\n"
+    assert _schema(t.add_columns((col("id") * 3).alias("t3"), concat(col("line"), "!")), capsys) == (
+        "(\n  `id` BIGINT,\n  `line` STRING,\n  `x` DOUBLE,\n  `ts` TIMESTAMP(3) *ROWTIME*,\n  `t3` BIGINT,\n"
+        "  `_c5` STRING\n)\n")
+    windowed = t.window(Tumble.over(lit(10).seconds).on(col("ts")).alias("w")).group_by(col("w"), col("line")) \
+        .select(col("line"), col("w").start, col("w").end.alias("e"), col("x").sum.alias("s"))
+    assert _schema(windowed, capsys) == \
+        "(\n  `line` STRING,\n  `EXPR$0` TIMESTAMP(3),\n  `e` TIMESTAMP(3),\n  `s` DOUBLE\n)\n"
+    assert _schema(t.union_all(t), capsys) == \
+        "(\n  `id` BIGINT,\n  `line` STRING,\n  `x` DOUBLE,\n  `ts` TIMESTAMP(3) *ROWTIME*\n)\n"
+    table_env.create_temporary_function("plus_one", plus_one)
+    table_env.create_temporary_function("words", words)
+    table_env.create_temporary_view("tv", t)
+    query = table_env.sql_query("SELECT id, plus_one(id), w, n FROM tv, LATERAL TABLE(words(line)) AS T(w, n)")
+    assert _schema(query, capsys) == "(\n  `id` BIGINT,\n  `EXPR$1` BIGINT,\n  `w` STRING,\n  `n` INT\n)\n"
+
+
+def _validation_message(call) -> str:
+    with pytest.raises(JavaStyleError) as raised:
+        call()
+    assert raised.value.java_class == "org.apache.flink.table.api.ValidationException"
+    return raised.value.message
+
+
+def test_misuse_fails_with_flinks_messages(table_env):
+    from pyflink_compat.table.expressions import col, lit
+    from pyflink_compat.table.window import Tumble
+    t = table_env.from_path("src")
+    fields = "input field list:[id, line, x, ts]."
+    assert _validation_message(lambda: t.select(col("nope"))) == "Cannot resolve field [nope], " + fields
+    assert _validation_message(lambda: t.where(col("nope") > 1)) == "Cannot resolve field [nope], " + fields
+    assert _validation_message(lambda: t.rename_columns(col("nope").alias("b"))) == \
+        "Cannot resolve field [nope], " + fields
+    assert _validation_message(lambda: t.alias("a", "b", "c", "d", "e")) == \
+        "Aliasing more fields than we actually have."
+    assert _validation_message(lambda: t.add_columns(col("id").alias("line"))) == "Ambiguous column name: line"
+    assert _validation_message(lambda: t.drop_columns(col("nope"))) == "Field nope does not exist in source table"
+    assert _validation_message(lambda: t.union_all(t.select(col("id")))) == \
+        "The union operation on two tables of different column sizes: 4 and 1 is not supported"
+    assert _validation_message(lambda: t.group_by(col("line")).select(col("id"))) == \
+        "Cannot resolve field [id], input field list:[line]."
+    window = Tumble.over(lit(1).seconds).on(col("ts")).alias("w")
+    assert _validation_message(lambda: t.window(window).group_by(col("line")).select(col("line"))) == \
+        "GroupBy must contain exactly one window alias."
+    not_time = Tumble.over(lit(1).seconds).on(col("x")).alias("w")
+    assert _validation_message(lambda: t.window(not_time).group_by(col("w")).select(col("x").sum)) == \
+        "A group window expects a time attribute for grouping in a stream environment."
+    with pytest.raises(AttributeError, match=r"The current table has no column named 'nope', available columns: "
+                                             r"\[id, line, x, ts\]"):
+        t.nope
+
+
+def test_python_functions_are_checked_as_pyflink_checks_them():
+    from pyflink_compat.table import DataTypes
+    from pyflink_compat.table.udf import udf
+    with pytest.raises(TypeError, match="Invalid returnType: returnType should be DataType or str but is 5"):
+        udf(lambda x: x, result_type=5)
+    with pytest.raises(TypeError, match=r"Invalid function: not a function or callable \(__call__ is not "
+                                        r"defined\): <class 'type'>"):
+        udf(int, result_type=DataTypes.INT())
+    with pytest.raises(ValueError, match="The func_type must be one of 'general, pandas', got vector."):
+        udf(lambda x: x, result_type=DataTypes.INT(), func_type="vector")
+
+
+def test_data_types_read_as_pyflink_shows_them():
+    from pyflink_compat.table import DataTypes
+    assert repr(DataTypes.BIGINT()) == "BigIntType(true)"
+    assert repr(DataTypes.STRING().not_null()) == "VarCharType(2147483647, false)"
+    assert DataTypes.ROW([DataTypes.FIELD("a", DataTypes.INT()), DataTypes.FIELD("b", DataTypes.TIMESTAMP(3))]) \
+        .sql() == "ROW<`a` INT, `b` TIMESTAMP(3)>"
+    assert DataTypes.ARRAY(DataTypes.STRING()).sql() == "ARRAY<STRING>"
