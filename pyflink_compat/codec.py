@@ -69,8 +69,11 @@ def arrow_type(type_info: TypeInformation) -> pa.DataType:
     if basic is not None:
         return basic
     if isinstance(type_info, RowTypeInfo):
-        return pa.struct([pa.field(name, arrow_type(t))
-                          for name, t in zip(type_info.get_field_names(), type_info.get_field_types())])
+        fields = [pa.field(name, arrow_type(t)) for name, t in zip(type_info.get_field_names(),
+                                                                   type_info.get_field_types())]
+        if carries_row_kinds(type_info):
+            fields.append(pa.field(ROW_KIND, pa.int8()))
+        return pa.struct(fields)
     if isinstance(type_info, TupleTypeInfo):             # Flink's TupleN fields are f0, f1, ...
         return pa.struct([pa.field("f%d" % i, arrow_type(t)) for i, t in enumerate(type_info.get_field_types())])
     if isinstance(type_info, (ListTypeInfo, BasicArrayTypeInfo, ObjectArrayTypeInfo, PrimitiveArrayTypeInfo)):
@@ -79,6 +82,15 @@ def arrow_type(type_info: TypeInformation) -> pa.DataType:
         key_t, value_t = _map_types_of(type_info)
         return pa.map_(arrow_type(key_t), arrow_type(value_t))
     raise UnsupportedFeatureError("Streams of type %r" % (type_info,), "types")
+
+
+ROW_KIND = "$row_kind"
+
+
+def carries_row_kinds(type_info) -> bool:
+    """Whether a row stream's elements keep their RowKind from one operator to the next (a changelog stream
+    of a table: an extra struct field holds it)."""
+    return getattr(type_info, "_row_kinds", False)
 
 
 def _element_type_of(type_info):
@@ -135,6 +147,11 @@ def _rows_to_python(array, type_info: RowTypeInfo) -> list:
     columns = [to_python(array.field(struct_type.get_field_index(name)), field_type)
                for name, field_type in zip(names, type_info.get_field_types())]
     rows = _named_rows(columns, names) if names else [Row() for _ in range(len(array))]
+    if carries_row_kinds(type_info):
+        from pyflink_compat.common.types import RowKind
+        for row, kind in zip(rows, array.field(struct_type.get_field_index(ROW_KIND)).to_pylist()):
+            if kind:
+                row.set_row_kind(RowKind(kind))
     if array.null_count:
         for i, valid in enumerate(array.is_valid().to_pylist()):
             if not valid:
@@ -315,6 +332,9 @@ def _rows_from_python(values: list, type_info) -> pa.Array:
         return pa.array([None if nulls and nulls[i] else {} for i in range(len(values))], struct_type)
     columns = list(zip(*per_row)) if per_row else [() for _ in names]
     children = [_array_of(list(column), t) for column, t in zip(columns, types)]
+    if carries_row_kinds(type_info):
+        children.append(pa.array([value.get_row_kind().value if isinstance(value, Row) else 0
+                                  for value in values], pa.int8()))
     mask = pa.array(nulls, pa.bool_()) if nulls is not None else None
     return pa.StructArray.from_arrays(children, fields=list(struct_type), mask=mask)
 

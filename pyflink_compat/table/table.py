@@ -133,7 +133,12 @@ class Table(object):
         return None
 
     def __str__(self):
-        return "UnnamedTable$%d" % (id(self) % 1000)
+        """Its name: a table without one is registered under Flink's UnnamedTable$N, so that SQL can read it
+        (``f"SELECT * FROM {table}"``)."""
+        if getattr(self, "_name", None) is None:
+            self._name = self._t_env._unnamed()
+            self._t_env._register_view(self._name, self._select)
+        return self._name
 
     # relational operations ------------------------------------------------------------------------
     def _made(self, select) -> 'Table':
@@ -272,8 +277,7 @@ class Table(object):
         return self._lateral(table_function_call, join_predicate, keep_empty=True)
 
     def _lateral(self, call, join_predicate, keep_empty: bool) -> 'Table':
-        if not isinstance(call, Expression):
-            call = call()
+        call = self._function_call(call)       # a wrapper alone takes the whole row
         query = self._with_function(to_node(call).copy(), call._names, keep_empty)
         if join_predicate is not None:
             if keep_empty:

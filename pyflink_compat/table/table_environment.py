@@ -170,35 +170,72 @@ class TableEnvironment(_StandIns.TableEnvironment):
         from pyflink_compat.table.table import Table
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
         if not isinstance(table_or_data_stream, Table):
-            raise UnsupportedFeatureError("TableEnvironment.create_temporary_view of a DataStream", "table-api")
+            from pyflink_compat.table.sql.expressions import validation_error
+            if view_path in self._catalog():
+                raise validation_error("Temporary table '`default_catalog`.`default_database`.`%s`' already "
+                                       "exists" % view_path)
+            self._catalog()[view_path] = self._table_of_stream(view_path, table_or_data_stream, fields_or_schema)
+            return
         if fields_or_schema:
             raise UnsupportedFeatureError("TableEnvironment.create_temporary_view with fields or a schema",
                                           "table-api")
         self._register_view(view_path, table_or_data_stream._select)
 
+    def _table_of_stream(self, name: str, data_stream, fields_or_schema):
+        from sqlglot import exp
+        from pyflink_compat.table.expression import Expression
+        from pyflink_compat.table.sql.bridge import table_of_stream
+        from pyflink_compat.util.exceptions import UnsupportedFeatureError
+        names = []
+        for field in fields_or_schema:
+            node = field._node if isinstance(field, Expression) else None
+            if not isinstance(node, exp.Column):
+                raise UnsupportedFeatureError("A table of a DataStream with a schema or field expressions",
+                                              "table-api", "name the columns by col('name') in order")
+            names.append(node.name)
+        return table_of_stream(name, data_stream, names)
+
+    def _unnamed(self) -> str:
+        """A name for a table that has none (Flink's UnnamedTable$N), under which SQL can read it."""
+        self._unnamed_count = getattr(self, "_unnamed_count", -1) + 1
+        return "UnnamedTable$%d" % self._unnamed_count
+
+    def _build_environment(self):
+        """The environment a table job's operations are added to: the StreamExecutionEnvironment of a
+        StreamTableEnvironment (its DataStreams may be the job's tables), else the job's own."""
+        return getattr(self, "_environment", None) or self._stream_environment()
+
     def _run_inserts(self, inserts: list, job_name: str):
         from pyflink_compat.table.sql.planner import JobBuilder
         from pyflink_compat.table.table_result import TableResult
-        env = self._stream_environment()
-        builder = JobBuilder(env, self._catalog(), self._table_config.to_map())
         from pyflink_compat.runtime import job
-        for insert in inserts:
-            builder.add_insert(insert)
+        settings = self._stream_environment()
+        build = self._build_environment()
+        with _operations_kept_apart(build) as added:
+            builder = JobBuilder(build, self._catalog(), self._table_config.to_map())
+            for insert in inserts:
+                builder.add_insert(insert)
         # As Flink, the job is submitted and runs in the background: TableResult.wait() waits for it, and
         # `pyflink-compat run` waits for the jobs a job file leaves running before it exits.
-        run = job.start_in_background(env._job_plan(env._take_sinks()), job_name)
+        run = job.start_in_background(settings._job_plan(added.sinks), job_name)
         return TableResult.of_job(run, ["%s.%s" % ("default_catalog.default_database", insert.this.name)
                                         for insert in inserts])
 
     def _run_query(self, select):
         """A query's job, started now (as Flink submits it): its rows are read by the TableResult's collect() or
         print()."""
+        from pyflink_compat.plan import graph
+        from pyflink_compat.runtime import job
         from pyflink_compat.table.sql.planner import JobBuilder
         from pyflink_compat.table.table_result import QueryRun, TableResult
-        env = self._stream_environment()
-        builder = JobBuilder(env, self._catalog(), self._table_config.to_map())
-        changes, columns = builder.add_query(select)
-        run = changes.execute_and_collect("collect")
+        settings = self._stream_environment()
+        build = self._build_environment()
+        with _operations_kept_apart(build):
+            builder = JobBuilder(build, self._catalog(), self._table_config.to_map())
+            changes, columns = builder.add_query(select)
+        collect = graph.Node(kind=graph.COLLECT_SINK, name="Collect", output_type=changes._node.output_type,
+                             input=changes._node, payload=None)
+        run = job.execute_and_collect(settings._job_plan([collect]), collect, "collect", None)
         return TableResult.of_query(QueryRun(run, [column.name for column in columns],
                                              [column.type for column in columns],
                                              self._settings.is_streaming_mode()))
@@ -206,6 +243,26 @@ class TableEnvironment(_StandIns.TableEnvironment):
     def create_statement_set(self):
         from pyflink_compat.table.statement_set import StatementSet
         return StatementSet(None, self)
+
+
+class _operations_kept_apart:
+    """Operations a table job adds to an environment belong to that job only: the sinks and streams added
+    while it is built are taken out of the environment again (its own DataStream job does not run them), the
+    sinks kept in ``sinks``."""
+
+    def __init__(self, environment):
+        self.environment = environment
+        self.sinks = []
+
+    def __enter__(self):
+        self._sinks, self._streams = list(self.environment._sinks), dict(self.environment._streams)
+        return self
+
+    def __exit__(self, *failure):
+        before = {id(sink) for sink in self._sinks}
+        self.sinks = [sink for sink in self.environment._sinks if id(sink) not in before]
+        self.environment._sinks, self.environment._streams = self._sinks, self._streams
+        return False
 
 
 def _configuration_of(options: dict) -> Configuration:
@@ -233,6 +290,58 @@ class StreamTableEnvironment(TableEnvironment, _StandIns.StreamTableEnvironment)
         made = StreamTableEnvironment._made(environment_settings, root)
         made._environment = stream_execution_environment
         return made
+
+    def from_data_stream(self, data_stream, *fields_or_schema):
+        """The table of a DataStream's elements (columns from its output type)."""
+        from sqlglot import exp
+        from pyflink_compat.table.table import Table
+        name = self._unnamed()
+        self._catalog()[name] = self._table_of_stream(name, data_stream, fields_or_schema)
+        table = Table(exp.select("*").from_(exp.to_table(name)), self)
+        table._name = name
+        return table
+
+    def to_data_stream(self, table):
+        """The DataStream of an insert-only table's rows (Rows named as its columns), in this environment's job."""
+        return self._data_stream_of(table, changelog=False)
+
+    def to_changelog_stream(self, table, *args):
+        """The DataStream of a table's changes: Rows whose RowKind is +I, -U, +U or -D."""
+        if args:
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("to_changelog_stream with a schema or changelog mode", "table-api")
+        return self._data_stream_of(table, changelog=True)
+
+    def to_append_stream(self, table, type_info):
+        """Flink 1.x's to_data_stream of an insert-only table."""
+        return self._data_stream_of(table, changelog=False)
+
+    def _data_stream_of(self, table, changelog: bool):
+        from sqlglot import exp
+        from pyflink_compat.common.typeinfo import RowTypeInfo
+        from pyflink_compat.table.sql.bridge import data_stream_row
+        from pyflink_compat.table.sql.expressions import validation_error
+        from pyflink_compat.table.sql.planner import JobBuilder
+        if self._environment is None:
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("to_data_stream of a StreamTableEnvironment made without a "
+                                          "StreamExecutionEnvironment", "table-api")
+        select = table._select.copy()
+        if not changelog and isinstance(select, exp.Select) and select.args.get("group"):
+            from pyflink_compat.table.sql.planner import plan_grouping, relation_of, compiler_of
+            source = relation_of(select, self._catalog())
+            grouping = plan_grouping(select, source, compiler_of(source))
+            if grouping.window is None:
+                raise validation_error(
+                    "Table sink '*anonymous_datastream_sink$%d*' doesn't support consuming update changes which "
+                    "is produced by node GroupAggregate(groupBy=[%s])"
+                    % (getattr(self, "_unnamed_count", 0) + 1, ", ".join(grouping.key_sql)))
+        builder = JobBuilder(self._environment, self._catalog(), self._table_config.to_map())
+        changes, columns = builder.add_query(select)
+        names = [column.name for column in columns]
+        row_type = RowTypeInfo([column.type.type_info() for column in columns], names)
+        row_type._row_kinds = changelog          # each Row's RowKind kept on its way through the job
+        return changes.map(data_stream_row(names), output_type=row_type).name("SinkConversion")
 
     def _stream_environment(self):
         """An environment with the settings of the one it was created from (its configuration, parallelism and

@@ -346,6 +346,13 @@ CASES = [
              '{"id":7,"usr":null,"tags":"gray","amount":99,"ts":"2024-01-02 03:04:13"}']})},
          outputs={"tagged": Output(count=18), "totals": Output(count=6, keys=True)},
          prints=Prints(count=71, order="per-identifier")),
+    # DataStreams and tables in one job: from_data_stream of ROW / TUPLE / STRING streams (print_schema), a query
+    # of a stream's table inserted by a job of its own, to_changelog_stream of a GROUP BY (-U / +U kept through
+    # the DataStream job), to_data_stream rows on through key_by / reduce into print and Kafka
+    Case(name="table-bridge", job="table_bridge.py", args=["{bootstrap}", "{lines}", "{out}"],
+         inputs={"lines": Input(records={0: ["the cat sat on the mat", "", "The Hat", "a cat and a hat",
+                                             "extraordinary"]})},
+         outputs={"out": Output(count=13)}, prints=Prints(count=57, order="per-identifier")),
 ]
 
 

@@ -130,3 +130,37 @@ def test_data_types_read_as_pyflink_shows_them():
     assert DataTypes.ROW([DataTypes.FIELD("a", DataTypes.INT()), DataTypes.FIELD("b", DataTypes.TIMESTAMP(3))]) \
         .sql() == "ROW<`a` INT, `b` TIMESTAMP(3)>"
     assert DataTypes.ARRAY(DataTypes.STRING()).sql() == "ARRAY<STRING>"
+
+
+def test_a_changelog_row_stream_keeps_row_kinds_through_arrow():
+    from pyflink_compat import codec
+    from pyflink_compat.common.typeinfo import RowTypeInfo, Types
+    from pyflink_compat.common.types import Row, RowKind
+    changelog = RowTypeInfo([Types.STRING(), Types.LONG()], ["word", "n"])
+    changelog._row_kinds = True
+    rows = [Row.of_kind(RowKind.INSERT, "a", 1), Row.of_kind(RowKind.UPDATE_BEFORE, "a", 1),
+            Row.of_kind(RowKind.UPDATE_AFTER, "a", 2), None, Row.of_kind(RowKind.DELETE, "a", 2)]
+    back = codec.to_python(codec.from_python(rows, changelog), changelog)
+    assert [None if row is None else (row.get_row_kind(), row.word, row.n) for row in back] == [
+        (RowKind.INSERT, "a", 1), (RowKind.UPDATE_BEFORE, "a", 1), (RowKind.UPDATE_AFTER, "a", 2), None,
+        (RowKind.DELETE, "a", 2)]
+    plain = RowTypeInfo([Types.STRING(), Types.LONG()], ["word", "n"])
+    assert [row.get_row_kind() for row in codec.to_python(codec.from_python(rows[:3], plain), plain)] == \
+        [RowKind.INSERT] * 3
+
+
+def test_tables_of_streams_take_columns_from_the_output_type(capsys):
+    from pyflink_compat.common.typeinfo import Types
+    from pyflink_compat.datastream import StreamExecutionEnvironment
+    from pyflink_compat.table import StreamTableEnvironment
+    env = StreamExecutionEnvironment.get_execution_environment()
+    t_env = StreamTableEnvironment.create(env)
+    values = env.from_collection(["a"], type_info=Types.STRING())
+    rows = values.map(lambda v: (v, 1), output_type=Types.ROW_NAMED(["word", "size"], [Types.STRING(), Types.INT()]))
+    pairs = values.map(lambda v: (v, 1), output_type=Types.TUPLE([Types.STRING(), Types.LONG()]))
+    assert _schema(t_env.from_data_stream(rows), capsys) == "(\n  `word` STRING,\n  `size` INT\n)\n"
+    assert _schema(t_env.from_data_stream(pairs), capsys) == "(\n  `f0` STRING,\n  `f1` BIGINT NOT NULL\n)\n"
+    assert _schema(t_env.from_data_stream(values), capsys) == "(\n  `f0` STRING\n)\n"
+    table = t_env.from_data_stream(rows)
+    assert _schema(t_env.sql_query("SELECT size FROM %s" % table), capsys) == "(\n  `size` INT\n)\n"
+    env.close()

@@ -146,6 +146,13 @@ class JobBuilder:
 
     # sources ---------------------------------------------------------------------------------------
     def _source_stream(self, table: CatalogTable):
+        from pyflink_compat.table.sql.bridge import DataStreamRelation, rows_of
+        if isinstance(table.query, DataStreamRelation):
+            key = ("datastream", id(table.query))
+            if key not in self.streams:
+                self.streams[key] = table.query.stream.map(rows_of(table.query.shape), output_type=_row_type(table)) \
+                    .name("SourceConversion[%s]" % table.name)
+            return self.streams[key]
         if table.query is not None:
             return self._view_stream(table)
         if table.name not in self.streams:
