@@ -70,5 +70,5 @@ def test_what_a_table_environment_would_run_raises_naming_the_section():
         t_env.execute_sql("SELECT x FROM t")
     with pytest.raises(UnsupportedFeatureError, match=r"The SQL statement 'SHOW FUNCTIONS' .*#table-api"):
         t_env.execute_sql("SHOW FUNCTIONS")
-    with pytest.raises(UnsupportedFeatureError, match=r"StreamTableEnvironment.from_data_stream .*#table-api"):
-        t_env.from_data_stream(None)
+    with pytest.raises(UnsupportedFeatureError, match=r"StreamTableEnvironment.from_changelog_stream .*#table-api"):
+        t_env.from_changelog_stream(None)
