@@ -46,6 +46,32 @@ def _subquery(select) -> exp.Expr:
     return exp.Subquery(this=select.copy(), alias=exp.TableAlias(this=exp.to_identifier("t")))
 
 
+def _column_kind_text(column) -> str:
+    """What a table's schema shows after a metadata or computed column's type."""
+    if column is None:
+        return ""
+    if column.metadata is not None:
+        return " METADATA%s%s" % ("" if column.metadata == column.name else " FROM '%s'" % column.metadata,
+                                  " VIRTUAL" if column.virtual else "")
+    if column.computed is not None:
+        return " AS " + _flink_sql(column.computed)
+    return ""
+
+
+def _flink_sql(node) -> str:
+    """An expression as Flink's planner writes it back: identifiers and function names in backquotes."""
+    from pyflink_compat.table.sql.dialect import Flink
+
+    def quoted_column(each):
+        return exp.column(each.name, quoted=True) if isinstance(each, exp.Column) else each
+
+    def quoted_function(each):
+        if isinstance(each, exp.Anonymous) and each.args.get("function") is None:
+            each.set("this", "`%s`" % each.name)
+        return each
+    return node.copy().transform(quoted_column).transform(quoted_function).sql(dialect=Flink)
+
+
 def _watermark_text(column: str, delay_ms: int) -> str:
     """A watermark's expression as Flink prints it: `ts` - INTERVAL '5' SECOND."""
     if delay_ms == 0:
@@ -114,10 +140,12 @@ class Table(object):
         watermark = query_watermark(self._select, self._t_env._catalog())
         lines = []
         columns = self._columns()
+        source = self._source_table()
+        declared = {column.name: column for column in source.columns} if source is not None else {}
         for column in columns:
             rowtime = " *ROWTIME*" if watermark is not None and watermark[0] == column.name else ""
-            lines.append("  `%s` %s%s" % (column.name, column.type.text(), rowtime))
-        source = self._source_table()
+            lines.append("  `%s` %s%s%s" % (column.name, column.type.text(), rowtime,
+                                            _column_kind_text(declared.get(column.name))))
         if source is not None and source.watermark is not None:
             name, delay_ms = source.watermark
             rowtime_type = next(column.type for column in columns if column.name == name)
@@ -126,11 +154,9 @@ class Table(object):
         return "(\n%s\n)" % ",\n".join(lines)
 
     def _source_table(self):
-        """The catalog table this table is as it is (from_path), else None."""
-        relation = _subquery(self._select)
-        if isinstance(relation, exp.Table):
-            return self._t_env._catalog().get(relation.name)
-        return None
+        """The catalog table this table is (made by from_path), else None."""
+        path = getattr(self, "_path", None)
+        return self._t_env._catalog().get(path) if path is not None else None
 
     def __str__(self):
         """Its name: a table without one is registered under Flink's UnnamedTable$N, so that SQL can read it

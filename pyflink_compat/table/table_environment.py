@@ -164,7 +164,9 @@ class TableEnvironment(_StandIns.TableEnvironment):
         from pyflink_compat.table.sql.planner import relation_of
         select = exp.select("*").from_(exp.to_table(path))
         relation_of(select, self._catalog())
-        return Table(select, self)
+        table = Table(select, self)
+        table._path = path
+        return table
 
     def create_temporary_view(self, view_path: str, table_or_data_stream, *fields_or_schema):
         from pyflink_compat.table.table import Table
@@ -259,8 +261,12 @@ class _operations_kept_apart:
         return self
 
     def __exit__(self, *failure):
+        from pyflink_compat.plan import graph
         before = {id(sink) for sink in self._sinks}
-        self.sinks = [sink for sink in self.environment._sinks if id(sink) not in before]
+        sinks = [sink for sink in self.environment._sinks if id(sink) not in before]
+        streams = [node for key, node in self.environment._streams.items() if key not in self._streams]
+        # a stream nothing reads (a blackhole table's rows) is computed and dropped, as in a DataStream job
+        self.sinks = sinks + [graph.discard_sink(end) for end in graph.dangling_ends(streams, sinks)]
         self.environment._sinks, self.environment._streams = self._sinks, self._streams
         return False
 

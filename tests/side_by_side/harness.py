@@ -66,6 +66,7 @@ class Input:
     records: Dict[int, list] = attr.Factory(dict)
     late: Dict[int, list] = attr.Factory(dict)
     timestamp_ms: Optional[int] = None         # record timestamp (CreateTime) of every input record
+    timestamp_step_ms: int = 0                 # with timestamp_ms: the n-th record of a partition at + n * step
     # (parallelism, reader): name the topic so that Flink's split assignment gives its partition 0 to that
     # reader (the rule starts at an index taken from the topic name's hash). Both engines' topics then
     # have the same assignment, and "N>" prefixes and RuntimeContext indices can be compared as they are.
@@ -81,6 +82,7 @@ class Output:
     partitioned: bool = True                   # multiset: are output partitions part of the comparison
     keys: bool = False                         # compare record keys too
     timestamps: bool = False                   # compare record timestamps too
+    timestamps_from_input: bool = True         # with timestamps: each is an input record's
     order_key: Optional[Callable[[str], Tuple]] = None
 
 
@@ -238,7 +240,11 @@ def run_engine(case: Case, engine: str, command_for, bootstrap: str, workdir: st
         topics[name] = create_topic(bootstrap, input_topic_name("%s-%s" % (tag, name), spec.first_reader),
                                     spec.partitions)
         for partition, records in sorted(spec.records.items()):
-            if records:
+            if records and spec.timestamp_step_ms:
+                for n, record in enumerate(records):
+                    produce(bootstrap, topics[name], [record], partition=partition,
+                            timestamp_ms=spec.timestamp_ms + n * spec.timestamp_step_ms)
+            elif records:
                 produce(bootstrap, topics[name], records, partition=partition, timestamp_ms=spec.timestamp_ms)
     partitions = {}
     for name, spec in case.outputs.items():
@@ -424,7 +430,7 @@ def check_oracle(case: Case, run: Run):
             problems.append("output %s: %d records, the case expects %d" % (name, got, spec.count))
         if spec.order_key:
             problems.extend("output %s: %s" % (name, p) for p in order_violations(run.records[name], spec.order_key))
-        if spec.timestamps:
+        if spec.timestamps and spec.timestamps_from_input:
             stamps = {i.timestamp_ms for i in case.inputs.values()}
             odd = [r for r in run.records[name] if r[3] not in stamps]
             if odd:

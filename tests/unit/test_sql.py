@@ -34,7 +34,8 @@ def test_create_table_reads_columns_types_and_options_with_flink_syntax():
 
 @pytest.mark.parametrize("column, refused", [
     ("ts AS PROCTIME()", "PROCTIME()"),
-    ("`partition` BIGINT METADATA VIRTUAL", "The metadata column 'partition'"),
+    ("h MAP<STRING, BYTES> METADATA FROM 'headers'", "The SQL type"),
+    ("h STRING METADATA FROM 'timestamp-type'", "The metadata key 'timestamp-type'"),
     ("ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' MONTH", "INTERVAL ... MONTH"),
     ("s STRING, WATERMARK FOR s AS s", "WATERMARK FOR a column that is not a TIMESTAMP"),
     ("d DECIMAL(10, 2)", "The SQL type DECIMAL"),
@@ -509,3 +510,35 @@ def test_union_all_takes_its_first_querys_columns_and_refuses_union_and_mismatch
         planner.query_columns(dialect.parse("SELECT x FROM a UNION ALL SELECT y, t FROM b")[0], tables)
     with pytest.raises(UnsupportedFeatureError, match="^UNION \\(without ALL\\)"):
         planner.query_columns(dialect.parse("SELECT x FROM a UNION SELECT y FROM b")[0], tables)
+
+
+def test_metadata_columns_are_read_after_the_physical_ones_and_a_key_is_used_once():
+    table = _table("""CREATE TABLE t (id INT, ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp',
+                      `partition` INT METADATA VIRTUAL, local_ts AS CAST(ts AS TIMESTAMP(3)), name STRING)
+                      WITH ('connector' = 'kafka')""")
+    assert [c.name for c in table.reader_columns] == ["id", "name", "ts", "partition"]
+    assert [c.name for c in table.sink_columns] == ["id", "ts", "name"]
+    assert [(c.metadata, c.virtual) for c in table.metadata_columns] == [("timestamp", False), ("partition", True)]
+    assert next(c for c in table.columns if c.name == "local_ts").type == catalog.SqlType("TIMESTAMP", precision=3)
+    with pytest.raises(JavaStyleError, match="The column `a` and `b` in the table are both from the same metadata "
+                                             "key 'timestamp'"):
+        _table("CREATE TABLE t (a TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', b TIMESTAMP_LTZ(3) METADATA FROM "
+               "'timestamp') WITH ('connector' = 'kafka')")
+    with pytest.raises(JavaStyleError, match="Invalid metadata key 'offset' in column 'o' of table "
+                                             "'default_catalog.default_database.t'"):
+        planner._insert_target(_table("CREATE TABLE t (id INT, o BIGINT METADATA FROM 'offset') "
+                                      "WITH ('connector' = 'kafka')"))
+
+
+def test_instants_print_and_serialize_as_flink_does():
+    import datetime
+    from pyflink_compat.table.sql import values
+    ltz = catalog.SqlType("TIMESTAMP_LTZ", precision=3)
+    moment = values.utc_of_epoch_ms(1704164649000)
+    assert values.printed(moment, ltz) == "2024-01-02T03:04:09Z"
+    assert values.printed(moment + datetime.timedelta(milliseconds=5), ltz) == "2024-01-02T03:04:09.005Z"
+    assert values.json_text(["t"], [moment], [ltz]) == '{"t":"2024-01-02 03:04:09Z"}'
+    assert _evaluate("TO_TIMESTAMP_LTZ(n, 0)", n=("BIGINT", 1704164649)) == (moment, "TIMESTAMP_LTZ")
+    assert _evaluate("TO_TIMESTAMP_LTZ(n)", n=("BIGINT", None)) == (None, "TIMESTAMP_LTZ")
+    assert _evaluate("ts + INTERVAL '1' SECOND", ts=("TIMESTAMP", moment)) == \
+        (moment + datetime.timedelta(seconds=1), "TIMESTAMP")

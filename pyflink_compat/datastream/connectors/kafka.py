@@ -512,7 +512,14 @@ class KafkaSinkBuilder(object):
             topic=record.topic,
             topic_selector=record.topic_selector,
             key_serializer=record.key_serialization_schema,
-            value_serializer=record.value_serialization_schema))
+            value_serializer=record.value_serialization_schema,
+            write_timestamp=getattr(self, "_write_timestamp", True)))
+
+    def _set_write_timestamp(self, write_timestamp: bool) -> 'KafkaSinkBuilder':
+        """Whether records carry their element's timestamp (Java's KafkaSink does) or the producer's send time
+        (Flink SQL's Kafka tables without a 'timestamp' metadata column)."""
+        self._write_timestamp = write_timestamp
+        return self
 
     def set_bootstrap_servers(self, bootstrap_servers: str) -> 'KafkaSinkBuilder':
         return self.set_property("bootstrap.servers", bootstrap_servers)

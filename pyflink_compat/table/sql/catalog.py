@@ -33,7 +33,8 @@ class SqlType:
         from pyflink_compat.common.typeinfo import Types
         return {"INT": Types.INT, "BIGINT": Types.LONG, "SMALLINT": Types.SHORT, "TINYINT": Types.BYTE,
                 "STRING": Types.STRING, "BOOLEAN": Types.BOOLEAN, "DOUBLE": Types.DOUBLE,
-                "FLOAT": Types.FLOAT, "TIMESTAMP": Types.SQL_TIMESTAMP}[self.name]()
+                "FLOAT": Types.FLOAT, "TIMESTAMP": Types.SQL_TIMESTAMP,
+                "TIMESTAMP_LTZ": Types.SQL_TIMESTAMP}[self.name]()
 
 
 # sqlglot's type -> Flink's name; the types a first version of SQL support handles
@@ -41,8 +42,10 @@ _TYPES = {
     exp.DType.INT: "INT", exp.DType.BIGINT: "BIGINT", exp.DType.SMALLINT: "SMALLINT",
     exp.DType.TINYINT: "TINYINT", exp.DType.TEXT: "STRING", exp.DType.VARCHAR: "STRING",
     exp.DType.CHAR: "STRING", exp.DType.BOOLEAN: "BOOLEAN", exp.DType.DOUBLE: "DOUBLE",
-    exp.DType.FLOAT: "FLOAT", exp.DType.TIMESTAMP: "TIMESTAMP",
+    exp.DType.FLOAT: "FLOAT", exp.DType.TIMESTAMP: "TIMESTAMP", exp.DType.TIMESTAMPLTZ: "TIMESTAMP_LTZ",
 }
+# a rowtime column's types: TIMESTAMP(3) and TIMESTAMP_LTZ(3) (an instant; its values are UTC date-times here)
+TIME_TYPES = ("TIMESTAMP", "TIMESTAMP_LTZ")
 
 
 def sql_type(kind: exp.DataType, column: str) -> SqlType:
@@ -51,7 +54,7 @@ def sql_type(kind: exp.DataType, column: str) -> SqlType:
         raise UnsupportedFeatureError("The SQL type %s of column '%s'" % (kind.sql(), column), SECTION,
                                       "a first version of SQL support reads STRING, VARCHAR, CHAR, BOOLEAN, "
                                       "TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE and TIMESTAMP columns")
-    if name == "TIMESTAMP":
+    if name in TIME_TYPES:
         parameters = kind.expressions
         return SqlType(name, precision=int(parameters[0].this.this) if parameters else 6)   # Flink's default: 6
     return SqlType(name)
@@ -62,6 +65,8 @@ class Column:
     name: str
     type: SqlType
     computed: object = attrs.field(default=None, eq=False)   # `name AS expr`: the sqlglot expression
+    metadata: Optional[str] = None       # `METADATA [FROM 'key']`: the Kafka record's field it reads
+    virtual: bool = False                # `METADATA ... VIRTUAL`: read only, not written by a sink
 
 
 @attrs.frozen
@@ -81,8 +86,23 @@ class CatalogTable:
 
     @property
     def physical_columns(self) -> List[Column]:
-        """The columns the format reads (not the computed ones)."""
-        return [column for column in self.columns if column.computed is None]
+        """The columns the format reads (not the computed or metadata ones)."""
+        return [column for column in self.columns if column.computed is None and column.metadata is None]
+
+    @property
+    def metadata_columns(self) -> List[Column]:
+        return [column for column in self.columns if column.metadata is not None]
+
+    @property
+    def reader_columns(self) -> List[Column]:
+        """What a source reads of a record: the physical columns, then the metadata ones."""
+        return self.physical_columns + self.metadata_columns
+
+    @property
+    def sink_columns(self) -> List[Column]:
+        """The columns an INSERT gives values for: the physical ones and the metadata ones not VIRTUAL, in the
+        declared order."""
+        return [column for column in self.columns if column.computed is None and not column.virtual]
 
     def option(self, key: str, default: Optional[str] = None) -> Optional[str]:
         return self.options.get(key, default)
@@ -95,7 +115,7 @@ def table_of(create: exp.Create) -> CatalogTable:
     columns, watermark, primary_key = [], None, ()
     for item in schema.expressions:
         if isinstance(item, exp.ColumnDef):
-            computed, not_null = None, False
+            computed, not_null, metadata = None, False, None
             for constraint in item.args.get("constraints") or []:
                 kind = constraint.args.get("kind")
                 if isinstance(kind, exp.NotNullColumnConstraint) and not kind.args.get("allow_null"):
@@ -103,9 +123,13 @@ def table_of(create: exp.Create) -> CatalogTable:
                 if isinstance(kind, exp.ComputedColumnConstraint):
                     computed = kind.this
                 if isinstance(kind, MetadataColumnConstraint):
-                    raise UnsupportedFeatureError("The metadata column '%s'" % item.name, SECTION)
+                    metadata = (kind.this.name if kind.this is not None else item.name,
+                                bool(kind.args.get("virtual")))
             if computed is not None:
                 columns.append(Column(item.name, None, computed))
+            elif metadata is not None:
+                columns.append(Column(item.name, sql_type(item.args["kind"], item.name), metadata=metadata[0],
+                                      virtual=metadata[1]))
             else:
                 column_type = sql_type(item.args["kind"], item.name)
                 columns.append(Column(item.name, attrs.evolve(column_type, nullable=False) if not_null
@@ -126,18 +150,42 @@ def table_of(create: exp.Create) -> CatalogTable:
     # a primary key's columns are NOT NULL
     columns = [attrs.evolve(column, type=attrs.evolve(column.type, nullable=False))
                if column.name in primary_key and column.type is not None else column for column in columns]
+    _check_metadata_keys(name, columns)
     if watermark is not None:
         column = next((c for c in columns if c.name == watermark[0]), None)
-        if column is None or column.type.name != "TIMESTAMP":
+        if column is None or column.type.name not in TIME_TYPES:
             raise UnsupportedFeatureError("WATERMARK FOR a column that is not a TIMESTAMP column of the table",
                                           SECTION)
     return CatalogTable(name, tuple(columns), options, watermark, primary_key=primary_key)
 
 
+# Metadata of a Kafka record a table reads (key -> the type Flink gives it), and those a sink writes
+METADATA_KEYS = {"topic": "STRING", "partition": "INT", "offset": "BIGINT", "timestamp": "TIMESTAMP_LTZ"}
+WRITABLE_METADATA = ("timestamp",)
+
+
+def _check_metadata_keys(table: str, columns: List[Column]):
+    by_key = {}
+    for column in columns:
+        if column.metadata is None:
+            continue
+        if column.metadata in ("headers", "leader-epoch", "timestamp-type"):
+            raise UnsupportedFeatureError("The metadata key '%s'" % column.metadata, SECTION,
+                                          "the keys topic, partition, offset and timestamp are read")
+        if column.metadata in by_key:
+            from pyflink_compat.table.sql.expressions import validation_error
+            raise validation_error("The column `%s` and `%s` in the table are both from the same metadata key '%s'. "
+                                   "Please specify one of the columns as the metadata column and use the computed "
+                                   "column syntax to specify the others." % (by_key[column.metadata], column.name,
+                                                                            column.metadata))
+        by_key[column.metadata] = column.name
+
+
 def _typed_computed_columns(columns: List[Column]) -> List[Column]:
-    """Computed columns with the type of their expression over the physical columns."""
+    """Computed columns with the type of their expression over the physical and metadata columns."""
     from pyflink_compat.table.sql.expressions import Compiler
-    physical = [column for column in columns if column.computed is None]
+    physical = [column for column in columns if column.computed is None and column.metadata is None] + \
+        [column for column in columns if column.metadata is not None]
     compiler = Compiler({column.name: (position, column.type) for position, column in enumerate(physical)})
     return [column if column.computed is None
             else Column(column.name, compiler.compile(column.computed)[1], column.computed) for column in columns]

@@ -4,6 +4,7 @@ truncated toward zero, a comparison is BOOLEAN)."""
 import math
 from typing import Callable, Dict, Tuple
 
+import attrs
 from sqlglot import exp
 
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, sql_type
@@ -78,9 +79,16 @@ def cast_value(value, target: SqlType, source: SqlType = None):
     if value is None:
         return None
     name = target.name
+    from pyflink_compat.table.sql import values as sql_values
+    if source is not None and source.name == "TIMESTAMP_LTZ":      # an instant, seen in the session time zone
+        if name == "TIMESTAMP_LTZ":
+            return value
+        value, source = sql_values.local_of_utc(value), attrs.evolve(source, name="TIMESTAMP")
+    if name == "TIMESTAMP_LTZ":
+        local = cast_value(value, attrs.evolve(target, name="TIMESTAMP"), source)
+        return None if local is None else sql_values.utc_of_local(local)
     if source is not None and source.name == "TIMESTAMP" and name == "STRING":
-        from pyflink_compat.table.sql.values import timestamp_cast_text
-        return timestamp_cast_text(value, source.precision)
+        return sql_values.timestamp_cast_text(value, source.precision)
     if name == "TIMESTAMP":
         if isinstance(value, str):
             from pyflink_compat.table.sql.values import parse_sql_timestamp
@@ -167,7 +175,16 @@ class Compiler:
     # arithmetic ------------------------------------------------------------------------------------
     def _arithmetic(self, node, operation):
         (left, left_type), (right, right_type) = self.compile(node.this), self.compile(node.expression)
+        if left_type.name == "INTERVAL" and right_type.name != "INTERVAL":     # INTERVAL + ts: the time's type
+            return _null_safe(operation, left, right), right_type
         return _null_safe(operation, left, right), _wider(left_type, right_type)
+
+    def _interval(self, node):
+        """INTERVAL 'n' UNIT: a day-time interval (a timedelta), added to or taken from a timestamp."""
+        import datetime
+        from pyflink_compat.table.sql.catalog import interval_ms
+        value = datetime.timedelta(milliseconds=interval_ms(node))
+        return (lambda values: value), SqlType("INTERVAL", nullable=False)
 
     def _add(self, node):
         return self._arithmetic(node, lambda a, b: a + b)
@@ -429,6 +446,19 @@ class Compiler:
             else "yyyy-MM-dd HH:mm:ss"
         parse = java_pattern_parser(pattern)
         return _null_safe(parse, text), SqlType("TIMESTAMP", precision=3)
+
+    def _function_to_timestamp_ltz(self, arguments):
+        """TO_TIMESTAMP_LTZ(epoch [, precision]): epoch milliseconds (precision 3, the default) or seconds (0)."""
+        from pyflink_compat.table.sql.values import utc_of_epoch_ms
+        epoch, _ = self.compile(arguments[0])
+        precision = int(arguments[1].this) if len(arguments) > 1 and isinstance(arguments[1], exp.Literal) else 3
+        if precision not in (0, 3):
+            raise validation_error("The precision value '%d' for function TO_TIMESTAMP_LTZ(numeric, precision) is "
+                                   "unsupported, the supported value is '0' for second or '3' for millisecond."
+                                   % precision)
+        factor = 1000 if precision == 0 else 1
+        return _null_safe(lambda value: utc_of_epoch_ms(int(value * factor)), epoch), \
+            SqlType("TIMESTAMP_LTZ", precision=3)
 
     def _function_proctime(self, arguments):
         raise UnsupportedFeatureError("PROCTIME()", SECTION, "processing-time attributes are not there yet")

@@ -248,10 +248,11 @@ def source(table: CatalogTable, layout: Layout, idle_timeout_ms: int = 0):
         builder = builder.set_bounded(bounded)
     if idle_timeout_ms > 0:
         builder = builder._set_idle_without_partitions()
-    if layout.key_format is None:
+    metadata = tuple(column.metadata for column in table.metadata_columns)
+    if layout.key_format is None and not metadata:
         builder = builder.set_value_only_deserializer(SimpleStringSchema())
     else:
-        builder = builder._set_record_deserializer(KeyAndValue())
+        builder = builder._set_record_deserializer(KeyAndValue(metadata))
     return builder.build(), row_reader(table, layout)
 
 
@@ -262,21 +263,65 @@ def row_reader(table: CatalogTable, layout: Layout) -> Callable:
     value_fields = _decoder(table, "value", layout.value_format, [physical[i] for i in layout.value_positions],
                             [physical[i].name for i in layout.value_positions])
     if layout.key_format is None:
-        return _value_rows(value_fields, layout.value_positions, len(physical))
-    key_fields = _decoder(table, "key", layout.key_format, [physical[i] for i in layout.key_positions],
-                          layout.key_names)
-    return _keyed_rows(key_fields, layout, value_fields, len(physical))
+        rows = _value_rows(value_fields, layout.value_positions, len(physical))
+    else:
+        key_fields = _decoder(table, "key", layout.key_format, [physical[i] for i in layout.key_positions],
+                              layout.key_names)
+        rows = _keyed_rows(key_fields, layout, value_fields, len(physical))
+    if not table.metadata_columns:
+        return rows
+    return _with_metadata(rows, layout.key_format is not None,
+                          [_metadata_value(column) for column in table.metadata_columns])
+
+
+def _with_metadata(rows: Callable, keyed: bool, converters):
+    """Rows of a record (key, value, then its metadata fields) with the metadata columns' values added."""
+    def rows_with_metadata(record):
+        from pyflink_compat.common.types import Row
+        read = record if keyed else (None if record[1] is None else _text(record[1]))
+        metadata = [convert(record[2 + i]) for i, convert in enumerate(converters)]
+        for row in rows(read):
+            yield Row(*tuple(row), *metadata)
+    return rows_with_metadata
+
+
+def _metadata_value(column):
+    """The function giving a metadata column's value of a record's field: its timestamp (epoch ms) as a
+    TIMESTAMP_LTZ (a UTC date-time) or, for a TIMESTAMP column, as this machine's local date-time (Flink's
+    session time zone by default)."""
+    from pyflink_compat.table.sql.values import local_of_utc, utc_of_epoch_ms
+    if column.metadata != "timestamp":
+        return lambda value: value
+    if column.type.name == "TIMESTAMP":
+        return lambda value: None if value is None else local_of_utc(utc_of_epoch_ms(value))
+    return lambda value: None if value is None else utc_of_epoch_ms(value)
 
 
 class KeyAndValue(RecordDeserializer):
-    """Records as Row(key, value) of their bytes (null: no key / a tombstone)."""
+    """Records as Row(key, value) of their bytes (null: no key / a tombstone), then the ``metadata`` fields asked
+    for (topic, partition, offset, timestamp)."""
+
+    def __init__(self, metadata=()):
+        self.metadata = tuple(metadata)
 
     def produced_type(self):
-        return record_type()
+        return record_type(self.metadata)
 
     def deserialize_records(self, topic, partition, keys, values, offsets, timestamps):
         import pyarrow as pa
-        return pa.StructArray.from_arrays([keys.cast(pa.binary()), values.cast(pa.binary())], names=["key", "value"])
+        arrays, names = [keys.cast(pa.binary()), values.cast(pa.binary())], ["key", "value"]
+        count = len(values)
+        for key in self.metadata:
+            if key == "topic":
+                arrays.append(pa.array([topic] * count, pa.string()))
+            elif key == "partition":
+                arrays.append(pa.array([partition] * count, pa.int32()))
+            elif key == "offset":
+                arrays.append(pa.array(offsets, pa.int64()))
+            else:
+                arrays.append(timestamps.cast(pa.int64()))
+            names.append(key)
+        return pa.StructArray.from_arrays(arrays, names=names)
 
 
 def _value_rows(value_fields: Callable, positions, width: int):
@@ -406,9 +451,18 @@ def _json_timestamp(value):
     return parse_sql_timestamp(value)
 
 
+def _json_ltz(value):
+    """A TIMESTAMP_LTZ as the 'json' format writes it: '2024-01-02 03:04:05.123Z' (UTC)."""
+    if isinstance(value, str) and value.endswith("Z"):
+        value = value[:-1]
+    return _json_timestamp(value)
+
+
 def _json_converter(name: str):
     if name == "TIMESTAMP":
         return _json_timestamp
+    if name == "TIMESTAMP_LTZ":
+        return _json_ltz
     if name == "STRING":
         return _json_scalar_text
     if name in ("DOUBLE", "FLOAT"):
@@ -472,9 +526,13 @@ def _encoder(fmt: str, names, sql_types) -> Callable:
     return lambda values: json_text(names, values, sql_types).encode("utf-8")
 
 
-def record_type():
+def record_type(metadata=()):
+    """Row(key, value) of bytes, then the metadata fields named."""
     from pyflink_compat.common.typeinfo import Types
-    return Types.ROW_NAMED(["key", "value"], [Types.PRIMITIVE_ARRAY(Types.BYTE()), Types.PRIMITIVE_ARRAY(Types.BYTE())])
+    types = {"topic": Types.STRING(), "partition": Types.INT(), "offset": Types.LONG(), "timestamp": Types.LONG()}
+    return Types.ROW_NAMED(["key", "value"] + list(metadata),
+                           [Types.PRIMITIVE_ARRAY(Types.BYTE()), Types.PRIMITIVE_ARRAY(Types.BYTE())]
+                           + [types[key] for key in metadata])
 
 
 class FieldBytes(SerializationSchema):
@@ -495,8 +553,9 @@ class FieldBytes(SerializationSchema):
         return array.field(self.index).cast(pa.binary())
 
 
-def sink(table: CatalogTable, layout: Layout):
-    """The KafkaSink writing Row(key, value) records of the table."""
+def sink(table: CatalogTable, layout: Layout, timestamped: bool = False):
+    """The KafkaSink writing Row(key, value) records of the table; ``timestamped``: with the elements'
+    timestamps (set from the table's 'timestamp' metadata column), else the producer's time as Flink SQL."""
     from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
     from pyflink_compat.datastream.connectors.kafka import KafkaRecordSerializationSchema, KafkaSink
     topic = required(table, "topic")
@@ -504,7 +563,7 @@ def sink(table: CatalogTable, layout: Layout):
     if layout.key_format is not None:
         record = record.set_key_serialization_schema(FieldBytes(0))
     builder = KafkaSink.builder().set_bootstrap_servers(required(table, "properties.bootstrap.servers")) \
-        .set_record_serializer(record.build())
+        .set_record_serializer(record.build())._set_write_timestamp(timestamped)
     for key, value in client_properties(table).items():
         builder = builder.set_property(key, value)
     guarantee = table.option("sink.delivery-guarantee", "at-least-once")

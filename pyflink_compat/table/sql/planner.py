@@ -8,7 +8,7 @@ import attrs
 from sqlglot import exp
 
 from pyflink_compat.common.watermark_strategy import TimestampAssigner
-from pyflink_compat.table.sql import expressions, kafka_table
+from pyflink_compat.table.sql import catalog as catalog_module, expressions, kafka_table
 from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
@@ -46,7 +46,7 @@ class JobBuilder:
     def add_insert(self, insert: exp.Insert):
         if not isinstance(insert.this, exp.Table):
             _refuse("INSERT INTO with a column list", "select the sink's columns in its order")
-        target = self.table(insert.this.name)
+        target = _insert_target(self.table(insert.this.name))
         select = insert.expression
         if isinstance(select, exp.Subquery):
             select = select.this
@@ -209,11 +209,11 @@ class JobBuilder:
         source, to_rows = kafka_table.source(table, layout, self._idle_timeout_ms())
         stream = self.env.from_source(source, WatermarkStrategy.no_watermarks(),
                                       "KafkaSource-%s.%s" % (CATALOG_PATH, table.name))
-        physical = attrs.evolve(table, columns=tuple(table.physical_columns))
+        read = attrs.evolve(table, columns=tuple(table.reader_columns))
         formats = layout.value_format if layout.key_format is None else "%s/%s" % (layout.key_format,
                                                                                    layout.value_format)
-        rows = stream.flat_map(to_rows, output_type=_row_type(physical)).name("%s[%s]" % (formats, table.name))
-        if len(physical.columns) != len(table.columns):
+        rows = stream.flat_map(to_rows, output_type=_row_type(read)).name("%s[%s]" % (formats, table.name))
+        if list(read.columns) != list(table.columns):
             rows = rows.map(_with_computed_columns(table), output_type=_row_type(table)).name("computed columns")
         if table.watermark is not None:
             rows = rows.assign_timestamps_and_watermarks(self._watermark_strategy(table))
@@ -272,12 +272,52 @@ class JobBuilder:
         elif connector == "blackhole":
             pass                     # a stream nothing reads: its records are computed and dropped
         elif connector in (kafka_table.KAFKA, kafka_table.UPSERT_KAFKA):
+            timestamped = any(column.metadata == "timestamp" for column in table.columns)
+            if table.metadata_columns:
+                rows, table = _timestamped_by_metadata(rows, table)
             layout = kafka_table.layout_of(table, kafka_table.SINK)
             records = rows.map(_records_of(kafka_table.writer(table, layout)), output_type=kafka_table.record_type())
-            records.sink_to(kafka_table.sink(table, layout))
+            records.sink_to(kafka_table.sink(table, layout, timestamped))
         else:
             _refuse("The '%s' connector as a sink" % connector, "sinks are Kafka, upsert-kafka, print or blackhole "
                                                                "tables")
+
+
+def _insert_target(table: CatalogTable) -> CatalogTable:
+    """A sink table as an INSERT sees it: the columns it takes values for (no computed or VIRTUAL ones); a
+    metadata column a sink cannot write fails as in Flink."""
+    for column in table.columns:
+        if column.metadata is not None and not column.virtual \
+                and column.metadata not in catalog_module.WRITABLE_METADATA:
+            raise expressions.validation_error(
+                "Invalid metadata key '%s' in column '%s' of table '%s.%s'. The DynamicTableSink class "
+                "'org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicSink' supports the following "
+                "metadata keys for writing:\nheaders\ntimestamp" % (column.metadata, column.name, CATALOG_PATH,
+                                                                    table.name))
+    columns = table.sink_columns
+    return table if len(columns) == len(table.columns) else attrs.evolve(table, columns=tuple(columns))
+
+
+def _timestamped_by_metadata(rows, table: CatalogTable):
+    """Rows into a Kafka table with a 'timestamp' metadata column: each element's timestamp (what the record is
+    written with) set from that column, the rows narrowed to the physical columns."""
+    from pyflink_compat.common.watermark_strategy import WatermarkStrategy
+    stamp = next((i for i, column in enumerate(table.columns) if column.metadata == "timestamp"), None)
+    if stamp is not None:
+        local = table.columns[stamp].type.name == "TIMESTAMP"
+        rows = rows.assign_timestamps_and_watermarks(
+            WatermarkStrategy.no_watermarks().with_timestamp_assigner(_MetadataTimestamp(stamp, local)))
+    physical = [i for i, column in enumerate(table.columns) if column.metadata is None]
+    narrowed = attrs.evolve(table, columns=tuple(table.columns[i] for i in physical))
+    return rows.map(_narrowed(physical), output_type=_row_type(narrowed)).name("WritableMetadata"), narrowed
+
+
+def _narrowed(positions):
+    def narrow(row):
+        from pyflink_compat.common.types import Row
+        values = tuple(row)
+        return Row(*[values[i] for i in positions])
+    return narrow
 
 
 def _condition(select: exp.Select, compiler):
@@ -688,10 +728,11 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
 
 
 def _with_computed_columns(table: CatalogTable):
-    """The function completing a row of the physical columns with the computed ones, in the declared order."""
-    physical = table.physical_columns
-    compiler = expressions.Compiler({column.name: (position, column.type) for position, column in enumerate(physical)})
-    parts = [(None, physical.index(column)) if column.computed is None
+    """The function completing a row of the columns a source reads (physical, then metadata) with the computed
+    ones, in the declared order."""
+    read = table.reader_columns
+    compiler = expressions.Compiler({column.name: (position, column.type) for position, column in enumerate(read)})
+    parts = [(None, read.index(column)) if column.computed is None
              else (compiler.compile(column.computed)[0], None) for column in table.columns]
 
     def complete(row):
@@ -880,6 +921,23 @@ def _insertion(row):
     return "+I", tuple(row)
 
 
+class _MetadataTimestamp(TimestampAssigner):
+    """A row's 'timestamp' metadata column as epoch milliseconds (a TIMESTAMP in the session time zone); a NULL
+    one keeps the element's own."""
+
+    def __init__(self, position: int, local: bool):
+        self.position, self.local = position, local
+
+    def extract_timestamp(self, value, record_timestamp) -> int:
+        from pyflink_compat.table.sql.values import utc_of_local
+        moment = tuple(value)[self.position]
+        if moment is None:
+            return record_timestamp
+        if self.local:
+            moment = utc_of_local(moment)
+        return _epoch_ms(moment)
+
+
 class _RowtimeAssigner(TimestampAssigner):
     """The record timestamp of a row: its rowtime TIMESTAMP column as UTC epoch milliseconds."""
 
@@ -890,8 +948,13 @@ class _RowtimeAssigner(TimestampAssigner):
         rowtime = tuple(value)[self.position]
         if rowtime is None:
             raise RuntimeError("RowTime field should not be null, please convert it to a non-null long value.")
-        import calendar
-        return calendar.timegm(rowtime.timetuple()) * 1000 + rowtime.microsecond // 1000
+        return _epoch_ms(rowtime)
+
+
+def _epoch_ms(moment) -> int:
+    """A UTC date-time as epoch milliseconds."""
+    import calendar
+    return calendar.timegm(moment.timetuple()) * 1000 + moment.microsecond // 1000
 
 
 def _keyed_side(keys):

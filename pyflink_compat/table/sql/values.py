@@ -75,6 +75,32 @@ def java_pattern_parser(pattern: str):
     return parse
 
 
+_EPOCH = datetime.datetime(1970, 1, 1)
+
+
+def utc_of_epoch_ms(epoch_ms: int) -> datetime.datetime:
+    """The UTC date-time of epoch milliseconds (a TIMESTAMP_LTZ's value)."""
+    return _EPOCH + datetime.timedelta(milliseconds=epoch_ms)
+
+
+def local_of_utc(value: datetime.datetime) -> datetime.datetime:
+    """A UTC date-time as this machine's local date-time (Flink's session time zone, 'table.local-time-zone'
+    = 'default')."""
+    return value.replace(tzinfo=datetime.timezone.utc).astimezone().replace(tzinfo=None)
+
+
+def utc_of_local(value: datetime.datetime) -> datetime.datetime:
+    return value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+
+
+def instant_text(value: datetime.datetime) -> str:
+    """Java's Instant.toString() of a UTC date-time: seconds always, the fraction in 3, 6 or 9 digits, 'Z'."""
+    text = value.strftime("%Y-%m-%dT%H:%M:%S")
+    if value.microsecond:
+        text += "." + (_fraction_digits(value)[:3] if value.microsecond % 1000 == 0 else _fraction_digits(value))
+    return text + "Z"
+
+
 def _fraction_digits(value: datetime.datetime) -> str:
     return "%06d" % value.microsecond
 
@@ -111,6 +137,8 @@ def printed(value, sql_type, null_text: str = "null") -> str:
                                   for each in value)
     if value is not None and sql_type.name == "TIMESTAMP":
         return local_date_time_text(value)
+    if value is not None and sql_type.name == "TIMESTAMP_LTZ":
+        return instant_text(value)
     if value is not None and sql_type.name == "FLOAT":
         from pyflink_compat.datastream.formats.json import java_float_str
         return java_float_str(value)
@@ -133,6 +161,8 @@ def _json_value(value, sql_type) -> str:
         return (java_float_str if name == "FLOAT" else java_double_str)(value)
     if name == "TIMESTAMP":
         return json.dumps(json_timestamp_text(value))
+    if name == "TIMESTAMP_LTZ":
+        return json.dumps(json_timestamp_text(value) + "Z")
     if name == "STRING":
         return json.dumps(value, ensure_ascii=False)
     return str(value)

@@ -1,0 +1,52 @@
+"""Flink SQL metadata columns of Kafka records: the record timestamp as a TIMESTAMP_LTZ(3) rowtime with a
+WATERMARK, the partition, offset and topic (VIRTUAL), computed columns of them (CAST to TIMESTAMP(3) in the
+session time zone, TO_TIMESTAMP_LTZ of a number); printed (an instant as ...Z), written as JSON to a Kafka table
+whose 'timestamp' metadata column sets each record's timestamp, shown as tableaus (a group window over the
+TIMESTAMP_LTZ rowtime); print_schema() of the table and of a query of it.
+
+Usage: sql_metadata.py BOOTSTRAP EVENTS_TOPIC OUT_TOPIC
+"""
+import sys
+
+from pyflink.table import EnvironmentSettings, TableEnvironment
+
+brokers, events_topic, out_topic = sys.argv[1:4]
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+t_env.execute_sql("""
+    CREATE TABLE events (
+        id INT,
+        usr STRING,
+        millis BIGINT,
+        event_time TIMESTAMP_LTZ(3) METADATA FROM 'timestamp',
+        `partition` INT METADATA VIRTUAL,
+        record_offset BIGINT METADATA FROM 'offset' VIRTUAL,
+        source_topic STRING METADATA FROM 'topic' VIRTUAL,
+        local_time AS CAST(event_time AS TIMESTAMP(3)),
+        given_time AS TO_TIMESTAMP_LTZ(millis, 3),
+        WATERMARK FOR event_time AS event_time - INTERVAL '1' SECOND
+    ) WITH (
+        'connector' = 'kafka',
+        'topic' = '%s',
+        'properties.bootstrap.servers' = '%s',
+        'scan.startup.mode' = 'earliest-offset',
+        'scan.bounded.mode' = 'latest-offset',
+        'format' = 'json'
+    )""" % (events_topic, brokers))
+t_env.from_path("events").print_schema()
+t_env.sql_query("SELECT * FROM events").print_schema()
+t_env.execute_sql("CREATE TABLE shown (id INT, event_time TIMESTAMP_LTZ(3), p INT, off BIGINT, same_topic BOOLEAN, "
+                  "local_time TIMESTAMP(3), given_time TIMESTAMP_LTZ(3)) "
+                  "WITH ('connector' = 'print', 'print-identifier' = 'meta')")
+t_env.execute_sql("INSERT INTO shown SELECT id, event_time, `partition`, record_offset, source_topic = '%s', "
+                  "local_time, given_time FROM events" % events_topic).wait()
+t_env.execute_sql("""
+    CREATE TABLE stamped (id INT, event_time TIMESTAMP_LTZ(3), usr STRING,
+                          written TIMESTAMP(3) METADATA FROM 'timestamp') WITH (
+        'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json')"""
+                  % (out_topic, brokers))
+t_env.execute_sql("INSERT INTO stamped SELECT id, event_time, usr, local_time + INTERVAL '1' SECOND "
+                  "FROM events").wait()
+t_env.execute_sql("SELECT id, event_time, local_time, record_offset FROM events").print()
+t_env.execute_sql("SELECT TUMBLE_START(event_time, INTERVAL '10' SECOND) AS window_start, COUNT(*) AS n, "
+                  "MAX(given_time) AS latest FROM events GROUP BY TUMBLE(event_time, INTERVAL '10' SECOND)").print()
