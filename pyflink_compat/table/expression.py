@@ -175,6 +175,12 @@ class Expression(_StandIns.Expression):
         return Expression(exp.Anonymous(this="REPLACE", expressions=[self._node, to_node(search),
                                                                      to_node(replacement)]))
 
+    def left(self, length):
+        return Expression(exp.Left(this=self._node, expression=to_node(length)))
+
+    def right(self, length):
+        return Expression(exp.Right(this=self._node, expression=to_node(length)))
+
     def split_index(self, separator, index):
         return Expression(exp.Anonymous(this="SPLIT_INDEX", expressions=[self._node, to_node(separator),
                                                                          to_node(index)]))

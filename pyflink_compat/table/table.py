@@ -66,7 +66,8 @@ def _flink_sql(node) -> str:
         return exp.column(each.name, quoted=True) if isinstance(each, exp.Column) else each
 
     def quoted_function(each):
-        if isinstance(each, exp.Anonymous) and each.args.get("function") is None:
+        # Calcite's own functions (PROCTIME) are written as they are, the others' names quoted
+        if isinstance(each, exp.Anonymous) and each.args.get("function") is None and each.name.upper() != "PROCTIME":
             each.set("this", "`%s`" % each.name)
         return each
     return node.copy().transform(quoted_column).transform(quoted_function).sql(dialect=Flink)
@@ -143,7 +144,8 @@ class Table(object):
         source = self._source_table()
         declared = {column.name: column for column in source.columns} if source is not None else {}
         for column in columns:
-            rowtime = " *ROWTIME*" if watermark is not None and watermark[0] == column.name else ""
+            rowtime = " *ROWTIME*" if watermark is not None and watermark[0] == column.name else \
+                " *PROCTIME*" if column.type.time_attribute == "PROCTIME" else ""
             lines.append("  `%s` %s%s%s" % (column.name, column.type.text(), rowtime,
                                             _column_kind_text(declared.get(column.name))))
         if source is not None and source.watermark is not None:
@@ -342,7 +344,8 @@ def _grouped_select(table: Table, keys: list, window, fields) -> Table:
     if window is not None:
         _check_fields([window._time_field], names, "window")
         rowtime = query_watermark(table._select, table._t_env._catalog())
-        if rowtime is None or rowtime[0] != window._time_field.name:
+        time_type = next(column.type for column in table._columns() if column.name == window._time_field.name)
+        if time_type.time_attribute != "PROCTIME" and (rowtime is None or rowtime[0] != window._time_field.name):
             raise _validation_error("A group window expects a time attribute for grouping in a stream "
                                     "environment.", "select")
     key_names = [key.name for key in keys if isinstance(key, exp.Column)]

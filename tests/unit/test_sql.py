@@ -33,7 +33,6 @@ def test_create_table_reads_columns_types_and_options_with_flink_syntax():
 
 
 @pytest.mark.parametrize("column, refused", [
-    ("ts AS PROCTIME()", "PROCTIME()"),
     ("h MAP<STRING, BYTES> METADATA FROM 'headers'", "The SQL type"),
     ("h STRING METADATA FROM 'timestamp-type'", "The metadata key 'timestamp-type'"),
     ("ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' MONTH", "INTERVAL ... MONTH"),
@@ -542,3 +541,21 @@ def test_instants_print_and_serialize_as_flink_does():
     assert _evaluate("TO_TIMESTAMP_LTZ(n)", n=("BIGINT", None)) == (None, "TIMESTAMP_LTZ")
     assert _evaluate("ts + INTERVAL '1' SECOND", ts=("TIMESTAMP", moment)) == \
         (moment + datetime.timedelta(seconds=1), "TIMESTAMP")
+
+
+def test_left_and_right_take_characters_from_either_end():
+    assert _evaluate("LEFT(s, 2)", s=("STRING", "abc")) == ("ab", "STRING")
+    assert _evaluate("RIGHT(s, 2)", s=("STRING", "abc")) == ("bc", "STRING")
+    assert _evaluate("LEFT(s, -1)", s=("STRING", "abc")) == ("", "STRING")
+    assert _evaluate("RIGHT(s, 5)", s=("STRING", None)) == (None, "STRING")
+
+
+def test_proctime_is_a_processing_time_attribute_that_group_windows_run_on():
+    from pyflink_compat.table.sql import aggregates
+    table = _table("CREATE TABLE t (k STRING, pt AS PROCTIME()) WITH ('connector' = 'kafka')")
+    column = table.columns[1]
+    assert (column.type.name, column.type.nullable, column.type.time_attribute) == ("TIMESTAMP_LTZ", False,
+                                                                                     "PROCTIME")
+    window = aggregates.group_window(dialect.parse("SELECT TUMBLE(pt, INTERVAL '10' SECOND) FROM t")[0]
+                                     .expressions[0], table)
+    assert window.processing and type(window.assigner()).__name__ == "TumblingProcessingTimeWindows"

@@ -109,19 +109,22 @@ class GroupAggregate(KeyedProcessFunction):
 class GroupWindow:
     """TUMBLE(ts, size), HOP(ts, slide, size) or SESSION(ts, gap) of a GROUP BY, over the table's rowtime."""
 
-    def __init__(self, kind: str, column: str, intervals: list):
+    def __init__(self, kind: str, column: str, intervals: list, processing: bool = False):
         self.kind, self.column, self.intervals = kind, column, intervals
+        self.processing = processing          # over a processing-time attribute (PROCTIME())
 
     def assigner(self):
         from pyflink_compat.common.time import Time
-        from pyflink_compat.datastream.window import (EventTimeSessionWindows, SlidingEventTimeWindows,
-                                                      TumblingEventTimeWindows)
+        from pyflink_compat.datastream import window as windows
         if self.kind == "TUMBLE":
-            return TumblingEventTimeWindows.of(Time.milliseconds(self.intervals[0]))
+            tumbling = windows.TumblingProcessingTimeWindows if self.processing else windows.TumblingEventTimeWindows
+            return tumbling.of(Time.milliseconds(self.intervals[0]))
         if self.kind == "HOP":
             slide, size = self.intervals
-            return SlidingEventTimeWindows.of(Time.milliseconds(size), Time.milliseconds(slide))
-        return EventTimeSessionWindows.with_gap(Time.milliseconds(self.intervals[0]))
+            sliding = windows.SlidingProcessingTimeWindows if self.processing else windows.SlidingEventTimeWindows
+            return sliding.of(Time.milliseconds(size), Time.milliseconds(slide))
+        session = windows.ProcessingTimeSessionWindows if self.processing else windows.EventTimeSessionWindows
+        return session.with_gap(Time.milliseconds(self.intervals[0]))
 
     def bound_of(self, node) -> Optional[str]:
         """"start" / "end" for TUMBLE_START(...) / TUMBLE_END(...) of this window, else None."""
@@ -142,13 +145,20 @@ def group_window(node: exp.Anonymous, source) -> GroupWindow:
     if not arguments or not isinstance(arguments[0], exp.Column):
         raise UnsupportedFeatureError("%s over '%s'" % (kind, arguments[0].sql() if arguments else ""), SECTION)
     column = arguments[0].name
-    if source.watermark is None or source.watermark[0] != column:
+    processing = is_proctime(source, column)
+    if not processing and (source.watermark is None or source.watermark[0] != column):
         raise expressions.validation_error(
             "Window aggregate can only be defined over a time attribute column, but TIMESTAMP(3) encountered.")
     expected = 2 if kind == "HOP" else 1
     if len(arguments) != expected + 1:
         raise expressions.validation_error("Invalid number of arguments to function '%s'." % kind)
-    return GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]])
+    return GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]], processing)
+
+
+def is_proctime(table, column: str) -> bool:
+    """Whether the table's column is a processing-time attribute (PROCTIME())."""
+    found = next((each for each in table.columns if each.name == column), None)
+    return found is not None and found.type is not None and found.type.time_attribute == "PROCTIME"
 
 
 def _utc(epoch_ms: int):

@@ -17,6 +17,8 @@ class SqlType:
     nullable: bool = True
     precision: Optional[int] = None  # TIMESTAMP(p): digits of the second's fraction
     element: Optional["SqlType"] = None   # ARRAY<element>
+    # "PROCTIME": a processing-time attribute (PROCTIME(), and a column that is it as it is)
+    time_attribute: Optional[str] = attrs.field(default=None, eq=False)
 
     def text(self) -> str:
         """The type as Flink prints it in a schema: ``BIGINT``, ``TIMESTAMP(3)``, ``ARRAY<STRING>``,

@@ -28,6 +28,13 @@ def _wider(a: SqlType, b: SqlType) -> SqlType:
     return a
 
 
+def _now_utc():
+    """The current time as a UTC date-time to the millisecond (a TIMESTAMP_LTZ(3))."""
+    import datetime
+    now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)
+
+
 def split_text(text: str, delimiter: str) -> list:
     if text == "":
         return []
@@ -447,6 +454,22 @@ class Compiler:
         parse = java_pattern_parser(pattern)
         return _null_safe(parse, text), SqlType("TIMESTAMP", precision=3)
 
+    def _left(self, node):
+        return self._function_left([node.this, node.expression])
+
+    def _right(self, node):
+        return self._function_right([node.this, node.expression])
+
+    def _function_left(self, arguments):
+        """LEFT(text, n): the first n characters ('' for a negative n)."""
+        (text, _), (count, _) = [self.compile(each) for each in arguments]
+        return _null_safe(lambda t, n: t[:n] if n > 0 else "", text, count), SqlType("STRING")
+
+    def _function_right(self, arguments):
+        """RIGHT(text, n): the last n characters ('' for a negative n)."""
+        (text, _), (count, _) = [self.compile(each) for each in arguments]
+        return _null_safe(lambda t, n: t[-n:] if n > 0 else "", text, count), SqlType("STRING")
+
     def _function_to_timestamp_ltz(self, arguments):
         """TO_TIMESTAMP_LTZ(epoch [, precision]): epoch milliseconds (precision 3, the default) or seconds (0)."""
         from pyflink_compat.table.sql.values import utc_of_epoch_ms
@@ -461,7 +484,9 @@ class Compiler:
             SqlType("TIMESTAMP_LTZ", precision=3)
 
     def _function_proctime(self, arguments):
-        raise UnsupportedFeatureError("PROCTIME()", SECTION, "processing-time attributes are not there yet")
+        """PROCTIME(): the processing time at which the row is read (a processing-time attribute)."""
+        return (lambda values: _now_utc()), SqlType("TIMESTAMP_LTZ", nullable=False, precision=3,
+                                                    time_attribute="PROCTIME")
 
     def _anonymous(self, node):
         python_function = node.args.get("function")

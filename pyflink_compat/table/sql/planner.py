@@ -524,13 +524,14 @@ def _window_table(function, tables: Dict[str, CatalogTable]) -> CatalogTable:
     expected = 2 if kind == "HOP" else 1
     if len(arguments) != expected + 1:
         _refuse("%s with %d arguments" % (kind, len(arguments) + 1), "an offset is not there yet")
-    if base.watermark is None or base.watermark[0] != column:
+    processing = aggregates.is_proctime(base, column)
+    if not processing and (base.watermark is None or base.watermark[0] != column):
         column_type = next((c.type for c in base.columns if c.name == column), None)
         raise expressions.validation_error(
             "The window function requires the timecol is a time attribute type, but is %s."
             % ("TIMESTAMP(%d)" % column_type.precision if column_type is not None and column_type.name == "TIMESTAMP"
                else column_type.name if column_type is not None else column))
-    window = aggregates.GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]])
+    window = aggregates.GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]], processing)
     bound = SqlType("TIMESTAMP", precision=3)
     columns = tuple(base.columns) + tuple(Column(name, bound) for name in _WINDOW_COLUMNS)
     return CatalogTable("%s_windowed" % base.name, columns, {}, base.watermark, WindowTableRelation(base, window))
