@@ -55,6 +55,8 @@ def table_of_stream(name: str, stream, names: List[str] = None) -> CatalogTable:
             raise validation_error("Too many fields referenced from an atomic type.")
         columns = [Column(names[i], column.type) if i < len(names) else column
                    for i, column in enumerate(columns)]
+    import attrs
+    columns = [Column(column.name, attrs.evolve(column.type, origin=column.name)) for column in columns]
     return CatalogTable(name, tuple(columns), {}, None, DataStreamRelation(stream, shape))
 
 

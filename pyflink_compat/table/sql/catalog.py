@@ -19,6 +19,9 @@ class SqlType:
     element: Optional["SqlType"] = None   # ARRAY<element>
     # "PROCTIME": a processing-time attribute (PROCTIME(), and a column that is it as it is)
     time_attribute: Optional[str] = attrs.field(default=None, eq=False)
+    # the name of the column these values come from, as a table or a function made it: what a Python function
+    # taking the whole row sees (Flink's planner carries a rename or an alias no further than a projection)
+    origin: Optional[str] = attrs.field(default=None, eq=False)
 
     def text(self) -> str:
         """The type as Flink prints it in a schema: ``BIGINT``, ``TIMESTAMP(3)``, ``ARRAY<STRING>``,
@@ -158,6 +161,8 @@ def table_of(create: exp.Create) -> CatalogTable:
         if column is None or column.type.name not in TIME_TYPES:
             raise UnsupportedFeatureError("WATERMARK FOR a column that is not a TIMESTAMP column of the table",
                                           SECTION)
+    columns = [attrs.evolve(column, type=attrs.evolve(column.type, origin=column.name)) if column.type is not None
+               else column for column in columns]
     return CatalogTable(name, tuple(columns), options, watermark, primary_key=primary_key)
 
 

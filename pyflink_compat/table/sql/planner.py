@@ -605,9 +605,10 @@ def lateral_table(base: CatalogTable, call: exp.Expr, names, keep_empty: bool, t
             "%s, whereas alias list has %d columns" % (len(fields), [name for name, _ in fields], len(names)))
     compiler = compiler_of(base)
     arguments = [compiler.compile(each)[0] for each in call.expressions]
-    row_names = [column.name for column in base.columns] if wrapper._takes_row_as_input else None
-    columns = tuple(base.columns) + tuple(Column(name, sql_type_of(field_type))
-                                          for name, (_, field_type) in zip(names, fields))
+    row_names = [column.type.origin or column.name for column in base.columns] if wrapper._takes_row_as_input \
+        else None
+    columns = tuple(base.columns) + tuple(Column(name, attrs.evolve(sql_type_of(field_type), origin=declared_name))
+                                          for name, (declared_name, field_type) in zip(names, fields))
     rows_of = _function_rows(wrapper._invoker(), arguments, len(fields), row_names, scalar, row_result)
     relation = UnnestRelation(base, rows_of, len(fields), keep_empty, text)
     return CatalogTable("%s_lateral" % base.name, columns, {}, base.watermark, relation)
