@@ -76,6 +76,8 @@ class TableEnvironment(_StandIns.TableEnvironment):
 
     def register_function(self, name: str, function):
         """Flink 1.x's name of create_temporary_system_function (removed in 2.0)."""
+        from pyflink_compat.util.deprecation import removed_in_2
+        removed_in_2("TableEnvironment.register_function", "use create_temporary_system_function", since="1.10")
         self.create_temporary_system_function(name, function)
 
     def drop_temporary_function(self, path: str) -> bool:
