@@ -27,7 +27,7 @@ class StatementSet(_StandIns.StatementSet):
         from sqlglot import exp
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
         if not isinstance(target_path_or_descriptor, str):
-            raise UnsupportedFeatureError("StatementSet.add_insert with a TableDescriptor", "table-api")
+            target_path_or_descriptor = self._t_env.from_descriptor(target_path_or_descriptor)._path
         if overwrite:
             raise UnsupportedFeatureError("INSERT OVERWRITE", "table-api")
         self._inserts.append(exp.Insert(this=exp.to_table(target_path_or_descriptor),

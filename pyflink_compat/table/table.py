@@ -54,7 +54,7 @@ def _column_kind_text(column) -> str:
         return " METADATA%s%s" % ("" if column.metadata == column.name else " FROM '%s'" % column.metadata,
                                   " VIRTUAL" if column.virtual else "")
     if column.computed is not None:
-        return " AS " + _flink_sql(column.computed)
+        return " AS " + (column.display or _flink_sql(column.computed))
     return ""
 
 
@@ -151,8 +151,8 @@ class Table(object):
         if source is not None and source.watermark is not None:
             name, delay_ms = source.watermark
             rowtime_type = next(column.type for column in columns if column.name == name)
-            lines.append("  WATERMARK FOR `%s`: %s AS %s" % (name, rowtime_type.text(),
-                                                             _watermark_text(name, delay_ms)))
+            lines.append("  WATERMARK FOR `%s`: %s AS %s" % (name, rowtime_type.text(), source.watermark_display
+                                                             or _watermark_text(name, delay_ms)))
         return "(\n%s\n)" % ",\n".join(lines)
 
     def _source_table(self):
@@ -316,7 +316,7 @@ class Table(object):
     # execution --------------------------------------------------------------------------------------
     def execute_insert(self, table_path_or_descriptor, overwrite: bool = False):
         if not isinstance(table_path_or_descriptor, str):
-            _unsupported("Table.execute_insert with a TableDescriptor")
+            table_path_or_descriptor = self._t_env.from_descriptor(table_path_or_descriptor)._path
         if overwrite:
             _unsupported("INSERT OVERWRITE")
         insert = exp.Insert(this=exp.to_table(table_path_or_descriptor), expression=self._select.copy())

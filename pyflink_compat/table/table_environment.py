@@ -138,6 +138,30 @@ class TableEnvironment(_StandIns.TableEnvironment):
                                       ".`%s`" % table.name)
         tables[table.name] = table
 
+    def create_temporary_table(self, path: str, descriptor, ignoreIfExists: bool = False):
+        """Registers the table a TableDescriptor declares (its connector, options and schema) under ``path``."""
+        import attrs
+        statement = self._parse(descriptor._create_table_sql(path))[0]
+        if ignoreIfExists:
+            statement.set("exists", True)
+        self._create_table(statement)
+        shown = descriptor.get_schema()._shown
+        table = self._catalog()[path]
+        self._catalog()[path] = attrs.evolve(
+            table, columns=tuple(attrs.evolve(column, display=shown.get(column.name)) for column in table.columns),
+            watermark_display=shown.get("WATERMARK"))
+
+    def create_table(self, path: str, descriptor, ignoreIfExists: bool = False):
+        """As create_temporary_table: tables live as long as the table environment here (no catalog persists
+        them)."""
+        self.create_temporary_table(path, descriptor, ignoreIfExists)
+
+    def from_descriptor(self, descriptor):
+        """A table backed by a TableDescriptor (registered under an UnnamedTable$N name)."""
+        name = self._unnamed()
+        self.create_temporary_table(name, descriptor)
+        return self.from_path(name)
+
     def _register_view(self, name: str, select, if_not_exists: bool = False):
         from pyflink_compat.table.sql.expressions import validation_error
         from pyflink_compat.table.sql.planner import view_of

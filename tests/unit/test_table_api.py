@@ -164,3 +164,33 @@ def test_tables_of_streams_take_columns_from_the_output_type(capsys):
     table = t_env.from_data_stream(rows)
     assert _schema(t_env.sql_query("SELECT size FROM %s" % table), capsys) == "(\n  `size` INT\n)\n"
     env.close()
+
+
+def test_a_table_descriptor_declares_the_table_create_table_would(table_env, capsys):
+    from py4j.protocol import Py4JError
+    from pyflink_compat.table import DataTypes, FormatDescriptor, Schema, TableDescriptor
+    from pyflink_compat.table.expressions import col
+    descriptor = TableDescriptor.for_connector("kafka").schema(
+        Schema.new_builder().column("id", DataTypes.INT()).column("ts", "TIMESTAMP(3)")
+        .column_by_expression("twice", col("id") * 2).watermark("ts", "ts - INTERVAL '2' SECOND").build()) \
+        .option("topic", "t").option("properties.bootstrap.servers", "localhost:1") \
+        .format(FormatDescriptor.for_format("json").option("ignore-parse-errors", "true").build()).build()
+    assert descriptor.get_options() == {"connector": "kafka", "topic": "t", "properties.bootstrap.servers":
+                                        "localhost:1", "format": "json", "json.ignore-parse-errors": "true"}
+    table_env.create_temporary_table("described", descriptor)
+    assert _schema(table_env.from_path("described"), capsys) == (
+        "(\n  `id` INT,\n  `ts` TIMESTAMP(3) *ROWTIME*,\n  `twice` INT AS times(id, 2),\n"
+        "  WATERMARK FOR `ts`: TIMESTAMP(3) AS ts - INTERVAL '2' SECOND\n)\n")
+    keyed = TableDescriptor.for_connector("kafka").format("raw", _option("key.format")) \
+        .format(FormatDescriptor.for_format("json").option("fail-on-missing-field", "true").build(),
+                _option("value.format")).build()
+    assert keyed.get_options() == {"connector": "kafka", "key.format": "raw", "value.format": "json",
+                                   "value.json.fail-on-missing-field": "true"}
+    with pytest.raises(Py4JError, match=r"Method option\(\[class java.lang.String, class java.lang.Boolean\]\) "
+                                        r"does not exist"):
+        FormatDescriptor.for_format("json").option("ignore-parse-errors", True)
+
+
+def _option(key):
+    from pyflink_compat.common.config_options import ConfigOptions
+    return ConfigOptions.key(key).string_type().no_default_value()

@@ -72,6 +72,7 @@ class Column:
     computed: object = attrs.field(default=None, eq=False)   # `name AS expr`: the sqlglot expression
     metadata: Optional[str] = None       # `METADATA [FROM 'key']`: the Kafka record's field it reads
     virtual: bool = False                # `METADATA ... VIRTUAL`: read only, not written by a sink
+    display: Optional[str] = attrs.field(default=None, eq=False)   # a computed column's text as it was given
 
 
 @attrs.frozen
@@ -84,6 +85,7 @@ class CatalogTable:
     # A view (CREATE VIEW, create_temporary_view, a subquery): its SELECT, whose rows it has
     query: object = attrs.field(default=None, eq=False)
     primary_key: Tuple[str, ...] = ()        # PRIMARY KEY (...) NOT ENFORCED: upsert-kafka's message key
+    watermark_display: Optional[str] = attrs.field(default=None, eq=False)   # its expression as it was given
 
     @property
     def column_names(self) -> List[str]:

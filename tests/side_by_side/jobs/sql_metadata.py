@@ -2,13 +2,16 @@
 WATERMARK, the partition, offset and topic (VIRTUAL), computed columns of them (CAST to TIMESTAMP(3) in the
 session time zone, TO_TIMESTAMP_LTZ of a number); printed (an instant as ...Z), written as JSON to a Kafka table
 whose 'timestamp' metadata column sets each record's timestamp, shown as tableaus (a group window over the
-TIMESTAMP_LTZ rowtime); print_schema() of the table and of a query of it.
+TIMESTAMP_LTZ rowtime); print_schema() of the table and of a query of it. Then the same topic as a table a
+TableDescriptor declares (Schema with metadata, computed columns given as SQL text and as an expression, a
+watermark; a FormatDescriptor's options), inserted into a print table a TableDescriptor declares.
 
 Usage: sql_metadata.py BOOTSTRAP EVENTS_TOPIC OUT_TOPIC
 """
 import sys
 
-from pyflink.table import EnvironmentSettings, TableEnvironment
+from pyflink.table import DataTypes, EnvironmentSettings, FormatDescriptor, Schema, TableDescriptor, TableEnvironment
+from pyflink.table.expressions import col
 
 brokers, events_topic, out_topic = sys.argv[1:4]
 t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
@@ -50,3 +53,26 @@ t_env.execute_sql("INSERT INTO stamped SELECT id, event_time, usr, local_time + 
 t_env.execute_sql("SELECT id, event_time, local_time, record_offset FROM events").print()
 t_env.execute_sql("SELECT TUMBLE_START(event_time, INTERVAL '10' SECOND) AS window_start, COUNT(*) AS n, "
                   "MAX(given_time) AS latest FROM events GROUP BY TUMBLE(event_time, INTERVAL '10' SECOND)").print()
+
+t_env.create_temporary_table("described", TableDescriptor.for_connector("kafka")
+                             .schema(Schema.new_builder()
+                                     .column("id", DataTypes.INT())
+                                     .column("usr", "STRING")
+                                     .column_by_metadata("event_time", DataTypes.TIMESTAMP_LTZ(3), "timestamp")
+                                     .column_by_metadata("partition", DataTypes.INT(), is_virtual=True)
+                                     .column_by_expression("doubled", col("id") * 2)
+                                     .column_by_expression("later", "event_time + INTERVAL '1' MINUTE")
+                                     .watermark("event_time", "event_time - INTERVAL '5' SECOND")
+                                     .build())
+                             .option("topic", events_topic).option("properties.bootstrap.servers", brokers)
+                             .option("scan.startup.mode", "earliest-offset")
+                             .option("scan.bounded.mode", "latest-offset")
+                             .format(FormatDescriptor.for_format("json").option("ignore-parse-errors", "true").build())
+                             .build())
+described = t_env.from_path("described")
+described.print_schema()
+described.select(col("id"), col("usr"), col("doubled"), col("later")).execute_insert(
+    TableDescriptor.for_connector("print")
+    .schema(Schema.new_builder().column("id", DataTypes.INT()).column("usr", DataTypes.STRING())
+            .column("doubled", DataTypes.INT()).column("later", DataTypes.TIMESTAMP_LTZ(3)).build())
+    .option("print-identifier", "described").build()).wait()
