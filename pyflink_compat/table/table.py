@@ -46,7 +46,7 @@ def _subquery(select) -> exp.Expr:
     return exp.Subquery(this=select.copy(), alias=exp.TableAlias(this=exp.to_identifier("t")))
 
 
-def _column_kind_text(column) -> str:
+def column_kind_text(column) -> str:
     """What a table's schema shows after a metadata or computed column's type."""
     if column is None:
         return ""
@@ -73,7 +73,7 @@ def _flink_sql(node) -> str:
     return node.copy().transform(quoted_column).transform(quoted_function).sql(dialect=Flink)
 
 
-def _watermark_text(column: str, delay_ms: int) -> str:
+def watermark_text(column: str, delay_ms: int) -> str:
     """A watermark's expression as Flink prints it: `ts` - INTERVAL '5' SECOND."""
     if delay_ms == 0:
         return "`%s`" % column
@@ -147,12 +147,12 @@ class Table(object):
             rowtime = " *ROWTIME*" if watermark is not None and watermark[0] == column.name else \
                 " *PROCTIME*" if column.type.time_attribute == "PROCTIME" else ""
             lines.append("  `%s` %s%s%s" % (column.name, column.type.text(), rowtime,
-                                            _column_kind_text(declared.get(column.name))))
+                                            column_kind_text(declared.get(column.name))))
         if source is not None and source.watermark is not None:
             name, delay_ms = source.watermark
             rowtime_type = next(column.type for column in columns if column.name == name)
             lines.append("  WATERMARK FOR `%s`: %s AS %s" % (name, rowtime_type.text(), source.watermark_display
-                                                             or _watermark_text(name, delay_ms)))
+                                                             or watermark_text(name, delay_ms)))
         return "(\n%s\n)" % ",\n".join(lines)
 
     def _source_table(self):

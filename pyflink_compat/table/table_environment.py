@@ -122,9 +122,25 @@ class TableEnvironment(_StandIns.TableEnvironment):
                                      % statement.this.name)
         if isinstance(statement, (exp.Select, exp.Subquery, exp.Union)):
             return self._run_query(statement)
+        if isinstance(statement, exp.Create) and (statement.args.get("kind") or "").upper() == "FUNCTION":
+            self._create_function(statement)
+            return TableResult.ok()
+        if isinstance(statement, exp.Drop):
+            self._drop(statement)
+            return TableResult.ok()
+        if isinstance(statement, exp.Describe):
+            from pyflink_compat.table.sql.planner import describe_rows
+            names = ["name", "type", "null", "key", "extras", "watermark"]
+            return TableResult.of_rows(names, describe_rows(statement.this.name, self._catalog()))
+        if isinstance(statement, exp.Command) and statement.name.upper() == "SHOW" \
+                and statement.expression.name.upper() in ("TABLES", "VIEWS"):
+            if statement.expression.name.upper() == "TABLES":
+                return TableResult.of_rows(["table name"], [(name,) for name in self.list_tables()])
+            return TableResult.of_rows(["view name"], [(name,) for name in self.list_views()])
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
         raise UnsupportedFeatureError("The SQL statement '%s'" % " ".join(stmt.split())[:80], "table-api",
-                                      "CREATE TABLE and INSERT INTO ... SELECT run")
+                                      "CREATE TABLE / VIEW / FUNCTION, DROP, DESCRIBE, SHOW TABLES / VIEWS, "
+                                      "INSERT INTO and queries run")
 
     def _create_table(self, statement):
         from pyflink_compat.table.sql.catalog import table_of
@@ -161,6 +177,70 @@ class TableEnvironment(_StandIns.TableEnvironment):
         name = self._unnamed()
         self.create_temporary_table(name, descriptor)
         return self.from_path(name)
+
+    def _create_function(self, statement):
+        """CREATE [TEMPORARY] [SYSTEM] FUNCTION name AS 'module.attribute' LANGUAGE PYTHON: the Python function
+        (a udf / udtf) the module defines."""
+        import importlib
+        from sqlglot import exp
+        from pyflink_compat.util.exceptions import UnsupportedFeatureError
+        properties = statement.args.get("properties")
+        languages = [each for each in (properties.expressions if properties is not None else [])
+                     if isinstance(each, exp.LanguageProperty)]
+        if not languages or languages[0].this.name.upper() != "PYTHON":
+            raise UnsupportedFeatureError("CREATE FUNCTION of a Java function", "table-api",
+                                          "Python functions (LANGUAGE PYTHON) run")
+        path = statement.expression.name
+        module_name, _, attribute = path.rpartition(".")
+        function = getattr(importlib.import_module(module_name), attribute)
+        name = statement.this.name
+        if statement.args.get("exists") and name.lower() in self._functions():
+            return
+        self.create_temporary_system_function(name, function)
+
+    def _drop(self, statement):
+        from pyflink_compat.table.sql.expressions import validation_error
+        kind = (statement.args.get("kind") or "").upper()
+        for target in statement.args.get("tables") or [statement.this]:
+            name = target.name
+            if kind == "FUNCTION":
+                found = self._functions().pop(name.lower(), None) is not None
+                what = "Temporary system function %s" % name
+            else:
+                table = self._catalog().get(name)
+                found = table is not None and ((kind == "VIEW") == (table.query is not None))
+                if found:
+                    del self._catalog()[name]
+                what = "%s with identifier 'default_catalog.default_database.%s'" % (
+                    "View" if kind == "VIEW" else "Table", name)
+            if not found and not statement.args.get("exists"):
+                raise validation_error("%s does not exist." % what)
+
+    def list_tables(self):
+        return sorted(self._catalog())
+
+    def list_views(self):
+        return sorted(name for name, table in self._catalog().items() if table.query is not None)
+
+    def list_temporary_tables(self):
+        return self.list_tables()
+
+    def list_temporary_views(self):
+        return self.list_views()
+
+    def drop_temporary_table(self, table_path: str) -> bool:
+        table = self._catalog().get(table_path)
+        if table is None or table.query is not None:
+            return False
+        del self._catalog()[table_path]
+        return True
+
+    def drop_temporary_view(self, view_path: str) -> bool:
+        table = self._catalog().get(view_path)
+        if table is None or table.query is None:
+            return False
+        del self._catalog()[view_path]
+        return True
 
     def _register_view(self, name: str, select, if_not_exists: bool = False):
         from pyflink_compat.table.sql.expressions import validation_error

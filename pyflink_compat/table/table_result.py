@@ -64,6 +64,11 @@ class TableResult(_StandIns.TableResult):
     def of_query(run: "QueryRun") -> 'TableResult':
         return TableResult(("query", run))
 
+    @staticmethod
+    def of_rows(names: List[str], rows: List[tuple]) -> 'TableResult':
+        """A result of text rows the table environment knows (SHOW TABLES, DESCRIBE)."""
+        return TableResult(("rows", list(names), [tuple(row) for row in rows]))
+
     def wait(self, timeout_ms: int = None):
         """Waits for an INSERT's job to end (raising its failure), at most ``timeout_ms`` when given; a query's
         rows are read by collect() or print(); a DDL statement has nothing to wait for."""
@@ -104,6 +109,8 @@ class TableResult(_StandIns.TableResult):
         if kind == "job":
             self.wait()
             return CloseableIterator(iter([("+I", tuple(-1 for _ in self._result[2]))]), None)
+        if kind == "rows":
+            return CloseableIterator(iter([("+I", row) for row in self._result[2]]), None)
         return CloseableIterator(self._result[1].changes(), self._result[1].sql_types)
 
     def print(self):
@@ -116,6 +123,9 @@ class TableResult(_StandIns.TableResult):
         elif kind == "job":
             self.wait()                        # the row of an INSERT's result comes when its job has ended
             print(", ".join("-1" for _ in self._result[2]), flush=True)
+        elif kind == "rows":
+            from pyflink_compat.table.sql.tableau import print_rows
+            print_rows(self._result[1], self._result[2], write=lambda text: print(text, flush=True))
         else:
             self._result[1].print_tableau()
 

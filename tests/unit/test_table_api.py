@@ -194,3 +194,49 @@ def test_a_table_descriptor_declares_the_table_create_table_would(table_env, cap
 def _option(key):
     from pyflink_compat.common.config_options import ConfigOptions
     return ConfigOptions.key(key).string_type().no_default_value()
+
+
+DESCRIBED = """\
++------+-----------------------------+-------+---------+-----------------------------------+----------------------------+
+| name |                        type |  null |     key |                            extras |                  watermark |
++------+-----------------------------+-------+---------+-----------------------------------+----------------------------+
+|   id |                      BIGINT | FALSE | PRI(id) |                                   |                            |
+| line |                      STRING |  TRUE |         |                                   |                            |
+|   ts |      TIMESTAMP(3) *ROWTIME* |  TRUE |         |                                   | `ts` - INTERVAL '1' SECOND |
+|   et |            TIMESTAMP_LTZ(3) |  TRUE |         | METADATA FROM 'timestamp' VIRTUAL |                            |
+|   pt | TIMESTAMP_LTZ(3) *PROCTIME* | FALSE |         |                     AS PROCTIME() |                            |
+|    d |                      BIGINT | FALSE |         |                       AS `id` * 2 |                            |
++------+-----------------------------+-------+---------+-----------------------------------+----------------------------+
+6 rows in set
+"""
+
+
+def test_catalog_statements_show_describe_create_and_drop_as_flink(capsys, tmp_path, monkeypatch):
+    from pyflink_compat.table import EnvironmentSettings, TableEnvironment
+    (tmp_path / "shared_functions.py").write_text(
+        "from pyflink_compat.table import DataTypes\nfrom pyflink_compat.table.udf import udf\n"
+        "plus1 = udf(lambda x: x + 1, result_type=DataTypes.BIGINT())\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.execute_sql("""CREATE TABLE src (id BIGINT NOT NULL, line STRING, ts TIMESTAMP(3),
+        et TIMESTAMP_LTZ(3) METADATA FROM 'timestamp' VIRTUAL, pt AS PROCTIME(), d AS id * 2,
+        WATERMARK FOR ts AS ts - INTERVAL '1' SECOND, PRIMARY KEY (id) NOT ENFORCED)
+        WITH ('connector' = 'upsert-kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'localhost:1',
+              'key.format' = 'json', 'value.format' = 'json')""")
+    t_env.execute_sql("CREATE TABLE b (x INT) WITH ('connector' = 'blackhole')")
+    t_env.execute_sql("CREATE VIEW v AS SELECT id FROM src")
+    capsys.readouterr()
+    t_env.execute_sql("SHOW TABLES").print()
+    t_env.execute_sql("DESCRIBE src").print()
+    assert capsys.readouterr().out == ("+------------+\n| table name |\n+------------+\n|          b |\n"
+                                       "|        src |\n|          v |\n+------------+\n3 rows in set\n" + DESCRIBED)
+    t_env.execute_sql("CREATE TEMPORARY FUNCTION plus1 AS 'shared_functions.plus1' LANGUAGE PYTHON")
+    assert (t_env.list_tables(), t_env.list_views(), t_env.list_user_defined_functions()) == \
+        (["b", "src", "v"], ["v"], ["plus1"])
+    t_env.execute_sql("DROP TABLE b")
+    t_env.execute_sql("DROP VIEW v")
+    t_env.execute_sql("DROP TABLE IF EXISTS nope")
+    assert t_env.list_tables() == ["src"]
+    with pytest.raises(JavaStyleError, match="Table with identifier 'default_catalog.default_database.nope' does "
+                                             "not exist."):
+        t_env.execute_sql("DROP TABLE nope")

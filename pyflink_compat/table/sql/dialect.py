@@ -61,8 +61,16 @@ class Flink(Dialect):
 
 
 def parse(sql: str) -> list:
-    """The statements of ``sql`` (sqlglot expressions)."""
-    return [statement for statement in sqlglot.parse(sql, read=Flink) if statement is not None]
+    """The statements of ``sql`` (sqlglot expressions). Statements sqlglot keeps as commands (SHOW ...) are
+    parsed without its warning: the table environment runs or refuses them by name."""
+    import logging
+    sqlglot_log = logging.getLogger("sqlglot")
+    level = sqlglot_log.level
+    sqlglot_log.setLevel(logging.ERROR)
+    try:
+        return [statement for statement in sqlglot.parse(sql, read=Flink) if statement is not None]
+    finally:
+        sqlglot_log.setLevel(level)
 
 
 def parse_type(text: str) -> exp.DataType:

@@ -692,6 +692,31 @@ def query_columns(select, tables: Dict[str, CatalogTable]) -> list:
     return list(view_of("query", select, tables).columns)
 
 
+def describe_rows(name: str, tables: Dict[str, CatalogTable]) -> list:
+    """DESCRIBE's rows of a table or view: name, type (with *ROWTIME* / *PROCTIME*), null, key, extras (metadata
+    and computed columns), watermark."""
+    from pyflink_compat.table.table import column_kind_text, watermark_text
+    table = _lookup(tables, name)
+    if table.query is not None and not isinstance(table.query, (exp.Select, exp.Union)):
+        columns = list(table.columns)
+    elif table.query is not None:
+        columns = query_columns(table.query, tables)
+    else:
+        columns = list(table.columns)
+    rowtime = table.watermark[0] if table.watermark is not None else None
+    rows = []
+    for column in columns:
+        attribute = " *ROWTIME*" if column.name == rowtime else \
+            " *PROCTIME*" if column.type.time_attribute == "PROCTIME" else ""
+        type_text = attrs.evolve(column.type, nullable=True).text() + attribute
+        key = "PRI(%s)" % ", ".join(table.primary_key) if column.name in table.primary_key else ""
+        extras = column_kind_text(column).strip() if table.query is None else ""
+        mark = (table.watermark_display or watermark_text(*table.watermark)) if column.name == rowtime \
+            and table.query is None else ""
+        rows.append((column.name, type_text, "TRUE" if column.type.nullable else "FALSE", key, extras, mark))
+    return rows
+
+
 def query_watermark(select, tables: Dict[str, CatalogTable]):
     """The (rowtime column, delay) of a query's result, None when it has no rowtime column."""
     if isinstance(select, exp.Subquery):

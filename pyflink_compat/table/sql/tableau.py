@@ -105,3 +105,19 @@ class TableauPrinter:
         if self.count:
             self.write(border(self.widths))
         self.write(rows_in_set(self.count))
+
+
+def print_rows(names: Sequence[str], rows: Sequence[Sequence[str]], write=print):
+    """A result of text rows (SHOW, DESCRIBE) as Flink prints it: each column as wide as its longest text, no
+    row kind column."""
+    widths = [max([display_width(name)] + [display_width(row[i]) for row in rows]) for i, name in enumerate(names)]
+    if not rows:
+        write(rows_in_set(0))
+        return
+    write(border(widths))
+    write(line(list(names), widths))
+    write(border(widths))
+    for row in rows:
+        write(line(list(row), widths))
+    write(border(widths))
+    write(rows_in_set(len(rows)))
