@@ -148,6 +148,16 @@ class Expression(_StandIns.Expression):
     count = _aggregate(exp.Count)
     avg = _aggregate(exp.Avg)
 
+    @property
+    def distinct(self):
+        """An aggregate of the distinct values of its argument: ``col('b').count.distinct``."""
+        node = self._node.copy()
+        if not isinstance(node, exp.AggFunc):
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("Expression.distinct of '%s' (not an aggregate)" % node.sql(), "table-api")
+        node.set("this", exp.Distinct(expressions=[node.this]))
+        return Expression(node)
+
     # strings
     upper_case = _unary(lambda node: exp.Upper(this=node))
     lower_case = _unary(lambda node: exp.Lower(this=node))

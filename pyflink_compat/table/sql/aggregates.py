@@ -21,9 +21,12 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
     if name is None:
         return None
     argument = node.this
-    if isinstance(argument, exp.Distinct):
-        from pyflink_compat.util.exceptions import UnsupportedFeatureError
-        raise UnsupportedFeatureError("%s(DISTINCT ...)" % name, "table-api")
+    distinct = isinstance(argument, exp.Distinct)
+    if distinct:
+        if len(argument.expressions) != 1:
+            raise expressions.validation_error("SQL validation failed. Invalid number of arguments to function "
+                                               "'%s'." % name)
+        argument = argument.expressions[0]
     if name == "COUNT" and (argument is None or isinstance(argument, exp.Star)):
         return "COUNT(*)", None, SqlType("BIGINT", nullable=False)
     function, argument_type = compiler.compile(argument)
@@ -33,10 +36,16 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
         result_type = SqlType(argument_type.name, precision=argument_type.precision)
     # AVG of an integer column is an integer
     integral = name == "AVG" and argument_type.name in expressions.INTEGERS
-    return (name + (":int" if integral else "")), function, result_type
+    return (DISTINCT if distinct else "") + name + (":int" if integral else ""), function, result_type
+
+
+# An aggregate of the distinct values of its argument (COUNT(DISTINCT x)): its accumulator is the set of them.
+DISTINCT = "DISTINCT "
 
 
 def _initial(name: str):
+    if name.startswith(DISTINCT):
+        return frozenset()
     if name in ("COUNT", "COUNT(*)"):
         return 0
     if name.startswith("AVG"):
@@ -49,6 +58,8 @@ def _accumulate(name: str, accumulator, value):
         return accumulator + 1
     if value is None:
         return accumulator
+    if name.startswith(DISTINCT):
+        return accumulator | {value}
     if name == "COUNT":
         return accumulator + 1
     if name.startswith("SUM"):
@@ -62,6 +73,8 @@ def _accumulate(name: str, accumulator, value):
 
 
 def _result(name: str, accumulator):
+    if name.startswith(DISTINCT):
+        return _distinct_result(name[len(DISTINCT):], accumulator)
     if not name.startswith("AVG"):
         return accumulator
     total, count = accumulator
@@ -188,8 +201,24 @@ class Accumulate(AggregateFunction):
         return tuple(_merge(name, x, y) for name, x, y in zip(self.names, a, b))
 
 
+def _distinct_result(name: str, values: frozenset):
+    if name == "COUNT":
+        return len(values)
+    if not values:
+        return None
+    if name.startswith("SUM"):
+        return sum(values)
+    if name.startswith("MIN"):
+        return min(values)
+    if name.startswith("MAX"):
+        return max(values)
+    return _result(name, (sum(values), len(values)))         # AVG
+
+
 def _merge(name: str, a, b):
     """Two accumulators of one aggregate as one (session windows merge)."""
+    if name.startswith(DISTINCT):
+        return a | b
     if name in ("COUNT", "COUNT(*)"):
         return a + b
     if name.startswith("AVG"):

@@ -32,3 +32,6 @@ t_env.execute_sql("""
     SELECT line, SPLIT(line, ' ') AS parts, CARDINALITY(SPLIT(line, ' ')) AS n, SPLIT(line, '') AS chars,
            SPLIT_INDEX(line, ' ', 1) AS idx1
     FROM lines""").print()
+t_env.execute_sql("""
+    SELECT CHAR_LENGTH(w) AS len, COUNT(DISTINCT w) AS words, COUNT(w) AS n, SUM(DISTINCT CHAR_LENGTH(line)) AS s
+    FROM lines CROSS JOIN UNNEST(SPLIT(line, ' ')) AS t(w) GROUP BY CHAR_LENGTH(w)""").print()

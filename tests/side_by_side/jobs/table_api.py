@@ -5,7 +5,8 @@ functions kept in a module of their own (table_functions.py) as real projects ke
    (udtf) / a scalar function (udf) in select, union_all with flat_map of a table function taking the whole row
    and map of a scalar function returning a ROW;
 2. group_by + sum / count into an upsert-kafka table (its records per key, in order);
-3. a Tumble event-time window over the WATERMARK FOR column, with 'table.exec.source.idle-timeout', into print;
+3. a Tumble event-time window over the WATERMARK FOR column (a distinct count in it), with
+   'table.exec.source.idle-timeout', into print;
 4. print_schema() of tables the operations make, and a tableau of map() with a function registered for SQL and
    called there.
 
@@ -79,7 +80,7 @@ events.where(col("usr").is_not_null).group_by(col("usr")) \
 # 3. a Tumble event-time window
 windowed = events.window(Tumble.over(lit(5).seconds).on(col("ts")).alias("w")) \
     .group_by(col("w"), col("usr")) \
-    .select(col("usr"), col("w").start, col("w").end, col("amount").sum, col("id").count.alias("n"))
+    .select(col("usr"), col("w").start, col("w").end, col("amount").sum, col("tags").count.distinct.alias("n"))
 windowed.print_schema()
 windowed.execute_insert("windows").wait()
 
