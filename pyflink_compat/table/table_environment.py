@@ -448,6 +448,14 @@ class StreamTableEnvironment(TableEnvironment, _StandIns.StreamTableEnvironment)
                     "Table sink '*anonymous_datastream_sink$%d*' doesn't support consuming update changes which "
                     "is produced by node GroupAggregate(groupBy=[%s])"
                     % (getattr(self, "_unnamed_count", 0) + 1, ", ".join(grouping.key_sql)))
+        if not changelog and isinstance(select, exp.Select) and not select.args.get("group"):
+            from pyflink_compat.table.sql.planner import relation_of
+            source = relation_of(select, self._catalog())
+            if source.query is None and source.option("connector") == "upsert-kafka":
+                raise validation_error(
+                    "Table sink '*anonymous_datastream_sink$%d*' doesn't support consuming update and delete changes "
+                    "which is produced by node ChangelogNormalize(key=[%s])"
+                    % (getattr(self, "_unnamed_count", 0) + 1, ", ".join(source.primary_key)))
         builder = JobBuilder(self._environment, self._catalog(), self._table_config.to_map())
         changes, columns = builder.add_query(select)
         names = [column.name for column in columns]

@@ -292,18 +292,25 @@ CASES = [
          prints=Prints(count=38, order="per-identifier")),
     # Flink SQL with message keys: a raw key read into a column (EXCEPT_KEY), a two-column JSON key written over
     # two partitions, GROUP BY into upsert-kafka (a NULL key dropped by the NOT NULL enforcer); TableResult.print()
-    # of DDL, INSERT jobs and queries (tableau with -U / +U, "Empty set"), collect() with row kinds
+    # of DDL, INSERT jobs and queries (tableau with -U / +U, "Empty set"), collect() with row kinds; an upsert-kafka
+    # table read (ChangelogNormalize, a filter in it) into print, another upsert-kafka table and a tableau
     Case(name="sql-keys-and-results", job="sql_keys_and_results.py",
-         args=["{bootstrap}", "{events}", "{keyed}", "{totals}"],
+         args=["{bootstrap}", "{events}", "{keyed}", "{totals}", "{upserts}", "{copy}"],
          inputs={"events": Input(records={0: [
              ("ann", '{"id":1,"amount":5,"note":"first"}'),
              ("bob", '{"id":2,"amount":20,"note":"a-note-that-is-much-longer-than-thirty-characters"}'),
              (None, '{"id":3,"amount":7}'), ("ann", '{"id":4,"amount":-3,"note":"refund"}'),
              ("carla", '{"id":5,"amount":12}'), ("ann", '{"id":6,"amount":30,"note":null}'),
-             ("bob", '{"id":7,"amount":0}')]})},
+             ("bob", '{"id":7,"amount":0}')]}),
+                 "upserts": Input(records={0: [
+             ('{"usr":"ann"}', '{"usr":"ann","total":1}'), ('{"usr":"bob"}', '{"usr":"bob","total":2}'),
+             ('{"usr":"ann"}', '{"usr":"ann","total":5}'), ('{"usr":"bob"}', None),
+             ('{"usr":"ann"}', '{"usr":"ann","total":5}'), ('{"usr":"carla"}', None),
+             ('{"usr":"bob"}', '{"usr":"bob","total":7}'), ('{"usr":"ann"}', '{"usr":"ann","total":2}')]})},
          outputs={"keyed": Output(count=5, partitions=2, keys=True),
-                  "totals": Output(count=6, partitions=2, keys=True)},
-         prints=Prints(count=35, order="exact")),
+                  "totals": Output(count=6, partitions=2, keys=True),
+                  "copy": Output(count=3, keys=True)},
+         prints=Prints(count=35 + 21, order="exact")),
     # Flink SQL word count of raw lines with CROSS JOIN UNNEST(SPLIT(...)) and GROUP BY into print (empty words
     # too: SPLIT keeps empty pieces); UNNEST with a filter, LEFT JOIN UNNEST ... ON TRUE, SPLIT / CARDINALITY /
     # SPLIT_INDEX printed as tableaus; COUNT(DISTINCT ...) / SUM(DISTINCT ...) in a GROUP BY changelog

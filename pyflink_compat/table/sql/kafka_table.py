@@ -32,7 +32,7 @@ _OPTIONS = {
     KAFKA: _COMMON_OPTIONS | {"topic-pattern", "format", "key.fields", "scan.startup.mode",
                               "scan.startup.timestamp-millis", "scan.bounded.mode", "scan.bounded.timestamp-millis",
                               "scan.topic-partition-discovery.interval"},
-    UPSERT_KAFKA: _COMMON_OPTIONS,
+    UPSERT_KAFKA: _COMMON_OPTIONS | {"topic-pattern", "scan.bounded.mode", "scan.bounded.timestamp-millis"},
 }
 # Options of the 'kafka' connector that Flink's 'upsert-kafka' factory rejects, and the options that factory
 # lists as its own (with the json format) when it does.
@@ -228,9 +228,6 @@ def source(table: CatalogTable, layout: Layout, idle_timeout_ms: int = 0):
     split-less readers then go idle; seen on Flink 2.3 at parallelism 2 over one partition)."""
     from pyflink_compat.common.serialization import SimpleStringSchema
     from pyflink_compat.datastream.connectors.kafka import KafkaSource
-    if table.option("connector") == UPSERT_KAFKA:
-        _refuse("Reading an 'upsert-kafka' table", "upsert-kafka tables are written (GROUP BY results); read the "
-                                                    "topic with a 'kafka' table")
     builder = KafkaSource.builder().set_bootstrap_servers(required(table, "properties.bootstrap.servers"))
     if table.option("topic"):
         builder = builder.set_topics(*[topic.strip() for topic in table.option("topic").split(";")])
@@ -254,6 +251,39 @@ def source(table: CatalogTable, layout: Layout, idle_timeout_ms: int = 0):
     else:
         builder = builder._set_record_deserializer(KeyAndValue(metadata))
     return builder.build(), row_reader(table, layout)
+
+
+def upsert_reader(table: CatalogTable, layout: Layout) -> Callable:
+    """The function turning an 'upsert-kafka' record (Row(key, value) of bytes) into (key values, Row of the
+    physical columns, or None for a tombstone); a record whose key or value the formats skip gives nothing."""
+    if table.metadata_columns:
+        _refuse("Metadata columns of an 'upsert-kafka' table being read")
+    physical = table.physical_columns
+    value_fields = _decoder(table, "value", layout.value_format, [physical[i] for i in layout.value_positions],
+                            [physical[i].name for i in layout.value_positions])
+    key_fields = _decoder(table, "key", layout.key_format, [physical[i] for i in layout.key_positions],
+                          layout.key_names)
+    key_positions, value_positions, width = layout.key_positions, layout.value_positions, len(physical)
+
+    def changes(record):
+        from pyflink_compat.common.types import Row
+        key, value = record[0], record[1]
+        keys = key_fields(_text(key)) if key is not None else [None] * len(key_positions)
+        if keys is None:
+            return
+        if value is None:                            # a tombstone: the key's row is deleted
+            yield tuple(keys), None
+            return
+        values = value_fields(_text(value))
+        if values is None:
+            return
+        row = [None] * width
+        for position, field in zip(key_positions, keys):
+            row[position] = field
+        for position, field in zip(value_positions, values):
+            row[position] = field
+        yield tuple(keys), Row(*row)
+    return changes
 
 
 def row_reader(table: CatalogTable, layout: Layout) -> Callable:
@@ -476,6 +506,8 @@ def _json_converter(name: str):
 
 def _starting_offsets(table: CatalogTable):
     from pyflink_compat.datastream.connectors.kafka import KafkaOffsetResetStrategy, KafkaOffsetsInitializer
+    if table.option("connector") == UPSERT_KAFKA:        # its rows are the whole topic: read from the start
+        return KafkaOffsetsInitializer.earliest()
     mode = table.option("scan.startup.mode", "group-offsets")
     if mode == "earliest-offset":
         return KafkaOffsetsInitializer.earliest()

@@ -58,6 +58,18 @@ class JobBuilder:
             _refuse("INSERT INTO ... %s" % type(select).__name__.upper())
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
+        if _is_upsert_source(source):
+            projections = _projections(select, source, compiler)
+            _check_column_count(len(projections), target)
+            converters = [expressions.cast_to(compiled, column.type)
+                          for (_, compiled), column in zip(projections, target.columns)]
+            changes = self._normalized_changes(select, source, compiler, converters)
+            if target.option("connector") == kafka_table.KAFKA:
+                raise expressions.validation_error(
+                    "Table sink '%s.%s' doesn't support consuming update and delete changes which is produced by "
+                    "node ChangelogNormalize(key=[%s])" % (CATALOG_PATH, target.name, ", ".join(source.primary_key)))
+            self._sink_changes(changes, target)
+            return
         if select.args.get("group"):
             grouping = plan_grouping(select, source, compiler)
             _check_column_count(len(grouping.outputs), target)
@@ -111,6 +123,12 @@ class JobBuilder:
             return self._union_rows(select, [column.type for column in columns]).map(_insertion), columns
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
+        if _is_upsert_source(source):
+            projections = _projections(select, source, compiler)
+            columns = [Column(name, column_type) for name, (_, column_type) in projections]
+            changes = self._normalized_changes(select, source, compiler, [function for _, (function, _)
+                                                                          in projections])
+            return changes, columns
         if select.args.get("group"):
             grouping = plan_grouping(select, source, compiler)
             return grouping.changes(self, grouping.types), grouping.columns()
@@ -144,6 +162,23 @@ class JobBuilder:
         lines = changes.map(_change_line([column.type for column in target.columns]), output_type=Types.STRING())
         lines.print(identifier)
 
+    def _normalized_changes(self, select, source: CatalogTable, compiler, converters):
+        """The changes (row kind, values) of a query's projections and filter over an 'upsert-kafka' table: its
+        records normalized per primary key (ChangelogNormalize, the filter inside it), then projected."""
+        from pyflink_compat.common.watermark_strategy import WatermarkStrategy
+        from pyflink_compat.table.sql.changelog import ChangelogNormalize, keys_of
+        if select.args.get("group"):
+            _refuse("GROUP BY of an 'upsert-kafka' table", "projections and filters of it run")
+        layout = kafka_table.layout_of(source, kafka_table.SOURCE)
+        kafka, _ = kafka_table.source(source, layout, self._idle_timeout_ms())
+        records = self.env.from_source(kafka, WatermarkStrategy.no_watermarks(),
+                                       "KafkaSource-%s.%s" % (CATALOG_PATH, source.name))
+        keyed = records.flat_map(kafka_table.upsert_reader(source, layout)).name("%s/%s[%s]" % (
+            layout.key_format, layout.value_format, source.name)).key_by(keys_of)
+        condition = _condition(select, compiler)
+        normalized = keyed.process(ChangelogNormalize(condition)).name("ChangelogNormalize")
+        return normalized.map(_projected_change(converters)).name("Calc")
+
     # sources ---------------------------------------------------------------------------------------
     def _source_stream(self, table: CatalogTable):
         from pyflink_compat.table.sql.bridge import DataStreamRelation, rows_of
@@ -157,6 +192,9 @@ class JobBuilder:
             return self._view_stream(table)
         if table.name not in self.streams:
             connector = table.option("connector")
+            if connector == kafka_table.UPSERT_KAFKA:
+                _refuse("Reading an 'upsert-kafka' table through a view, a join, UNNEST or GROUP BY",
+                        "projections and filters of it run (INSERT INTO ... SELECT ... FROM it, and queries)")
             if connector != "kafka":
                 _refuse("The '%s' connector as a source" % connector, "sources are Kafka tables")
             self.streams[table.name] = self._kafka_source(table)
@@ -281,6 +319,17 @@ class JobBuilder:
         else:
             _refuse("The '%s' connector as a sink" % connector, "sinks are Kafka, upsert-kafka, print or blackhole "
                                                                "tables")
+
+
+def _is_upsert_source(table: CatalogTable) -> bool:
+    return table.query is None and table.option("connector") == kafka_table.UPSERT_KAFKA
+
+
+def _projected_change(converters):
+    def project(change):
+        kind, values = change
+        return kind, [convert(values) for convert in converters]
+    return project
 
 
 def _insert_target(table: CatalogTable) -> CatalogTable:

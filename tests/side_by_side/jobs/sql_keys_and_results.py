@@ -11,13 +11,17 @@
    (an op column with each row's kind, GROUP BY's -U / +U, a long value cut to 30 characters, <NULL>, TRUE /
    FALSE, "N rows in set"), "Empty set"; and the rows collect() returns, with their RowKind.
 
-Usage: sql_keys_and_results.py BOOTSTRAP EVENTS_TOPIC KEYED_TOPIC TOTALS_TOPIC
+3. an 'upsert-kafka' table read (ChangelogNormalize: +I, -U / +U per update, -D per tombstone, a repeated row
+   or a tombstone of an unknown key changes nothing; a filter makes updates insertions or deletions) into print
+   and another upsert-kafka table, and as a tableau.
+
+Usage: sql_keys_and_results.py BOOTSTRAP EVENTS_TOPIC KEYED_TOPIC TOTALS_TOPIC UPSERTS_TOPIC COPY_TOPIC
 """
 import sys
 
 from pyflink.table import EnvironmentSettings, TableEnvironment
 
-brokers, events_topic, keyed_topic, totals_topic = sys.argv[1:5]
+brokers, events_topic, keyed_topic, totals_topic, upserts_topic, copy_topic = sys.argv[1:7]
 t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
 t_env.get_config().set("parallelism.default", "1")
 t_env.get_config().set("table.exec.sink.not-null-enforcer", "DROP")
@@ -63,3 +67,18 @@ with t_env.sql_query("SELECT usr, SUM(amount) AS total FROM events WHERE usr IS 
         .execute().collect() as rows:
     for row in rows:
         print("collected", row.get_row_kind(), row)
+
+t_env.execute_sql("""
+    CREATE TABLE upserts (usr STRING, total BIGINT, note STRING, PRIMARY KEY (usr) NOT ENFORCED) WITH (
+        'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'key.format' = 'json', 'value.format' = 'json', 'scan.bounded.mode' = 'latest-offset')"""
+                  % (upserts_topic, brokers))
+t_env.execute_sql("""
+    CREATE TABLE big_copy (usr STRING, scaled BIGINT, PRIMARY KEY (usr) NOT ENFORCED) WITH (
+        'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'key.format' = 'json', 'value.format' = 'json')""" % (copy_topic, brokers))
+t_env.execute_sql("CREATE TABLE changes (usr STRING, total BIGINT, big BOOLEAN) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'up')")
+t_env.execute_sql("INSERT INTO changes SELECT usr, total, total > 3 FROM upserts").wait()
+t_env.execute_sql("INSERT INTO big_copy SELECT usr, total * 10 FROM upserts WHERE total > 3").wait()
+t_env.execute_sql("SELECT usr, total FROM upserts").print()
