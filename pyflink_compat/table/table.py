@@ -372,10 +372,12 @@ def _outside_aggregates(node):
     """The expression with its aggregate calls and window properties taken out: the columns it names
     outside them must be the grouping keys."""
     from pyflink_compat.table.expression import WindowProperty
+    from pyflink_compat.table.udf import UserDefinedAggregateFunctionWrapper
+
     def drop(each):
-        if isinstance(each, (exp.AggFunc, WindowProperty)) or (isinstance(each, exp.Anonymous)
-                                                               and each.name.upper().endswith(("_START", "_END",
-                                                                                               "_ROWTIME"))):
+        if isinstance(each, (exp.AggFunc, WindowProperty)) or (isinstance(each, exp.Anonymous) and (
+                each.name.upper().endswith(("_START", "_END", "_ROWTIME"))
+                or isinstance(each.args.get("function"), UserDefinedAggregateFunctionWrapper))):
             return exp.Null()
         return each
     return node.copy().transform(drop, copy=False)

@@ -86,7 +86,38 @@ class TableFunction(UserDefinedFunction):
         pass
 
 
-AggregateFunction = _StandIns.AggregateFunction
+class ImperativeAggregateFunction(UserDefinedFunction):
+    """The base of aggregate functions: an accumulator per group, updated by ``accumulate``."""
+
+    @abc.abstractmethod
+    def create_accumulator(self):
+        pass
+
+    @abc.abstractmethod
+    def accumulate(self, accumulator, *args):
+        pass
+
+    def retract(self, accumulator, *args):
+        raise RuntimeError("Method retract is not implemented")
+
+    def merge(self, accumulator, accumulators):
+        raise RuntimeError("Method merge is not implemented")
+
+    def get_result_type(self):
+        raise RuntimeError("Method get_result_type is not implemented")
+
+    def get_accumulator_type(self):
+        raise RuntimeError("Method get_accumulator_type is not implemented")
+
+
+class AggregateFunction(ImperativeAggregateFunction):
+    """An aggregate function: ``get_value`` gives the group's result from its accumulator."""
+
+    @abc.abstractmethod
+    def get_value(self, accumulator):
+        pass
+
+
 TableAggregateFunction = _StandIns.TableAggregateFunction
 AsyncScalarFunction = _StandIns.AsyncScalarFunction
 
@@ -204,6 +235,78 @@ class UserDefinedTableFunctionWrapper(UserDefinedFunctionWrapper):
         return self._func if isinstance(self._func, TableFunction) else _DelegatingTable(self._func)
 
 
+class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
+    """A Python aggregate function (an AggregateFunction, or a pandas function of the group's Series)."""
+
+    def __init__(self, func, input_types, result_type, accumulator_type, func_type, deterministic, name,
+                 is_table_aggregate=False):
+        super().__init__(func, input_types, func_type, deterministic, name)
+        if accumulator_type is None and func_type == "general":
+            accumulator_type = func.get_accumulator_type()
+        if result_type is None:
+            result_type = func.get_result_type()
+        if not isinstance(result_type, (DataType, str)):
+            raise TypeError("Invalid returnType: returnType should be DataType or str but is {}".format(result_type))
+        if accumulator_type is not None and not isinstance(accumulator_type, (DataType, str)):
+            raise TypeError("Invalid accumulator_type: accumulator_type should be DataType or str but is {}"
+                            .format(accumulator_type))
+        if func_type == "general" and not (isinstance(result_type, str) and isinstance(accumulator_type, str)
+                                           or isinstance(result_type, DataType)
+                                           and isinstance(accumulator_type, DataType)):
+            raise TypeError("result_type and accumulator_type should be DataType or str at the same time.")
+        self._result_type = result_type
+        self._accumulator_type = accumulator_type
+        self._is_table_aggregate = is_table_aggregate
+
+    def _aggregate(self):
+        """The aggregate the planner runs: accumulators made, updated and read as Flink's operator does."""
+        return _Aggregate(self._func, self._func_type == "pandas")
+
+
+class _Aggregate:
+    """A Python aggregate function run per group: ``initial`` / ``accumulate`` / ``result`` / ``merge`` of its
+    accumulator (for a pandas function, the group's argument rows, given to it as Series at the end)."""
+
+    def __init__(self, function, pandas: bool):
+        self.function, self.pandas = function, pandas
+        self.opened = False
+
+    def __getstate__(self):
+        return {"function": self.function, "pandas": self.pandas, "opened": False}
+
+    def _open(self):
+        if not self.opened:
+            if not self.pandas:
+                self.function.open(FunctionContext(None, {}, "", "", 1, 128, 0, 0))
+            self.opened = True
+
+    def initial(self):
+        self._open()
+        return [] if self.pandas else self.function.create_accumulator()
+
+    def accumulate(self, accumulator, arguments):
+        self._open()
+        if self.pandas:
+            return accumulator + [arguments]
+        self.function.accumulate(accumulator, *arguments)
+        return accumulator
+
+    def result(self, accumulator):
+        self._open()
+        if not self.pandas:
+            return self.function.get_value(accumulator)
+        import pandas
+        columns = list(zip(*accumulator)) if accumulator else []
+        return _first_value(pandas.Series([self.function(*[pandas.Series(list(column)) for column in columns])]))
+
+    def merge(self, a, b):
+        self._open()
+        if self.pandas:
+            return a + b
+        self.function.merge(a, [b])
+        return a
+
+
 class _Invoker:
     """Calls a user-defined function's ``eval``, opening it once per process first (as a Flink task opens it);
     a pandas function gets one-element Series and gives back its first value."""
@@ -270,7 +373,24 @@ def udtf(f=None, input_types=None, result_types=None, deterministic: bool = None
     return _create_udtf(f, input_types, result_types, deterministic, name)
 
 
-udaf = _StandIns.udaf
+def _create_udaf(f, input_types, result_type, accumulator_type, func_type, deterministic, name):
+    return UserDefinedAggregateFunctionWrapper(f, input_types, result_type, accumulator_type, func_type,
+                                               deterministic, name)
+
+
+def udaf(f=None, input_types=None, result_type=None, accumulator_type=None, deterministic: bool = None,
+         name: str = None, func_type: str = "general"):
+    """A Python aggregate function: an AggregateFunction, or with func_type="pandas" a function of the group's
+    values as pandas Series."""
+    if func_type not in ('general', 'pandas'):
+        raise ValueError("The func_type must be one of 'general, pandas', got %s." % func_type)
+    if f is None:
+        return functools.partial(_create_udaf, input_types=input_types, result_type=result_type,
+                                 accumulator_type=accumulator_type, func_type=func_type,
+                                 deterministic=deterministic, name=name)
+    return _create_udaf(f, input_types, result_type, accumulator_type, func_type, deterministic, name)
+
+
 udtaf = _StandIns.udtaf
 
 missing.complete(sys.modules[__name__])

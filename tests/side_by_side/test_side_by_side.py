@@ -352,7 +352,7 @@ CASES = [
              '{"id":6,"usr":"ann","tags":"","amount":0.25,"ts":"2024-01-02 03:04:12"}',
              '{"id":7,"usr":null,"tags":"gray","amount":99,"ts":"2024-01-02 03:04:13"}']})},
          outputs={"tagged": Output(count=18), "totals": Output(count=6, keys=True)},
-         prints=Prints(count=71, order="per-identifier")),
+         prints=Prints(count=88, order="per-identifier")),
     # DataStreams and tables in one job: from_data_stream of ROW / TUPLE / STRING streams (print_schema), a query
     # of a stream's table inserted by a job of its own, to_changelog_stream of a GROUP BY (-U / +U kept through
     # the DataStream job), to_data_stream rows on through key_by / reduce into print and Kafka

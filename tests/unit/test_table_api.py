@@ -240,3 +240,31 @@ def test_catalog_statements_show_describe_create_and_drop_as_flink(capsys, tmp_p
     with pytest.raises(JavaStyleError, match="Table with identifier 'default_catalog.default_database.nope' does "
                                              "not exist."):
         t_env.execute_sql("DROP TABLE nope")
+
+
+def test_aggregate_functions_are_checked_as_pyflink_checks_them():
+    from pyflink_compat.table import DataTypes
+    from pyflink_compat.table.udf import AggregateFunction, udaf
+
+    class Sum(AggregateFunction):
+        def create_accumulator(self):
+            return [0]
+
+        def accumulate(self, accumulator, value):
+            accumulator[0] += value
+
+        def get_value(self, accumulator):
+            return accumulator[0]
+
+    with pytest.raises(RuntimeError, match="Method get_accumulator_type is not implemented"):
+        udaf(Sum())
+    with pytest.raises(TypeError, match="result_type and accumulator_type should be DataType or str at the same "
+                                        "time."):
+        udaf(Sum(), result_type=DataTypes.BIGINT(), accumulator_type="ARRAY<BIGINT>")
+    with pytest.raises(ValueError, match="The func_type must be one of 'general, pandas', got x."):
+        udaf(Sum(), result_type="BIGINT", accumulator_type="ARRAY<BIGINT>", func_type="x")
+    aggregate = udaf(Sum(), result_type="BIGINT", accumulator_type="ARRAY<BIGINT>")._aggregate()
+    accumulator = aggregate.initial()
+    for value in (1, 2, 3):
+        accumulator = aggregate.accumulate(accumulator, (value,))
+    assert aggregate.result(accumulator) == 6

@@ -16,7 +16,18 @@ _AGGREGATES = {exp.Count: "COUNT", exp.Sum: "SUM", exp.Min: "MIN", exp.Max: "MAX
 
 
 def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
-    """(aggregate name, compiled argument or None for COUNT(*), result type) of an aggregate call, else None."""
+    """(aggregate name, compiled argument or None for COUNT(*), result type) of an aggregate call, else None;
+    a Python aggregate function's "name" is the aggregate itself (udf._Aggregate), its argument the tuple of its
+    arguments' values."""
+    from pyflink_compat.table.udf import UserDefinedAggregateFunctionWrapper
+    wrapper = node.args.get("function") if isinstance(node, exp.Anonymous) else None
+    if isinstance(wrapper, UserDefinedAggregateFunctionWrapper):
+        from pyflink_compat.table.sql.catalog import sql_type_of
+        arguments = [compiler.compile(each)[0] for each in node.expressions]
+
+        def argument_values(values):
+            return tuple(argument(values) for argument in arguments)
+        return wrapper._aggregate(), argument_values, sql_type_of(wrapper._result_type)
     name = _AGGREGATES.get(type(node))
     if name is None:
         return None
@@ -43,7 +54,13 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
 DISTINCT = "DISTINCT "
 
 
+def _python(name) -> bool:
+    return not isinstance(name, str)
+
+
 def _initial(name: str):
+    if _python(name):
+        return name.initial()
     if name.startswith(DISTINCT):
         return frozenset()
     if name in ("COUNT", "COUNT(*)"):
@@ -54,6 +71,8 @@ def _initial(name: str):
 
 
 def _accumulate(name: str, accumulator, value):
+    if _python(name):
+        return name.accumulate(accumulator, value)
     if name == "COUNT(*)":
         return accumulator + 1
     if value is None:
@@ -73,6 +92,8 @@ def _accumulate(name: str, accumulator, value):
 
 
 def _result(name: str, accumulator):
+    if _python(name):
+        return name.result(accumulator)
     if name.startswith(DISTINCT):
         return _distinct_result(name[len(DISTINCT):], accumulator)
     if not name.startswith("AVG"):
@@ -85,16 +106,39 @@ def _result(name: str, accumulator):
     return total / count
 
 
+_END_OF_INPUT = 2 ** 63 - 1            # Long.MAX_VALUE: the watermark at the end of a bounded input
+
+
 class GroupAggregate(KeyedProcessFunction):
     """Per key: the accumulators in a ValueState; each input row emits the key's new result: ``+I`` for its
     first row, else ``-U`` of the previous result and ``+U`` of the new one, nothing when they are equal."""
 
     def __init__(self, names, outputs, column_types):
         self.names, self.outputs, self.column_types = names, outputs, column_types
+        # With a Python aggregate function, Flink's Python operator emits a key's result once per bundle of
+        # records: here once per micro-batch (a processing-time timer due now fires at its end).
+        self.bundled = any(_python(name) for name in names)
 
     def open(self, runtime_context):
         from pyflink_compat.datastream.state import ValueStateDescriptor
         self.state = runtime_context.get_state(ValueStateDescriptor("accumulators", None))
+        if self.bundled:
+            self.emitted = runtime_context.get_state(ValueStateDescriptor("emitted", None))
+            self.pending = runtime_context.get_state(ValueStateDescriptor("pending", None))
+            self.sequence = 0
+
+    def on_timer(self, timestamp, ctx):
+        if not self.pending.value():
+            return
+        self.pending.clear()
+        previous = self.emitted.value()
+        after = self._row(ctx.get_current_key(), list(self.state.value()))
+        self.emitted.update(after)
+        if previous is None:
+            yield "+I", after
+        elif previous != after:
+            yield "-U", previous
+            yield "+U", after
 
     def _row(self, key, accumulators):
         values = []
@@ -107,6 +151,18 @@ class GroupAggregate(KeyedProcessFunction):
         key, arguments = value
         previous = self.state.value()
         accumulators = list(previous) if previous is not None else [_initial(name) for name in self.names]
+        if self.bundled:
+            accumulators = [_accumulate(name, accumulator, argument)
+                            for name, accumulator, argument in zip(self.names, accumulators, arguments)]
+            self.state.update(tuple(accumulators))
+            if not self.pending.value():
+                # due at the end of this micro-batch, or at the end of a bounded input, whichever comes first;
+                # at the end of the input in the order the keys came, as Flink's bundle emits them
+                self.pending.update(True)
+                self.sequence += 1
+                ctx.timer_service().register_processing_time_timer(ctx.timer_service().current_processing_time())
+                ctx.timer_service().register_event_time_timer(_END_OF_INPUT - 2 ** 40 + self.sequence)
+            return
         before = self._row(key, accumulators) if previous is not None else None
         accumulators = [_accumulate(name, accumulator, argument)
                         for name, accumulator, argument in zip(self.names, accumulators, arguments)]
@@ -217,6 +273,8 @@ def _distinct_result(name: str, values: frozenset):
 
 def _merge(name: str, a, b):
     """Two accumulators of one aggregate as one (session windows merge)."""
+    if _python(name):
+        return name.merge(a, b)
     if name.startswith(DISTINCT):
         return a | b
     if name in ("COUNT", "COUNT(*)"):

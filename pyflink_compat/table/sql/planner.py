@@ -927,7 +927,6 @@ class _Grouping:
         condition = _condition(self.select, self.compiler)
         key_functions = [function for function, _ in self.keys]
         argument_functions = [argument for _, argument in self.calls]
-
         def keyed_input(row):
             if row is None:
                 return
@@ -938,6 +937,14 @@ class _Grouping:
                    tuple(None if argument is None else argument(values) for argument in argument_functions))
 
         names = [name for name, _ in self.calls]
+        pandas = [getattr(name, "pandas", None) for name in names if not isinstance(name, str)]
+        from pyflink_compat.util.exceptions import JavaStyleError
+        if True in pandas and False in pandas:
+            raise JavaStyleError("org.apache.flink.table.api.TableException", "Pandas UDAFs and General Python UDAFs "
+                                 "are not supported in used together currently.", "execute")
+        if self.window is None and True in pandas:
+            raise JavaStyleError("org.apache.flink.table.api.TableException",
+                                 "Pandas UDAFs are not supported in streaming mode currently.", "execute")
         keyed = builder._source_stream(self.source).flat_map(keyed_input).name("Calc").key_by(_group_key)
         if self.window is None:
             return keyed.process(aggregates.GroupAggregate(names, self.outputs, column_types)) \
@@ -1022,8 +1029,8 @@ class _RowtimeAssigner(TimestampAssigner):
 
     def extract_timestamp(self, value, record_timestamp) -> int:
         rowtime = tuple(value)[self.position]
-        if rowtime is None:
-            raise RuntimeError("RowTime field should not be null, please convert it to a non-null long value.")
+        if rowtime is None:             # Flink SQL's group windows put a row without rowtime at the epoch
+            return 0
         return _epoch_ms(rowtime)
 
 

@@ -8,7 +8,9 @@ functions kept in a module of their own (table_functions.py) as real projects ke
 3. a Tumble event-time window over the WATERMARK FOR column (a distinct count in it), with
    'table.exec.source.idle-timeout', into print;
 4. print_schema() of tables the operations make, and a tableau of map() with a function registered for SQL and
-   called there.
+   called there;
+5. Python aggregate functions: an AggregateFunction in group_by (results once per bundle of records, as
+   PyFlink's Python operator emits them) and a pandas one in a SQL group window.
 
 Usage: table_api.py BOOTSTRAP EVENTS_TOPIC OUT_TOPIC TOTALS_TOPIC
 """
@@ -18,7 +20,7 @@ from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
 from pyflink.table.expressions import col, concat, lit
 from pyflink.table.window import Tumble
 
-from table_functions import label, score, split_tags, words_of_row
+from table_functions import label, longest_name, score, split_tags, weighted_avg, words_of_row
 
 brokers, events_topic, out_topic, totals_topic = sys.argv[1:5]
 t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
@@ -92,3 +94,9 @@ t_env.create_temporary_system_function("split_tags", split_tags)
 t_env.sql_query("SELECT id, tag, score(amount, tag) FROM events, LATERAL TABLE(split_tags(tags)) AS T(tag) "
                 "WHERE id < 4").execute().print()
 events.map(label).execute().print()
+
+# 5. Python aggregate functions
+events.group_by(col("usr")).select(col("usr"), weighted_avg(col("id"), lit(2)).alias("wavg")).execute().print()
+t_env.create_temporary_function("longest_name", longest_name)
+t_env.execute_sql("SELECT TUMBLE_START(ts, INTERVAL '5' SECOND) AS w, longest_name(usr) AS longest FROM events "
+                  "WHERE usr IS NOT NULL GROUP BY TUMBLE(ts, INTERVAL '5' SECOND)").print()

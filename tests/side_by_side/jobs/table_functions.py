@@ -1,7 +1,7 @@
 """Python functions of the table_api.py job, in a module of their own."""
 from pyflink.common import Row
 from pyflink.table import DataTypes
-from pyflink.table.udf import ScalarFunction, TableFunction, udf, udtf
+from pyflink.table.udf import AggregateFunction, ScalarFunction, TableFunction, udaf, udf, udtf
 
 
 class Score(ScalarFunction):
@@ -48,3 +48,29 @@ def label(row):
     if row.amount is None:
         return Row(row.usr, "none", None)
     return Row(row.usr, "big" if row.amount >= 10 else "small", int(round(row.amount * 100)))
+
+
+class WeightedAvg(AggregateFunction):
+    """The integer average of values weighted by weights (NULL values skipped)."""
+
+    def create_accumulator(self):
+        return Row(0, 0)
+
+    def get_value(self, accumulator):
+        return None if accumulator[1] == 0 else accumulator[0] // accumulator[1]
+
+    def accumulate(self, accumulator, value, weight):
+        if value is None:
+            return
+        accumulator[0] += value * weight
+        accumulator[1] += weight
+
+    def get_result_type(self):
+        return DataTypes.BIGINT()
+
+    def get_accumulator_type(self):
+        return DataTypes.ROW([DataTypes.FIELD("f0", DataTypes.BIGINT()), DataTypes.FIELD("f1", DataTypes.BIGINT())])
+
+
+weighted_avg = udaf(WeightedAvg())
+longest_name = udaf(lambda names: names.str.len().max(), result_type=DataTypes.BIGINT(), func_type="pandas")
