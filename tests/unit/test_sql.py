@@ -559,3 +559,26 @@ def test_proctime_is_a_processing_time_attribute_that_group_windows_run_on():
     window = aggregates.group_window(dialect.parse("SELECT TUMBLE(pt, INTERVAL '10' SECOND) FROM t")[0]
                                      .expressions[0], table)
     assert window.processing and type(window.assigner()).__name__ == "TumblingProcessingTimeWindows"
+
+
+def test_a_left_outer_join_pads_then_retracts_and_normalize_keeps_the_last_row_per_key():
+    from pyflink_compat.runtime.keyed.operators import (KeyedCoProcessOperator, KeyedProcessOperator,
+                                                        ListCollector)
+    from pyflink_compat.table.sql.changelog import ChangelogNormalize
+    from pyflink_compat.table.sql.joins import LeftOuterJoin
+    out = ListCollector()
+    join = KeyedCoProcessOperator(LeftOuterJoin(lambda row: row[3] > 1, right_width=2), output=out)
+    join.open()
+    join.process_elements([(1, 1, (1, (1, "ann")), 1), (2, 1, (1, (1, 0.5)), 2), (2, 1, (1, (1, 4.0)), 3),
+                           (2, 2, (2, (2, 9.0)), 4), (1, 2, (2, (2, "bob")), 5), (2, 1, (1, (1, 7.0)), 6)])
+    assert [record for record, _ in out.records] == [
+        ("+I", (1, "ann", None, None)), ("-D", (1, "ann", None, None)), ("+I", (1, "ann", 1, 4.0)),
+        ("+I", (2, "bob", 2, 9.0)), ("+I", (1, "ann", 1, 7.0))]
+    out = ListCollector()
+    normalize = KeyedProcessOperator(ChangelogNormalize(lambda row: row[1] > 3), output=out)
+    normalize.open()
+    for key, row in [("ann", ("ann", 1)), ("ann", ("ann", 5)), ("ann", ("ann", 5)), ("bob", None), ("ann", ("ann", 9)),
+                     ("ann", ("ann", 2)), ("ann", None)]:
+        normalize.process_element((key,), ((key,), row), 0)
+    assert [record for record, _ in out.records] == [
+        ("+I", ("ann", 5)), ("-U", ("ann", 5)), ("+U", ("ann", 9)), ("-D", ("ann", 9))]

@@ -58,16 +58,18 @@ class JobBuilder:
             _refuse("INSERT INTO ... %s" % type(select).__name__.upper())
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
-        if _is_upsert_source(source):
+        if _is_changelog_source(source):
             projections = _projections(select, source, compiler)
             _check_column_count(len(projections), target)
             converters = [expressions.cast_to(compiled, column.type)
                           for (_, compiled), column in zip(projections, target.columns)]
-            changes = self._normalized_changes(select, source, compiler, converters)
+            changes = self._changelog_changes(select, source, compiler, converters)
             if target.option("connector") == kafka_table.KAFKA:
+                node = ("ChangelogNormalize(key=[%s])" % ", ".join(source.primary_key) if _is_upsert_source(source)
+                        else "Join(joinType=[LeftOuterJoin])")
                 raise expressions.validation_error(
                     "Table sink '%s.%s' doesn't support consuming update and delete changes which is produced by "
-                    "node ChangelogNormalize(key=[%s])" % (CATALOG_PATH, target.name, ", ".join(source.primary_key)))
+                    "node %s" % (CATALOG_PATH, target.name, node))
             self._sink_changes(changes, target)
             return
         if select.args.get("group"):
@@ -123,11 +125,11 @@ class JobBuilder:
             return self._union_rows(select, [column.type for column in columns]).map(_insertion), columns
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
-        if _is_upsert_source(source):
+        if _is_changelog_source(source):
             projections = _projections(select, source, compiler)
             columns = [Column(name, column_type) for name, (_, column_type) in projections]
-            changes = self._normalized_changes(select, source, compiler, [function for _, (function, _)
-                                                                          in projections])
+            changes = self._changelog_changes(select, source, compiler, [function for _, (function, _)
+                                                                         in projections])
             return changes, columns
         if select.args.get("group"):
             grouping = plan_grouping(select, source, compiler)
@@ -161,6 +163,16 @@ class JobBuilder:
         identifier = target.option("print-identifier")
         lines = changes.map(_change_line([column.type for column in target.columns]), output_type=Types.STRING())
         lines.print(identifier)
+
+    def _changelog_changes(self, select, source: CatalogTable, compiler, converters):
+        """The changes of a query's projections and filter over an updating relation: an 'upsert-kafka' table
+        or a left outer join."""
+        if _is_upsert_source(source):
+            return self._normalized_changes(select, source, compiler, converters)
+        if select.args.get("group"):
+            _refuse("GROUP BY of a LEFT JOIN", "projections and filters of it run")
+        condition = _condition(select, compiler)
+        return self._joined_stream(source).flat_map(_filtered_change(condition, converters)).name("Calc")
 
     def _normalized_changes(self, select, source: CatalogTable, compiler, converters):
         """The changes (row kind, values) of a query's projections and filter over an 'upsert-kafka' table: its
@@ -207,6 +219,9 @@ class JobBuilder:
         if isinstance(view.query, WindowTableRelation):       # its window columns come with the aggregation
             return self._source_stream(view.query.base)
         if isinstance(view.query, JoinRelation):
+            if view.query.outer:
+                _refuse("A view, GROUP BY, UNION or UNNEST of a LEFT JOIN", "a LEFT JOIN's projections and filters "
+                                                                           "into a sink or as a query's result run")
             return self._joined_stream(view)
         key = ("view", view.name, id(view.query))
         if key not in self.streams:
@@ -223,14 +238,20 @@ class JobBuilder:
         return self.streams[key]
 
     def _joined_stream(self, table: CatalogTable):
-        from pyflink_compat.table.sql.joins import InnerJoin
+        """The joined rows of an inner join; the changes (row kind, values) of a left outer join."""
+        from pyflink_compat.table.sql.joins import InnerJoin, LeftOuterJoin
         relation = table.query
         key = ("join", id(relation.left.query), relation.left.name, relation.right.name, relation.text)
         if key not in self.streams:
             left = self._source_stream(relation.left).flat_map(_keyed_side(relation.left_keys)).name("Calc")
             right = self._source_stream(relation.right).flat_map(_keyed_side(relation.right_keys)).name("Calc")
-            self.streams[key] = left.connect(right).key_by(_group_key, _group_key) \
-                .process(InnerJoin(relation.condition), output_type=_row_type(table)).name("Join")
+            keyed = left.connect(right).key_by(_group_key, _group_key)
+            if relation.outer:
+                self.streams[key] = keyed.process(LeftOuterJoin(relation.condition, len(relation.right.columns))) \
+                    .name("Join(joinType=[LeftOuterJoin])")
+            else:
+                self.streams[key] = keyed.process(InnerJoin(relation.condition), output_type=_row_type(table)) \
+                    .name("Join")
         return self.streams[key]
 
     def _unnested_stream(self, table: CatalogTable):
@@ -323,6 +344,21 @@ class JobBuilder:
 
 def _is_upsert_source(table: CatalogTable) -> bool:
     return table.query is None and table.option("connector") == kafka_table.UPSERT_KAFKA
+
+
+def _is_changelog_source(table: CatalogTable) -> bool:
+    """Whether a relation's rows are updates, not only insertions: an 'upsert-kafka' table, a left outer join."""
+    return _is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.outer)
+
+
+def _filtered_change(condition, converters):
+    """A Calc over a changelog: each change whose row passes the filter, projected, with its kind."""
+    def calc(change):
+        kind, values = change
+        if condition is not None and condition(values) is not True:
+            return
+        yield kind, [convert(values) for convert in converters]
+    return calc
 
 
 def _projected_change(converters):
@@ -454,6 +490,7 @@ class JoinRelation:
         self.left_keys, self.right_keys = left_keys, right_keys    # compiled key expressions of each side
         self.condition = condition              # the rest of ON over the joined row (or None)
         self.qualified, self.ambiguous, self.text = qualified, ambiguous, text
+        self.outer = False                      # a LEFT [OUTER] JOIN: its rows are a changelog (+I / -D)
 
     def compiler(self):
         return expressions.Compiler(self.qualified, self.ambiguous)
@@ -462,8 +499,9 @@ class JoinRelation:
 def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, CatalogTable]) -> CatalogTable:
     kind = (join.args.get("kind") or "").upper()
     side = (join.args.get("side") or "").upper()
-    if side or kind not in ("", "INNER"):
-        _refuse("%s JOIN" % (side or kind), "inner joins run; outer joins are not there yet")
+    if side not in ("", "LEFT") or kind not in ("", "INNER", "OUTER") or (kind == "INNER" and side):
+        _refuse("%s JOIN" % " ".join(each for each in (side, kind) if each),
+                "inner and left outer joins run; right and full outer joins are not there yet")
     right_node = join.this
     if not isinstance(right_node, exp.Table) or isinstance(right_node.this, exp.Anonymous):
         _refuse("JOIN %s" % right_node.sql(), "a join of two tables or views runs")
@@ -511,10 +549,11 @@ def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, Cat
             while name in names:
                 name = name + "0"
             names.append(name)
-            columns.append(Column(name, column.type))
-    return CatalogTable("%s_join_%s" % (left.name, right.name), tuple(columns), {}, None,
-                        JoinRelation(left, right, names, left_keys, right_keys, condition, qualified, ambiguous,
-                                     join.sql()))
+            padded = side == "LEFT" and offset > 0          # the right side of a left outer join may be NULL
+            columns.append(Column(name, attrs.evolve(column.type, nullable=True) if padded else column.type))
+    relation = JoinRelation(left, right, names, left_keys, right_keys, condition, qualified, ambiguous, join.sql())
+    relation.outer = side == "LEFT"
+    return CatalogTable("%s_join_%s" % (left.name, right.name), tuple(columns), {}, None, relation)
 
 
 def _conjuncts(node) -> list:
