@@ -491,7 +491,7 @@ def test_an_inner_join_resolves_qualified_columns_and_refuses_what_does_not_run(
     with pytest.raises(JavaStyleError, match="Column 'id' is ambiguous"):
         planner.query_columns(dialect.parse("SELECT id FROM orders o JOIN payments p ON o.id = p.order_id")[0],
                               tables)
-    for query, message in [("SELECT * FROM orders o LEFT JOIN payments p ON o.id = p.order_id", "^LEFT JOIN"),
+    for query, message in [("SELECT * FROM orders o FULL OUTER JOIN payments p ON o.id = p.order_id", "^FULL OUTER JOIN"),
                            ("SELECT * FROM orders o JOIN payments p ON o.amount > p.paid", "without an equality"),
                            ("SELECT * FROM orders o JOIN payments p ON o.id = p.order_id JOIN orders q ON "
                             "q.id = o.id", "^Several JOINs")]:
