@@ -266,7 +266,6 @@ def upsert_reader(table: CatalogTable, layout: Layout) -> Callable:
     key_positions, value_positions, width = layout.key_positions, layout.value_positions, len(physical)
 
     def changes(record):
-        from pyflink_compat.common.types import Row
         key, value = record[0], record[1]
         keys = key_fields(_text(key)) if key is not None else [None] * len(key_positions)
         if keys is None:
@@ -277,13 +276,20 @@ def upsert_reader(table: CatalogTable, layout: Layout) -> Callable:
         values = value_fields(_text(value))
         if values is None:
             return
-        row = [None] * width
-        for position, field in zip(key_positions, keys):
-            row[position] = field
-        for position, field in zip(value_positions, values):
-            row[position] = field
-        yield tuple(keys), Row(*row)
+        yield tuple(keys), _row_of(width, key_positions, keys, value_positions, values)
     return changes
+
+
+def _row_of(width: int, key_positions, keys, value_positions, values):
+    """The Row of the physical columns from a key's and a value's fields (the value's set last, so a column in
+    both comes from the value, as Flink sets them)."""
+    from pyflink_compat.common.types import Row
+    row = [None] * width
+    for position, field in zip(key_positions, keys):
+        row[position] = field
+    for position, field in zip(value_positions, values):
+        row[position] = field
+    return Row(*row)
 
 
 def row_reader(table: CatalogTable, layout: Layout) -> Callable:
@@ -380,7 +386,6 @@ def _keyed_rows(key_fields: Callable, layout: Layout, value_fields: Callable, wi
     raw_key = layout.key_format == "raw"
 
     def rows(record):
-        from pyflink_compat.common.types import Row
         key, value = record[0], record[1]
         if value is None:                            # a tombstone of a 'kafka' table: no row
             return
@@ -395,12 +400,7 @@ def _keyed_rows(key_fields: Callable, layout: Layout, value_fields: Callable, wi
             keys = key_fields(_text(key))
             if keys is None:                         # skipped by the key format's ignore-parse-errors
                 return
-        row = [None] * width
-        for position, field in zip(key_positions, keys):
-            row[position] = field
-        for position, field in zip(value_positions, values):
-            row[position] = field
-        yield Row(*row)
+        yield _row_of(width, key_positions, keys, value_positions, values)
     return rows
 
 
