@@ -51,24 +51,29 @@ class TableDescriptor(object):
     def get_comment(self) -> Optional[str]:
         return self._comment
 
-    def _create_table_sql(self, name: str) -> str:
-        """The CREATE TABLE statement of this descriptor's table named ``name``."""
+    def _create_table_sql(self, name: str, masked: bool = False) -> str:
+        """The CREATE TABLE statement of this descriptor's table named ``name`` (``masked``: password-like
+        values shown as ******, for its text)."""
         if self._schema is None:
             from pyflink_compat.util.exceptions import UnsupportedFeatureError
             raise UnsupportedFeatureError("A TableDescriptor without a schema", "table-api",
                                           "give the table its columns with .schema(Schema.new_builder()...)")
+        from pyflink_compat.kafka_io.spec import redacted
+        shown = redacted(self._options) if masked else self._options
         options = ",\n".join("  '%s' = '%s'" % (key, str(value).replace("'", "''"))
-                             for key, value in self._options.items())
+                             for key, value in shown.items())
         return "CREATE TABLE `%s` %s WITH (\n%s\n)" % (name, str(self._schema), options)
 
     def __str__(self):
-        return self._create_table_sql("anonymous")
+        return self._create_table_sql("anonymous", masked=True)
+
+    __repr__ = __str__
 
     def __eq__(self, other):
-        return self.__class__ == other.__class__ and str(self) == str(other)
+        return self.__class__ == other.__class__ and self._create_table_sql("t") == other._create_table_sql("t")
 
     def __hash__(self):
-        return hash(str(self))
+        return hash(self._create_table_sql("t"))
 
     class Builder(object):
         """A builder of a TableDescriptor."""

@@ -268,3 +268,16 @@ def test_aggregate_functions_are_checked_as_pyflink_checks_them():
     for value in (1, 2, 3):
         accumulator = aggregate.accumulate(accumulator, (value,))
     assert aggregate.result(accumulator) == 6
+
+
+def test_secrets_of_declared_tables_are_masked_in_their_texts(table_env):
+    from pyflink_compat.table import DataTypes, Schema, TableDescriptor
+    jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required password='hunter2';"
+    descriptor = TableDescriptor.for_connector("kafka").schema(Schema.new_builder().column("a", DataTypes.STRING())
+                                                               .build()) \
+        .option("topic", "t").option("properties.sasl.jaas.config", jaas).format("raw").build()
+    assert "hunter2" not in str(descriptor) and "hunter2" not in repr(descriptor)
+    table_env.create_temporary_table("secret", descriptor)
+    table = table_env._catalog()["secret"]
+    assert table.options["properties.sasl.jaas.config"] == jaas
+    assert "hunter2" not in repr(table)

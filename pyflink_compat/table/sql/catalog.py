@@ -53,6 +53,11 @@ _TYPES = {
 TIME_TYPES = ("TIMESTAMP", "TIMESTAMP_LTZ")
 
 
+def _redacted(options: Dict[str, str]) -> Dict[str, str]:
+    from pyflink_compat.kafka_io.spec import redacted
+    return redacted(options)
+
+
 def sql_type(kind: exp.DataType, column: str) -> SqlType:
     name = _TYPES.get(kind.this)
     if name is None:
@@ -79,7 +84,7 @@ class Column:
 class CatalogTable:
     name: str
     columns: Tuple[Column, ...]
-    options: Dict[str, str]
+    options: Dict[str, str] = attrs.field(repr=lambda options: repr(_redacted(options)))
     # WATERMARK FOR column AS column [- INTERVAL ...]: (the rowtime column, how far the watermark trails, ms)
     watermark: Optional[Tuple[str, int]] = None
     # A view (CREATE VIEW, create_temporary_view, a subquery): its SELECT, whose rows it has
