@@ -11,7 +11,6 @@ writes a TIMESTAMP(3) in UTC).
 """
 import argparse
 import datetime
-import json
 import os
 import sys
 
@@ -29,33 +28,9 @@ def _timestamp_text(epoch_ms: int) -> str:
 
 
 def watcher_for(expected: dict):
+    """bench_windows' watcher, the window start read as the JSON format writes a TIMESTAMP(3)."""
     by_text = {(key, _timestamp_text(start)): value for (key, start), value in expected.items()}
-    slots = {slot: i for i, slot in enumerate(sorted(by_text))}
-
-    class SqlWindowOutputWatcher(bench_upper.OutputWatcher):
-        """Checks output rows: one per (key, window), with the expected count and sum."""
-
-        def _check(self, records):
-            for record in records:
-                try:
-                    row = json.loads(record.value)
-                    slot = (row["key"], row["window_start"])
-                    good = by_text.get(slot) == (row["count"], row["total"])
-                except (TypeError, ValueError, KeyError):
-                    slot, good = None, False
-                if good:
-                    position = slots[slot]
-                    if self.seen[position]:
-                        self.duplicates += 1
-                    else:
-                        self.seen[position] = 1
-                else:
-                    self.bad += 1
-                    if len(self.bad_examples) < 3:
-                        self.bad_examples.append(repr(record.value[:100]))
-            self.count += len(records)
-
-    return SqlWindowOutputWatcher
+    return bench_windows.watcher_for(by_text)
 
 
 def main(argv=None):

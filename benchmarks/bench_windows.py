@@ -62,7 +62,9 @@ def produce_input(bootstrap, topic, records, keys):
         producer.close()
 
 
-def watcher_for(expected: dict):
+def watcher_for(expected: dict, slot_of=lambda row: (row["key"], row["window_start"])):
+    """A watcher of output rows keyed by ``slot_of(row)``: one per (key, window), with the expected count and
+    sum."""
     slots = {slot: i for i, slot in enumerate(sorted(expected))}
 
     class WindowOutputWatcher(bench_upper.OutputWatcher):
@@ -72,7 +74,7 @@ def watcher_for(expected: dict):
             for record in records:
                 try:
                     row = json.loads(record.value)
-                    slot = (row["key"], row["window_start"])
+                    slot = slot_of(row)
                     good = expected.get(slot) == (row["count"], row["total"])
                 except (TypeError, ValueError, KeyError):
                     slot, good = None, False
