@@ -352,7 +352,8 @@ CASES = [
              '{"id":5,"usr":"bob","tags":"blue","amount":null,"ts":"2024-01-02 03:04:07"}',
              '{"id":6,"usr":"ann","tags":"","amount":0.25,"ts":"2024-01-02 03:04:12"}',
              '{"id":7,"usr":null,"tags":"gray","amount":99,"ts":"2024-01-02 03:04:13"}']})},
-         outputs={"tagged": Output(count=18), "totals": Output(count=6, keys=True)},
+         # the union's branches are separate Python operators on Flink: their order into the topic varies by run
+         outputs={"tagged": Output(count=18, compare="multiset"), "totals": Output(count=6, keys=True)},
          prints=Prints(count=88, order="per-identifier")),
     # DataStreams and tables in one job: from_data_stream of ROW / TUPLE / STRING streams (print_schema), a query
     # of a stream's table inserted by a job of its own, to_changelog_stream of a GROUP BY (-U / +U kept through
