@@ -199,3 +199,16 @@ def build_steps(nodes: List[graph.Node]) -> List[Step]:
         step.convert_to = node.output_type
         steps.append(step)
     return steps
+
+
+def batch_form_of(steps: List[Step]):
+    """The batch form of a whole chain from the source, or None: a function of the chain's last step may offer
+    one (``batch_form``, with ``chain_length`` the number of steps it stands for). Called with the source's
+    element column of a batch, it returns (elements, timestamps, the largest timestamp the chain's timestamp
+    assigner saw or None) as the steps would, or None to have the steps run on that batch."""
+    if not steps:
+        return None
+    form = getattr(steps[-1].function, "batch_form", None)
+    if form is None or form.chain_length != len(steps):
+        return None
+    return form

@@ -199,9 +199,10 @@ def exchange_transform(plan: KeyedStagePlan):
 
 def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
     from pyflink_compat.kafka_io import source as ksource
-    from pyflink_compat.runtime.chain import AssignTimestampsStep
+    from pyflink_compat.runtime.chain import AssignTimestampsStep, batch_form_of
     from pyflink_compat.runtime.fan_out import lines_batch
     shared, steps = read_pass.shared, read_pass.steps
+    batch_form = batch_form_of(steps) if plan.assigner_in_chain and plan.input_side == 0 else None
     assigners = [node for node in plan.pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
     get_key, assign, distributing = _distribution(plan, ksource.reader_index(plan.senders))
     # Per batch: the records as Arrow columns (element, timestamp, key bytes) and their subtasks;
@@ -229,6 +230,14 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
             seen(shared.extra_path_output(outputs, assigners[-1])[1] if plan.assigner_in_chain else codec.column(
                 batch, codec.EVENT_TS).to_pylist())
         else:
+            batched = batch_form(codec.column(batch, codec.ELEMENT)) if batch_form is not None else None
+            if batched is not None:         # the whole chain for the batch at once (chain.batch_form_of)
+                items, stamps, largest = batched
+                records += batch.num_rows
+                seen([largest])
+                if items:
+                    keyed_columns(items, stamps, get_key, assign, plan.keyed_type, columns, targets)
+                return
             items = codec.to_python(codec.column(batch, codec.ELEMENT), plan.input_type)
             stamps = codec.column(batch, codec.EVENT_TS).to_pylist()
             records += len(items)

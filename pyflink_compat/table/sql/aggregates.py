@@ -91,6 +91,12 @@ def _accumulate(name: str, accumulator, value):
     return total + value, count + 1
 
 
+def partial_of(name: str, value):
+    """One row's contribution to an aggregate, as an accumulator that ``_merge`` adds to another (merging it into
+    an accumulator equals accumulating the row)."""
+    return _accumulate(name, _initial(name), value)
+
+
 def _result(name: str, accumulator):
     if _python(name):
         return name.result(accumulator)
@@ -239,14 +245,17 @@ class Accumulate(AggregateFunction):
     """The aggregates of a group window, kept as accumulators while the window is open (one tuple per key and
     window in state, not its elements)."""
 
-    def __init__(self, names):
+    def __init__(self, names, partials: bool = False):
         self.names = names
+        self.partials = partials          # the input is (keys, partial accumulators) of some rows (window_input)
 
     def create_accumulator(self):
         return tuple(_initial(name) for name in self.names)
 
     def add(self, value, accumulator):
         _, arguments = value
+        if self.partials:
+            return tuple(_merge(name, each, partial) for name, each, partial in zip(self.names, accumulator, arguments))
         return tuple(_accumulate(name, each, argument)
                      for name, each, argument in zip(self.names, accumulator, arguments))
 

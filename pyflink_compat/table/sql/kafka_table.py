@@ -416,7 +416,7 @@ def _decoder(table: CatalogTable, side: str, fmt: str, columns, names) -> Callab
     fail_on_missing = format_option(table, side, "fail-on-missing-field", "false") == "true"
     if ignore_errors and fail_on_missing:
         raise expressions.validation_error("fail-on-missing-field and ignore-parse-errors shouldn't both be true.")
-    return json_fields([(name, _json_converter(column.type.name)) for name, column in zip(names, columns)],
+    return json_fields([(name, json_converter(column.type.name)) for name, column in zip(names, columns)],
                        ignore_errors, fail_on_missing)
 
 
@@ -488,7 +488,7 @@ def _json_ltz(value):
     return _json_timestamp(value)
 
 
-def _json_converter(name: str):
+def json_converter(name: str):
     if name == "TIMESTAMP":
         return _json_timestamp
     if name == "TIMESTAMP_LTZ":

@@ -2,13 +2,14 @@
 format as a source, the projection and filter as one function (Flink's Calc), the sink table's connector and
 format as a sink. The statements of one statement set go into one job, and every statement reading a table
 reads the same stream: the source is read once (Flink reuses identical sources likewise)."""
+import functools
 from typing import Dict, Optional
 
 import attrs
 from sqlglot import exp
 
 from pyflink_compat.common.watermark_strategy import TimestampAssigner
-from pyflink_compat.table.sql import catalog as catalog_module, expressions, kafka_table
+from pyflink_compat.table.sql import catalog as catalog_module, expressions, kafka_table, window_input
 from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
@@ -917,6 +918,7 @@ def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Group
                                          in enumerate(source.query.base.columns)})
     keys = [compiler.compile(each) for each in key_nodes]
     grouping = _Grouping(source, select, compiler, window, [each.sql() for each in key_nodes], keys)
+    grouping.key_nodes = key_nodes
     for item in select.expressions:
         node = item.this if isinstance(item, exp.Alias) else item
         grouping.names.append(output_name(item, len(grouping.names)))
@@ -942,6 +944,7 @@ def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Group
         grouping.outputs.append(("agg", len(grouping.calls)))
         grouping.types.append(result_type)
         grouping.calls.append((name, argument))
+        grouping.call_nodes.append(node)
     return grouping
 
 
@@ -955,6 +958,8 @@ class _Grouping:
         self.names, self.types = [], []   # of the output columns
         self.outputs = []     # per output column: ("key", index), ("agg", index) or ("window", "start" / "end")
         self.calls = []       # (aggregate name, compiled argument or None)
+        self.call_nodes = []  # the aggregate calls' nodes
+        self.key_nodes = []
 
     def columns(self) -> list:
         return [Column(name, sql_type) for name, sql_type in zip(self.names, self.types)]
@@ -984,11 +989,20 @@ class _Grouping:
         if self.window is None and True in pandas:
             raise JavaStyleError("org.apache.flink.table.api.TableException",
                                  "Pandas UDAFs are not supported in streaming mode currently.", "execute")
-        keyed = builder._source_stream(self.source).flat_map(keyed_input).name("Calc").key_by(_group_key)
+        rows = builder._source_stream(self.source)
         if self.window is None:
-            return keyed.process(aggregates.GroupAggregate(names, self.outputs, column_types)) \
-                .name("GroupAggregate")
-        windowed = keyed.window(self.window.assigner())
+            return rows.flat_map(keyed_input).name("Calc").key_by(_group_key) \
+                .process(aggregates.GroupAggregate(names, self.outputs, column_types)).name("GroupAggregate")
+        if self.window.kind != "SESSION" and window_input.mergeable(names):
+            # each row's contribution as a partial accumulator; where the batch form applies, a batch's rows of
+            # one key and pane are summed up before the exchange
+            partials = window_input.WindowPartials(condition, key_functions, argument_functions, names,
+                                                   self._batch_form(builder, names))
+            return rows.flat_map(partials).name("Calc").key_by(_group_key).window(self.window.assigner()) \
+                .aggregate(aggregates.Accumulate(names, partials=True),
+                           aggregates.WindowAggregate(names, self.outputs, column_types)) \
+                .name("GroupWindowAggregate")
+        windowed = rows.flat_map(keyed_input).name("Calc").key_by(_group_key).window(self.window.assigner())
         if self.window.kind == "SESSION":
             # merging windows keep their elements: our DataStream window operator reproduces PyFlink's keeping
             # one accumulator when a record bridges sessions, and Flink SQL's planner merges them all
@@ -997,6 +1011,23 @@ class _Grouping:
             changes = windowed.aggregate(aggregates.Accumulate(names),
                                          aggregates.WindowAggregate(names, self.outputs, column_types))
         return changes.name("GroupWindowAggregate")
+
+    def _batch_form(self, builder: "JobBuilder", names):
+        """The batch form of the window's input (window_input.BatchForm) for a window over a Kafka JSON table,
+        or None."""
+        table = self.source.query.base if isinstance(self.source.query, WindowTableRelation) else self.source
+        if table.query is not None or table.option("connector") != "kafka":
+            return None
+        layout = kafka_table.layout_of(table, kafka_table.SOURCE)
+        option = functools.partial(kafka_table.format_option, table, "value")
+        where = self.select.args.get("where")
+        arguments = [None if not isinstance(node, exp.AggFunc) or node.this is None or isinstance(node.this, exp.Star)
+                     else node.this for node in self.call_nodes]
+        computed = any(column.computed is not None for column in table.columns)
+        return window_input.batch_form_of(
+            table, layout.value_format, layout.key_format, option("ignore-parse-errors", "false") == "true",
+            option("fail-on-missing-field", "false") == "true", self.window, None if where is None else where.this,
+            self.key_nodes, list(zip(names, arguments)), chain_length=3 + computed)
 
 
 class EnforcerError(JavaStyleError):
@@ -1057,7 +1088,7 @@ class _MetadataTimestamp(TimestampAssigner):
             return record_timestamp
         if self.local:
             moment = utc_of_local(moment)
-        return _epoch_ms(moment)
+        return epoch_ms_of(moment)
 
 
 class _RowtimeAssigner(TimestampAssigner):
@@ -1070,10 +1101,10 @@ class _RowtimeAssigner(TimestampAssigner):
         rowtime = tuple(value)[self.position]
         if rowtime is None:             # Flink SQL's group windows put a row without rowtime at the epoch
             return 0
-        return _epoch_ms(rowtime)
+        return epoch_ms_of(rowtime)
 
 
-def _epoch_ms(moment) -> int:
+def epoch_ms_of(moment) -> int:
     """A UTC date-time as epoch milliseconds."""
     import calendar
     return calendar.timegm(moment.timetuple()) * 1000 + moment.microsecond // 1000
