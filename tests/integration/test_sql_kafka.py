@@ -198,3 +198,41 @@ def test_unbounded_inserts_run_side_by_side_and_an_idle_reader_without_partition
             result.get_job_client().cancel().result()
     with pytest.raises(Exception, match="was cancelled"):
         windows.wait()
+
+
+def test_a_group_window_summed_up_a_batch_at_a_time_drops_late_rows_skips_bad_messages_and_keeps_null_keys(
+        spark, bootstrap, caplog):
+    """The window's input is read a batch at a time with Arrow and summed up per key and pane before the exchange
+    (table/sql/window_input.py); micro-batches of two records let the watermark pass a window between them. The
+    malformed message's batch goes through the row steps. A row whose window has fired is dropped, a NULL key is
+    a group, a row the WHERE clause drops still moves the watermark."""
+    import logging
+    topic_in = create_topic(bootstrap, unique_topic("sql-window-batches-in"))
+    topic_out = create_topic(bootstrap, unique_topic("sql-window-batches-out"))
+    for message in ['{"k":"a","ts":1000,"amount":5}', '{"k":"b","ts":2000,"amount":7}',
+                    '{"k":"a","ts":9000,"amount":1}', 'not json',
+                    '{"k":"a","ts":12000,"amount":4}', '{"k":"c","ts":12500,"amount":1}',
+                    '{"k":"a","ts":3000,"amount":100}', '{"k":null,"ts":15000,"amount":2}',
+                    '{"k":"b","ts":25000,"amount":3}', '{"k":"b","ts":26000,"amount":-2}']:
+        produce(bootstrap, topic_in, [message])
+    t_env = _table_environment()
+    t_env.get_config().set("pyflink-compat.source.max-records-per-batch", "2")
+    t_env.execute_sql(_kafka_table(
+        "events", "k STRING, ts BIGINT, amount INT, rt AS TO_TIMESTAMP_LTZ(ts, 3), "
+        "WATERMARK FOR rt AS rt - INTERVAL '1' SECOND", topic_in, bootstrap, "json",
+        ", 'json.ignore-parse-errors' = 'true'"))
+    t_env.execute_sql("CREATE TABLE windows (k STRING, w TIMESTAMP(3), n BIGINT, total INT, low STRING, high INT, "
+                      "mean INT, counted BIGINT) WITH ('connector' = 'kafka', 'topic' = '%s', "
+                      "'properties.bootstrap.servers' = '%s', 'format' = 'json')" % (topic_out, bootstrap))
+    with caplog.at_level(logging.INFO, logger="pyflink_compat"):
+        t_env.execute_sql("""INSERT INTO windows SELECT k, TUMBLE_START(rt, INTERVAL '10' SECOND), COUNT(*),
+            SUM(amount), MIN(k), MAX(amount), AVG(amount), COUNT(amount) FROM events WHERE amount > 0 OR k IS NULL
+            GROUP BY TUMBLE(rt, INTERVAL '10' SECOND), k""").wait()
+    assert "The TUMBLE window over events sums up its input a batch at a time" in caplog.text
+    assert sorted(values(consume(bootstrap, topic_out, 6))) == sorted([
+        '{"k":"a","w":"1970-01-01 00:00:00","n":2,"total":6,"low":"a","high":5,"mean":3,"counted":2}',
+        '{"k":"b","w":"1970-01-01 00:00:00","n":1,"total":7,"low":"b","high":7,"mean":7,"counted":1}',
+        '{"k":"a","w":"1970-01-01 00:00:10","n":1,"total":4,"low":"a","high":4,"mean":4,"counted":1}',
+        '{"k":"c","w":"1970-01-01 00:00:10","n":1,"total":1,"low":"c","high":1,"mean":1,"counted":1}',
+        '{"k":null,"w":"1970-01-01 00:00:10","n":1,"total":2,"low":null,"high":2,"mean":2,"counted":1}',
+        '{"k":"b","w":"1970-01-01 00:00:20","n":1,"total":3,"low":"b","high":3,"mean":3,"counted":1}'])

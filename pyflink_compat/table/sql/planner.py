@@ -3,6 +3,7 @@ format as a source, the projection and filter as one function (Flink's Calc), th
 format as a sink. The statements of one statement set go into one job, and every statement reading a table
 reads the same stream: the source is read once (Flink reuses identical sources likewise)."""
 import functools
+import logging
 from typing import Dict, Optional
 
 import attrs
@@ -14,6 +15,7 @@ from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
 CATALOG_PATH = "default_catalog.default_database"
+log = logging.getLogger("pyflink_compat")
 
 
 def _refuse(what: str, advice: str = None):
@@ -1024,10 +1026,13 @@ class _Grouping:
         arguments = [None if not isinstance(node, exp.AggFunc) or node.this is None or isinstance(node.this, exp.Star)
                      else node.this for node in self.call_nodes]
         computed = any(column.computed is not None for column in table.columns)
-        return window_input.batch_form_of(
+        form = window_input.batch_form_of(
             table, layout.value_format, layout.key_format, option("ignore-parse-errors", "false") == "true",
             option("fail-on-missing-field", "false") == "true", self.window, None if where is None else where.this,
             self.key_nodes, list(zip(names, arguments)), chain_length=3 + computed)
+        if form is not None:
+            log.info("The %s window over %s sums up its input a batch at a time", self.window.kind, table.name)
+        return form
 
 
 class EnforcerError(JavaStyleError):
