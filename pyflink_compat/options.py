@@ -63,7 +63,8 @@ KEYED_MAX_RECORDS_PER_BATCH = 100_000
 
 MAX_RECORDS_PER_BATCH = Option(
     "pyflink-compat.source.max-records-per-batch", _positive_int, None,
-    "`%d`; `%d` for a pipeline with `key_by`" % (DEFAULT_MAX_RECORDS_PER_BATCH, KEYED_MAX_RECORDS_PER_BATCH),
+    "`%d`; `%d` for a pipeline with `key_by` (but a SQL group window whose input is summed up a batch at a "
+    "time)" % (DEFAULT_MAX_RECORDS_PER_BATCH, KEYED_MAX_RECORDS_PER_BATCH),
     "the most records a Kafka source reads in one micro-batch (a keyed stage holds a whole batch in memory at "
     "once, so its default is smaller)")
 TRIGGER_INTERVAL = Option(

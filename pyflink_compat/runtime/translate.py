@@ -769,6 +769,14 @@ def _input_types(operator: graph.Node, chain, operator_index: int):
     return chain[operator_index - 1].output_type, None
 
 
+def _batched_read(reading) -> bool:
+    """Whether a stage's read side runs its chain a batch at a time (chain.batch_form_of): it makes no Python
+    object per record, so its micro-batches may be as large as a plain query's."""
+    from pyflink_compat.runtime.chain import batch_form_of, build_steps
+    return (not reading.pass_outlets and reading.assigner_in_chain and reading.input_side == 0
+            and batch_form_of(build_steps(list(reading.pre_nodes))) is not None)
+
+
 def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, checkpoints,
                      deliver: Callable = None, plain_routes: List["Route"] = ()) -> PlannedQuery:
     """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes
@@ -936,7 +944,8 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
             if any(_needs_processing_time_ticks(operator, other.spec) for operator in operators for other in heads):
                 extra["tick_interval_ms"] = str(options.TICK_INTERVAL_MS.get(configuration))
             df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
-                                                   schema_ddl=schema, extra_options=extra, keyed=True,
+                                                   schema_ddl=schema, extra_options=extra,
+                                                   keyed=not _batched_read(reading),
                                                    branch=route.branch, query_branch=first.branch,
                                                    position=position)
         else:
