@@ -203,9 +203,11 @@ def build_steps(nodes: List[graph.Node]) -> List[Step]:
 
 def batch_form_of(steps: List[Step]):
     """The batch form of a whole chain from the source, or None: a function of the chain's last step may offer
-    one (``batch_form``, with ``chain_length`` the number of steps it stands for). Called with the source's
-    element column of a batch, it returns (elements, timestamps, the largest timestamp the chain's timestamp
-    assigner saw or None) as the steps would, or None to have the steps run on that batch."""
+    one (``batch_form``, with ``chain_length`` the number of steps it stands for). ``batch_form.start()`` gives
+    an object for one split: ``add(element column)`` takes a batch (False: that batch goes through the steps),
+    ``largest`` is then the largest timestamp the chain's timestamp assigner saw in it (None: none), and
+    ``take()`` gives the (elements, timestamps) of the batches taken, which stand for what the steps would give
+    for them (elements of several records may be combined, as the chain's consumer allows)."""
     if not steps:
         return None
     form = getattr(steps[-1].function, "batch_form", None)

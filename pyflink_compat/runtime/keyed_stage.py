@@ -203,6 +203,7 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
     from pyflink_compat.runtime.fan_out import lines_batch
     shared, steps = read_pass.shared, read_pass.steps
     batch_form = batch_form_of(steps) if plan.assigner_in_chain and plan.input_side == 0 else None
+    batched = batch_form.start() if batch_form is not None else None
     assigners = [node for node in plan.pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
     get_key, assign, distributing = _distribution(plan, ksource.reader_index(plan.senders))
     # Per batch: the records as Arrow columns (element, timestamp, key bytes) and their subtasks;
@@ -218,6 +219,11 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
         if present:
             max_ts = max(max(present), max_ts if max_ts is not None else LONG_MIN)
 
+    def take_batched():
+        items, stamps = batched.take()
+        if items:
+            keyed_columns(items, stamps, get_key, assign, plan.keyed_type, columns, targets)
+
     def handle(batch):
         nonlocal records
         if shared is not None:
@@ -230,14 +236,12 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
             seen(shared.extra_path_output(outputs, assigners[-1])[1] if plan.assigner_in_chain else codec.column(
                 batch, codec.EVENT_TS).to_pylist())
         else:
-            batched = batch_form(codec.column(batch, codec.ELEMENT)) if batch_form is not None else None
-            if batched is not None:         # the whole chain for the batch at once (chain.batch_form_of)
-                items, stamps, largest = batched
-                records += batch.num_rows
-                seen([largest])
-                if items:
-                    keyed_columns(items, stamps, get_key, assign, plan.keyed_type, columns, targets)
-                return
+            if batched is not None:         # the whole chain at once, for the split's batches (chain.batch_form_of)
+                if batched.add(codec.column(batch, codec.ELEMENT)):
+                    records += batch.num_rows
+                    seen([batched.largest])
+                    return
+                take_batched()              # this batch goes through the steps, after what came before it
             items = codec.to_python(codec.column(batch, codec.ELEMENT), plan.input_type)
             stamps = codec.column(batch, codec.EVENT_TS).to_pylist()
             records += len(items)
@@ -260,6 +264,8 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
                 handle(batch)
         if shared is not None:
             shared.flush()
+        if batched is not None:
+            take_batched()
     finally:
         for function in distributing:
             if hasattr(function, "close"):

@@ -58,8 +58,9 @@ def mergeable(names) -> bool:
 # -- the batch form ---------------------------------------------------------------------------------
 
 class BatchForm:
-    """The per-element steps from a Kafka JSON table's source to the window partials, for a batch: (partials,
-    their timestamps, the largest timestamp the watermark generator saw), or None to let the steps run.
+    """The per-element steps from a Kafka JSON table's source to the window partials, for the batches of one
+    split at a time: ``start()`` gives a ``SplitPartials`` that takes the split's batches (each one it cannot take
+    goes through the steps) and gives their partials, one per key and pane for all the batches it took.
 
     ``chain_length``: how many per-element steps it stands for (the source's format reader, its computed columns,
     the timestamp assigner, the partials)."""
@@ -77,18 +78,24 @@ class BatchForm:
         self.pane_ms = pane_ms
         self.chain_length = chain_length
 
-    def __call__(self, column):
-        try:
-            return self._partials(column)
-        except _Unsure:
-            return None
+    def start(self) -> "SplitPartials":
+        return SplitPartials(self)
 
-    def _partials(self, column):
+    def __call__(self, column):
+        """(partials, timestamps, the largest timestamp seen) of one batch, or None: it goes through the steps."""
+        split = self.start()
+        if not split.add(column):
+            return None
+        return split.take() + (split.largest,)
+
+    def rows(self, column):
+        """The batch's rows the WHERE clause keeps, as (columns by name, rowtimes), and the largest rowtime of
+        all of its rows (None: none); raises _Unsure where the steps must read it."""
         import pyarrow as pa
         import pyarrow.compute as pc
         count = len(column)
         if count == 0:
-            return [], [], None
+            return {}, pa.array([], pa.int64()), None
         if isinstance(column, pa.ChunkedArray):
             column = column.combine_chunks()
         if not pa.types.is_string(column.type) and not pa.types.is_large_string(column.type):
@@ -99,24 +106,22 @@ class BatchForm:
                 or not _all(pc.match_substring_regex(column, "^[ \t]*\\{"))):
             raise _Unsure()
         table = self._decoded(column, count)
-        values = {name: table.column(name).combine_chunks() if table.num_columns else None
-                  for name, _ in self.physical}
+        values = {name: table.column(name).combine_chunks() for name, _ in self.physical}
         for name, converter in self.converters.items():
             values[name] = self._converted(values[name], converter)
         for name, source, factor in self.computed:
             values[name] = _epoch_ms_checked(values[source], factor)
-        rowtime = values[self.rowtime]
-        stamps = pc.fill_null(rowtime, 0)            # a row without rowtime is at the epoch (Flink SQL's windows)
+        stamps = pc.fill_null(values[self.rowtime], 0)   # a row without rowtime is at the epoch (Flink SQL's windows)
         largest = pc.max(stamps).as_py()
+        if largest is not None and pc.min(stamps).as_py() < 0:
+            raise _Unsure()                  # panes are counted from the epoch
         if self.condition is not None:
             kept = _evaluate(self.condition, values)
             if not isinstance(kept, pa.Array):
                 kept = pa.array([kept.as_py()] * count, pa.bool_())
             stamps = pc.filter(stamps, kept, null_selection_behavior="drop")
             values = {name: pc.filter(array, kept, null_selection_behavior="drop") for name, array in values.items()}
-        if len(stamps) == 0:
-            return [], [], largest
-        return self._grouped(values, stamps) + (largest,)
+        return values, stamps, largest
 
     def _decoded(self, column, count: int):
         """The messages as a table of the physical columns (the JSON reader checks each value's type)."""
@@ -126,10 +131,10 @@ class BatchForm:
         text = pc.binary_join(pa.ListArray.from_arrays(pa.array([0, count], pa.int32()), column), "\n")[0]
         schema = pa.schema([(name, pa.string() if type_name in _TEXT_TYPES else _ARROW_TYPES[type_name])
                             for name, type_name in self.physical])
+        buffer = text.as_buffer()
         try:
-            table = pj.read_json(pa.BufferReader(text.as_buffer()),
-                                 read_options=pj.ReadOptions(use_threads=False, block_size=max(1 << 20, len(
-                                     text.as_buffer()) + 1)),
+            table = pj.read_json(pa.BufferReader(buffer),
+                                 read_options=pj.ReadOptions(use_threads=False, block_size=max(1 << 20, len(buffer) + 1)),
                                  parse_options=pj.ParseOptions(explicit_schema=schema,
                                                                unexpected_field_behavior="ignore"))
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
@@ -155,54 +160,124 @@ class BatchForm:
                 out.append(None)
         return pa.array(out, pa.int64())
 
+
+# How each partial column of a key and pane is computed from rows, and merged with another's
+_FIRST_PASS = {"COUNT(*)": "count", "COUNT": "count", "SUM": "sum", "MIN": "min", "MAX": "max"}
+_MERGE_PASS = {"COUNT(*)": "sum", "COUNT": "sum", "SUM": "sum", "MIN": "min", "MAX": "max"}
+# Grouped rows a split holds before it merges them (bounds its memory)
+_MERGE_AT_ROWS = 100_000
+
+
+class SplitPartials:
+    """The partials of the batches of one split that the batch form took: grouped per key and pane within each
+    batch, merged across batches; ``take`` gives them as (partials, timestamps) in the order of their first rows."""
+
+    def __init__(self, form: BatchForm):
+        self.form = form
+        self.pending = []             # tables of grouped rows
+        self.pending_rows = 0
+        self.rows_before = 0          # rows of the batches before (a row's place in the split orders partials)
+        self.sum_bounds = [0] * len(form.aggregates)   # how far each SUM could be from 0
+        self.largest = None           # the largest timestamp of the last batch added
+
+    def add(self, column) -> bool:
+        """Take a batch; False: it goes through the steps (nothing of it taken)."""
+        try:
+            values, stamps, largest = self.form.rows(column)
+            grouped = self._grouped(values, stamps) if len(stamps) else None
+        except _Unsure:
+            return False
+        self.largest = largest
+        self.rows_before += len(column)
+        if grouped is not None:
+            self.pending.append(grouped)
+            self.pending_rows += grouped.num_rows
+            if self.pending_rows > _MERGE_AT_ROWS and len(self.pending) > 1:
+                self.pending = [self._merged()]
+                self.pending_rows = self.pending[0].num_rows
+        return True
+
+    def take(self):
+        """(partials, timestamps) of every batch taken since the last ``take``."""
+        if not self.pending:
+            return [], []
+        table = self.pending[0] if len(self.pending) == 1 else self._merged()
+        self.pending, self.pending_rows = [], 0
+        self.sum_bounds = [0] * len(self.form.aggregates)
+        table = table.sort_by("$row")
+        key_names = ["$k%d" % index for index in range(len(self.form.keys))]
+        keys = list(zip(*[table.column(name).to_pylist() for name in key_names])) if key_names \
+            else [()] * table.num_rows
+        parts = []
+        for index, (name, _) in enumerate(self.form.aggregates):
+            if name == "AVG:int":
+                totals, counts = table.column("$p%d" % index).to_pylist(), table.column("$c%d" % index).to_pylist()
+                parts.append([(total or 0, n) for total, n in zip(totals, counts)])
+            else:
+                parts.append(table.column("$p%d" % index).to_pylist())
+        partials = list(zip(keys, zip(*parts))) if parts else [(key, ()) for key in keys]
+        return partials, table.column("$ts").to_pylist()
+
     def _grouped(self, values, stamps):
-        """(partials, timestamps): one per key and pane, in the order of their first rows."""
+        """The batch's rows grouped per key and pane: keys, $pane, $ts (largest), $row (first), the partials."""
         import pyarrow as pa
         import pyarrow.compute as pc
         count = len(stamps)
-        nonnegative = pc.min(stamps).as_py() >= 0
-        # rows of one pane fall in the same windows (panes are whole multiples of pane_ms from the epoch)
-        pane = pc.divide(stamps, self.pane_ms) if nonnegative else stamps
-        columns = {"$pane": pane, "$ts": stamps, "$row": pa.array(range(count), pa.int64())}
+        form = self.form
+        columns = {"$pane": pc.divide(stamps, form.pane_ms), "$ts": stamps,
+                   "$row": pa.array(range(self.rows_before, self.rows_before + count), pa.int64())}
         key_names = []
-        for index, name in enumerate(self.keys):
+        for index, name in enumerate(form.keys):
             key_names.append("$k%d" % index)
             columns[key_names[-1]] = values[name]
-        specs = [("$row", "min"), ("$ts", "max")]
-        results = []          # per aggregate: the output columns it reads
-        for index, (name, argument) in enumerate(self.aggregates):
-            if argument is None:
-                specs.append(("$row", "count"))
-                results.append(("$row_count",))
-                continue
-            column_name = "$a%d" % index
-            array = values[argument]
-            columns[column_name] = array
+        specs, renames = [("$ts", "max"), ("$row", "min")], {"$ts_max": "$ts", "$row_min": "$row"}
+        for index, (name, argument) in enumerate(form.aggregates):
+            source = "$a%d" % index
+            columns[source] = stamps if argument is None else values[argument]      # COUNT(*): every row
             if name in ("SUM", "AVG:int"):
-                _check_sum(array, count)
-            if name == "COUNT":
-                specs.append((column_name, "count"))
-                results.append((column_name + "_count",))
-            elif name == "AVG:int":
-                specs.extend([(column_name, "sum"), (column_name, "count")])
-                results.append((column_name + "_sum", column_name + "_count"))
-            else:
-                specs.append((column_name, name.lower()))
-                results.append((column_name + "_" + name.lower(),))
-        table = pa.table(columns)
-        grouped = table.group_by(key_names + ["$pane"], use_threads=False).aggregate(_unique(specs))
-        grouped = grouped.sort_by("$row_min")
-        keys = list(zip(*[grouped.column(name).to_pylist() for name in key_names])) if key_names \
-            else [()] * grouped.num_rows
-        parts = []
-        for (name, _), result in zip(self.aggregates, results):
+                self._bound_sum(index, columns[source], count)
             if name == "AVG:int":
-                totals, counts = (grouped.column(each).to_pylist() for each in result)
-                parts.append([(total or 0, n) for total, n in zip(totals, counts)])
+                specs.extend([(source, "sum"), (source, "count")])
+                renames.update({source + "_sum": "$p%d" % index, source + "_count": "$c%d" % index})
             else:
-                parts.append(grouped.column(result[0]).to_pylist())
-        partials = list(zip(keys, zip(*parts))) if parts else [(key, ()) for key in keys]
-        return partials, grouped.column("$ts_max").to_pylist()
+                function = _FIRST_PASS[name]
+                specs.append((source, function))
+                renames[source + "_" + function] = "$p%d" % index
+        grouped = pa.table(columns).group_by(key_names + ["$pane"], use_threads=False).aggregate(_unique(specs))
+        return _renamed(grouped, renames)
+
+    def _merged(self):
+        """The pending tables as one, rows of one key and pane merged."""
+        import pyarrow as pa
+        form = self.form
+        key_names = ["$k%d" % index for index in range(len(form.keys))]
+        specs, renames = [("$ts", "max"), ("$row", "min")], {"$ts_max": "$ts", "$row_min": "$row"}
+        for index, (name, _) in enumerate(form.aggregates):
+            if name == "AVG:int":
+                specs.extend([("$p%d" % index, "sum"), ("$c%d" % index, "sum")])
+                renames.update({"$p%d_sum" % index: "$p%d" % index, "$c%d_sum" % index: "$c%d" % index})
+            else:
+                function = _MERGE_PASS[name]
+                specs.append(("$p%d" % index, function))
+                renames["$p%d_%s" % (index, function)] = "$p%d" % index
+        table = pa.concat_tables(self.pending)
+        return _renamed(table.group_by(key_names + ["$pane"], use_threads=False).aggregate(specs), renames)
+
+    def _bound_sum(self, index: int, array, count: int):
+        """Refuse (row by row) a batch after which an integer sum of the split could leave 64 bits (Arrow's
+        sums wrap)."""
+        import pyarrow.compute as pc
+        bounds = pc.min_max(array).as_py()
+        if bounds["min"] is None:
+            return
+        bound = self.sum_bounds[index] + max(abs(bounds["min"]), abs(bounds["max"])) * count
+        if bound >= _LONG_LIMIT:
+            raise _Unsure()
+        self.sum_bounds[index] = bound
+
+
+def _renamed(table, renames):
+    return table.rename_columns([renames.get(name, name) for name in table.column_names])
 
 
 class _Unsure(Exception):
@@ -226,17 +301,6 @@ def _unique(specs):
             seen.add(spec)
             out.append(spec)
     return out
-
-
-def _check_sum(array, count: int):
-    """Refuse (row by row) a batch whose integer sums could leave 64 bits (Arrow's sums would wrap)."""
-    import pyarrow.compute as pc
-    bounds = pc.min_max(array).as_py()
-    if bounds["min"] is None:
-        return
-    largest = max(abs(bounds["min"]), abs(bounds["max"]))
-    if largest * count >= _LONG_LIMIT:
-        raise _Unsure()
 
 
 def _epoch_ms_checked(array, factor: int):
