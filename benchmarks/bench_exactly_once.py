@@ -182,6 +182,7 @@ def main(argv=None):
             broker = bench_upper.load_test_broker()().start()
             bootstrap = broker.bootstrap_servers
         result["jvm_class_archive"] = bench_upper.ensure_jvm_class_archive(env, record=True)
+        result["bytecode"] = bench_upper.ensure_bytecode()
         if not args.skip_rate:
             suffix = uuid.uuid4().hex[:8]
             topic_in = "bench-eo-in-%s" % suffix

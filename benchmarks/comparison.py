@@ -67,6 +67,7 @@ def run_comparison(benchmark: str, job: str, records: int, expected_out: int, pr
         env = dict(os.environ)
         env["PYTHONPATH"] = bench_upper.REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         result["jvm_class_archive"] = bench_upper.ensure_jvm_class_archive(env, record=True)
+        result["bytecode"] = bench_upper.ensure_bytecode()
         compat_env = dict(env)
         # Timestamps of the job's phases (session started, query running) in its log; driver only.
         compat_env.setdefault("PYFLINK_COMPAT_LOG_LEVEL", "INFO")
