@@ -29,7 +29,22 @@ def _kafka_python_init():
     return path if os.path.isfile(path) else None
 
 
+def _looks_like_kafka_python(spec) -> bool:
+    """Whether the ``kafka`` package found first is kafka-python's own (its client modules beside it): then
+    there is nothing to do, and no installed-package metadata to search (slow, and done in every worker)."""
+    if spec is None or not spec.origin:
+        return False
+    directory = os.path.dirname(spec.origin)
+    return all(os.path.isfile(os.path.join(directory, *part)) for part in (
+        ("producer", "kafka.py"), ("consumer", "group.py"), ("admin", "client.py")))
+
+
 def keep_kafka_python_importable():
+    loaded = sys.modules.get("kafka")
+    found = getattr(loaded, "__spec__", None) if loaded is not None \
+        else importlib.machinery.PathFinder.find_spec("kafka", sys.path)
+    if _looks_like_kafka_python(found):
+        return
     real_init = _kafka_python_init()
     if real_init is None:
         return

@@ -132,31 +132,61 @@ def _members(tree):
     return {name: (kind, value, _members(nested)) for name, (kind, value, _origin, nested) in tree.items()}
 
 
+_ABSENT = object()
+
+
 def populate(module: types.ModuleType):
     """Give a stand-in module every public name of its PyFlink module."""
     name = pyflink_name(module.__name__)
     section = section_for(name)
-    entry = inventory()[name]
-    names = []
-    for top, (kind, value, origin, nested) in _tree(entry["names"]).items():
-        names.append(top)
-        if origin and origin != name:
-            # Re-exported from its defining module: the same object, as in PyFlink.
-            defined = _defined_in(origin, top)
-            if defined is not None:
-                setattr(module, top, defined)
-                continue
-        if kind in ("class", "enum"):
-            setattr(module, top, _stand_in_class(module.__name__, top, _members(nested), section))
-        elif kind == "function":
-            setattr(module, top, _raiser("%s.%s" % (name, top), section))
-        elif kind == "module":
-            setattr(module, top, importlib.import_module("%s.%s" % (module.__name__, top)))
-        elif kind == "absent_from_module":
-            continue
-        else:
+    tree = _tree(inventory()[name]["names"])
+    for top, entry in tree.items():
+        value = _public_value(module, name, section, top, entry)
+        if value is not _ABSENT:
             setattr(module, top, value)
-    module.__all__ = names
+    module.__all__ = list(tree)
+
+
+def populate_lazily(module: types.ModuleType):
+    """``populate``, each name when it is first asked for: a process importing one of the package's modules (a
+    Python worker unpickling a function) does not import all the modules the package re-exports names of."""
+    name = pyflink_name(module.__name__)
+    section = section_for(name)
+    tree = _tree(inventory()[name]["names"])
+
+    def __getattr__(attribute):
+        entry = tree.get(attribute)
+        value = _ABSENT if entry is None else _public_value(module, name, section, attribute, entry)
+        if value is _ABSENT:
+            raise AttributeError("module %r has no attribute %r" % (module.__name__, attribute))
+        setattr(module, attribute, value)
+        return value
+
+    def __dir__():
+        return sorted(set(module.__dict__) | set(tree))
+
+    module.__getattr__ = __getattr__
+    module.__dir__ = __dir__
+    module.__all__ = list(tree)
+
+
+def _public_value(module: types.ModuleType, name: str, section: str, top: str, entry):
+    """The value of a public name of a stand-in module (_ABSENT: none)."""
+    kind, value, origin, nested = entry
+    if origin and origin != name:
+        # Re-exported from its defining module: the same object, as in PyFlink.
+        defined = _defined_in(origin, top)
+        if defined is not None:
+            return defined
+    if kind in ("class", "enum"):
+        return _stand_in_class(module.__name__, top, _members(nested), section)
+    if kind == "function":
+        return _raiser("%s.%s" % (name, top), section)
+    if kind == "module":
+        return importlib.import_module("%s.%s" % (module.__name__, top))
+    if kind == "absent_from_module":
+        return _ABSENT
+    return value
 
 
 def stand_ins(module_name: str) -> types.ModuleType:

@@ -1,9 +1,9 @@
-"""pyflink.table: the table environments can be created (jobs written for the DataStream API often create one
-they never use, or only configure); queries, DDL, connectors and functions of the Table API and SQL are not
-supported yet and raise ``UnsupportedFeatureError`` naming the porting guide's table-api section."""
+"""pyflink.table: the Table API and SQL (table environments, tables, expressions, windows, types, descriptors,
+Python functions); what does not run raises ``UnsupportedFeatureError`` naming the porting guide's section."""
 import sys
 
 from pyflink_compat import missing
 
-# Every public name of PyFlink's package: the implemented classes from their modules, the others stand-ins.
-missing.populate(sys.modules[__name__])
+# Every public name of PyFlink's package: the implemented classes from their modules, the others stand-ins, each
+# when first asked for (Python workers import modules of this package without needing these names).
+missing.populate_lazily(sys.modules[__name__])
