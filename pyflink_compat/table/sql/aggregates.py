@@ -305,10 +305,15 @@ class WindowAggregate(ProcessWindowFunction):
     def __init__(self, names, outputs, column_types):
         self.names, self.outputs, self.column_types = names, outputs, column_types
 
+    _bounds = (None, None, None)          # the last window's (start, end, bounds): many keys fire one window
+
     def process(self, key, context, accumulators):
         accumulators = next(iter(accumulators))
         window = context.window()
-        bounds = {"start": _utc(window.start), "end": _utc(window.end), "rowtime": _utc(window.end - 1)}
+        start, end, bounds = self._bounds
+        if (start, end) != (window.start, window.end):
+            bounds = {"start": _utc(window.start), "end": _utc(window.end), "rowtime": _utc(window.end - 1)}
+            self._bounds = (window.start, window.end, bounds)
         values = []
         for (kind, index), column_type in zip(self.outputs, self.column_types):
             if kind == "key":
