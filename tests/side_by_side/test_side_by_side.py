@@ -293,9 +293,10 @@ CASES = [
     # Flink SQL with message keys: a raw key read into a column (EXCEPT_KEY), a two-column JSON key written over
     # two partitions, GROUP BY into upsert-kafka (a NULL key dropped by the NOT NULL enforcer); TableResult.print()
     # of DDL, INSERT jobs and queries (tableau with -U / +U, "Empty set"), collect() with row kinds; an upsert-kafka
-    # table read (ChangelogNormalize, a filter in it) into print, another upsert-kafka table and a tableau
+    # table read (ChangelogNormalize, a filter in it) into print, another upsert-kafka table and a tableau; the
+    # csv format read (ignore-parse-errors) and written (a csv key, a delimiter and a null literal)
     Case(name="sql-keys-and-results", job="sql_keys_and_results.py",
-         args=["{bootstrap}", "{events}", "{keyed}", "{totals}", "{upserts}", "{copy}"],
+         args=["{bootstrap}", "{events}", "{keyed}", "{totals}", "{upserts}", "{copy}", "{csv_in}", "{csv_out}"],
          inputs={"events": Input(records={0: [
              ("ann", '{"id":1,"amount":5,"note":"first"}'),
              ("bob", '{"id":2,"amount":20,"note":"a-note-that-is-much-longer-than-thirty-characters"}'),
@@ -306,11 +307,16 @@ CASES = [
              ('{"usr":"ann"}', '{"usr":"ann","total":1}'), ('{"usr":"bob"}', '{"usr":"bob","total":2}'),
              ('{"usr":"ann"}', '{"usr":"ann","total":5}'), ('{"usr":"bob"}', None),
              ('{"usr":"ann"}', '{"usr":"ann","total":5}'), ('{"usr":"carla"}', None),
-             ('{"usr":"bob"}', '{"usr":"bob","total":7}'), ('{"usr":"ann"}', '{"usr":"ann","total":2}')]})},
+             ('{"usr":"bob"}', '{"usr":"bob","total":7}'), ('{"usr":"ann"}', '{"usr":"ann","total":2}')]}),
+                 "csv_in": Input(records={0: [
+             ("1", "ann,2.5,true,2024-01-02 03:04:05.123"), ("2", '"b,ob",,false,2024-01-02 03:04:05'),
+             ("3", '"quote""d", 3 ,TRUE,'), ("x", "bad,1,true,2024-01-02 03:04:05"), ("4", "short"),
+             ("5", "extra,1.0,true,2024-01-02 03:04:05,more"), ("6", ",1e3,false,2024-01-02T03:04:05"),
+             ("7", '"multi\nline",1,true,2024-01-02 03:04:05'), ("8", "nul,NaN,yes,2024-01-02 03:04:05.5")]})},
          outputs={"keyed": Output(count=5, partitions=2, keys=True),
                   "totals": Output(count=6, partitions=2, keys=True),
-                  "copy": Output(count=3, keys=True)},
-         prints=Prints(count=35 + 21, order="exact")),
+                  "copy": Output(count=3, keys=True), "csv_out": Output(count=8, keys=True)},
+         prints=Prints(count=35 + 21 + 9, order="exact")),
     # Flink SQL word count of raw lines with CROSS JOIN UNNEST(SPLIT(...)) and GROUP BY into print (empty words
     # too: SPLIT keeps empty pieces); UNNEST with a filter, LEFT JOIN UNNEST ... ON TRUE, SPLIT / CARDINALITY /
     # SPLIT_INDEX printed as tableaus; COUNT(DISTINCT ...) / SUM(DISTINCT ...) in a GROUP BY changelog

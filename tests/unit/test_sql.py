@@ -1,5 +1,6 @@
 """Flink SQL pieces without a job: the dialect (Flink's DDL), the catalog, expressions with SQL's NULL logic and
 Flink's typing, the 'json' format's reading, and the planner's errors for what it does not run."""
+import datetime
 import re
 
 import pytest
@@ -132,6 +133,31 @@ def test_json_rows_read_as_flink_sqls_json_format():
                                    "'json.fail-on-missing-field' = 'true')"))
     with pytest.raises(IOError):
         list(strict("{}"))
+
+
+def test_csv_rows_read_and_write_as_flink_sqls_csv_format():
+    """What PyFlink 2.3's 'csv' format gives for these messages (the side-by-side case sql-keys-and-results runs
+    more of them against it)."""
+    table = _table("CREATE TABLE t (id INT, name STRING, ts TIMESTAMP(3)) WITH ('connector' = 'kafka', "
+                   "'format' = 'csv')")
+    rows = _json_rows(table)
+    assert [tuple(r) for r in rows('7,"a,b",2024-01-02 03:04:05.5')] == [
+        (7, "a,b", datetime.datetime(2024, 1, 2, 3, 4, 5, 500000))]
+    with pytest.raises(Exception, match=r"Failed to deserialize CSV row '4,short'.*Row length mismatch"):
+        list(rows("4,short"))
+    lenient = _json_rows(_table("CREATE TABLE t (id INT, name STRING) WITH ('connector' = 'kafka', 'format' = "
+                                "'csv', 'csv.ignore-parse-errors' = 'true')"))
+    assert [tuple(r) for r in lenient("x,b")] == [(None, "b")] and list(lenient("1,b,extra")) == []
+    write = kafka_table.writer(table, kafka_table.layout_of(table, kafka_table.SINK))
+    assert write((1, " lead", datetime.datetime(2024, 1, 2, 3, 4, 5))) == (
+        None, b'1," lead","2024-01-02 03:04:05"')
+    assert write((None, 'a"b', None)) == (None, b',"a""b",')
+    with pytest.raises(JavaStyleError, match="Option 'csv.field-delimiter' must be a string with single character, "
+                                             "but was: ;;"):
+        _json_rows(_table("CREATE TABLE t (id INT) WITH ('connector' = 'kafka', 'format' = 'csv', "
+                          "'csv.field-delimiter' = ';;')"))
+    with pytest.raises(UnsupportedFeatureError, match="A TIMESTAMP_LTZ column in the 'csv' format"):
+        _json_rows(_table("CREATE TABLE t (at TIMESTAMP_LTZ(3)) WITH ('connector' = 'kafka', 'format' = 'csv')"))
 
 
 def test_the_print_connectors_line_is_javas_row_text():

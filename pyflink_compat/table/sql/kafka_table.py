@@ -17,7 +17,7 @@ CATALOG_PATH = "default_catalog.default_database"
 KAFKA, UPSERT_KAFKA = "kafka", "upsert-kafka"
 SOURCE, SINK = "source", "sink"
 _VALIDATION = "org.apache.flink.table.api.ValidationException"
-FORMATS = ("json", "raw")
+FORMATS = ("json", "raw", "csv")
 
 
 def _refuse(what: str, advice: str = None):
@@ -53,7 +53,11 @@ _UPSERT_KAFKA_FLINK_OPTIONS = (
     "value.json.encode.ignore-null-fields", "value.json.fail-on-missing-field", "value.json.ignore-parse-errors",
     "value.json.map-null-key.literal", "value.json.map-null-key.mode", "value.json.timestamp-format.standard")
 _FORMAT_OPTIONS = {"json": {"ignore-parse-errors", "fail-on-missing-field", "timestamp-format.standard"},
-                   "raw": {"charset"}}
+                   "raw": {"charset"},
+                   "csv": {"field-delimiter", "disable-quote-character", "quote-character", "allow-comments",
+                           "ignore-parse-errors", "array-element-delimiter", "escape-character", "null-literal"}}
+# Column types the 'csv' format reads and writes here
+_CSV_TYPES = ("STRING", "BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "TIMESTAMP")
 
 
 @attrs.frozen
@@ -124,7 +128,7 @@ def layout_of(table: CatalogTable, purpose: str) -> Layout:
                                             "to 'ALL'. Set it to 'EXCEPT_KEY' instead to avoid field overlaps.")
     for fmt in (key_format, value_format):
         if fmt is not None and fmt not in FORMATS:
-            _refuse("The '%s' format" % fmt, "Kafka tables read and write 'json' or 'raw'")
+            _refuse("The '%s' format" % fmt, "Kafka tables read and write 'json', 'csv' or 'raw'")
     key_positions = tuple(physical.index(name) for name in key_fields)
     value_positions = tuple(i for i in range(len(physical)) if include == "ALL" or i not in key_positions)
     for fmt, positions in ((key_format, key_positions), (value_format, value_positions)):
@@ -412,6 +416,13 @@ def _decoder(table: CatalogTable, side: str, fmt: str, columns, names) -> Callab
     """The function reading one key or value text into the list of its fields' values (None: skip the record)."""
     if fmt == "raw":
         return lambda text: [text]
+    if fmt == "csv":
+        schema = _csv_schema(table, side, columns, names, reading=True)
+
+        def csv_fields(text):
+            row = schema.deserialize(text.encode("utf-8"))
+            return None if row is None else list(row)
+        return csv_fields
     ignore_errors = format_option(table, side, "ignore-parse-errors", "false") == "true"
     fail_on_missing = format_option(table, side, "fail-on-missing-field", "false") == "true"
     if ignore_errors and fail_on_missing:
@@ -539,9 +550,11 @@ def writer(table: CatalogTable, layout: Layout) -> Callable:
     """The function making a Row of the table's columns into Row(key bytes or None, value bytes)."""
     columns = table.columns
     key_encode = None if layout.key_format is None else _encoder(
-        layout.key_format, layout.key_names, [columns[i].type for i in layout.key_positions])
+        layout.key_format, layout.key_names, [columns[i].type for i in layout.key_positions], table, "key",
+        [columns[i] for i in layout.key_positions])
     value_encode = _encoder(layout.value_format, [columns[i].name for i in layout.value_positions],
-                            [columns[i].type for i in layout.value_positions])
+                            [columns[i].type for i in layout.value_positions], table, "value",
+                            [columns[i] for i in layout.value_positions])
     key_positions, value_positions = layout.key_positions, layout.value_positions
 
     def record(values) -> tuple:
@@ -550,8 +563,54 @@ def writer(table: CatalogTable, layout: Layout) -> Callable:
     return record
 
 
-def _encoder(fmt: str, names, sql_types) -> Callable:
-    from pyflink_compat.table.sql.values import json_text, printed
+def _csv_schema(table: CatalogTable, side: str, columns, names, reading: bool):
+    """The DataStream CSV schema that reads or writes the columns as Flink SQL's 'csv' format does (Jackson's CSV
+    rules; a TIMESTAMP written as the SQL text, without a fraction of zeros; no line end after a message)."""
+    from pyflink_compat.common.typeinfo import Types
+    from pyflink_compat.datastream.formats.csv import CsvRowDeserializationSchema, CsvRowSerializationSchema
+
+    def option(name, default=None):
+        return format_option(table, side, name, default)
+    for column in columns:
+        if column.type.name not in _CSV_TYPES:
+            _refuse("A %s column in the 'csv' format" % column.type.name,
+                    "csv columns are STRING, BOOLEAN, integers, FLOAT, DOUBLE and TIMESTAMP")
+    prefix = "%s.csv." % side if side == "key" or table.option("value.format") else "csv."
+    for name in ("field-delimiter", "quote-character", "escape-character"):
+        value = option(name)
+        if value is not None and len(value) != 1:
+            raise expressions.validation_error("Option '%s%s' must be a string with single character, but was: %s"
+                                               % (prefix, name, value))
+    quote = None if option("disable-quote-character", "false") == "true" else option("quote-character", '"')
+    settings = {"field_delimiter": option("field-delimiter", ","), "array_element_delimiter":
+                option("array-element-delimiter", ";"), "quote_character": quote,
+                "escape_character": option("escape-character"), "null_literal": option("null-literal", "")}
+    if reading:
+        types = [column.type.type_info() for column in columns]
+        return CsvRowDeserializationSchema(dict(
+            settings, type_info=Types.ROW_NAMED(list(names), types),
+            allow_comments=option("allow-comments", "false") == "true",
+            ignore_parse_errors=option("ignore-parse-errors", "false") == "true"))
+    # timestamps are handed over as their SQL text (quoted as text, as the format quotes them)
+    types = [Types.STRING() if column.type.name == "TIMESTAMP" else column.type.type_info() for column in columns]
+    return CsvRowSerializationSchema(dict(settings, type_info=Types.ROW_NAMED(list(names), types),
+                                          line_delimiter=""))
+
+
+def _encoder(fmt: str, names, sql_types, table: CatalogTable = None, side: str = "value", columns=()) -> Callable:
+    from pyflink_compat.table.sql.values import json_text, json_timestamp_text, printed
+    if fmt == "csv":
+        from pyflink_compat.common.types import Row
+        schema = _csv_schema(table, side, columns, names, reading=False)
+        stamps = [i for i, sql_type in enumerate(sql_types) if sql_type.name == "TIMESTAMP"]
+
+        def csv_text(values):
+            values = list(values)
+            for i in stamps:
+                if values[i] is not None:
+                    values[i] = json_timestamp_text(values[i])
+            return schema.serialize(Row(*values))
+        return csv_text
     if fmt == "raw":
         sql_type = sql_types[0]
         return lambda values: None if values[0] is None else printed(values[0], sql_type).encode("utf-8")

@@ -14,14 +14,18 @@
 3. an 'upsert-kafka' table read (ChangelogNormalize: +I, -U / +U per update, -D per tombstone, a repeated row
    or a tombstone of an unknown key changes nothing; a filter makes updates insertions or deletions) into print
    and another upsert-kafka table, and as a tableau.
+4. the 'csv' format: a key and a value in CSV read with ignore-parse-errors (a bad field is NULL, a row of too
+   many fields skipped, missing trailing fields NULL, quotes and a quoted line break), written with a two-column
+   CSV key and a ';'-delimited value with a null literal (values quoted as Jackson's CSV writer quotes them,
+   timestamps as SQL text).
 
-Usage: sql_keys_and_results.py BOOTSTRAP EVENTS_TOPIC KEYED_TOPIC TOTALS_TOPIC UPSERTS_TOPIC COPY_TOPIC
+Usage: sql_keys_and_results.py BOOTSTRAP EVENTS_TOPIC KEYED_TOPIC TOTALS_TOPIC UPSERTS_TOPIC COPY_TOPIC CSV_IN CSV_OUT
 """
 import sys
 
 from pyflink.table import EnvironmentSettings, TableEnvironment
 
-brokers, events_topic, keyed_topic, totals_topic, upserts_topic, copy_topic = sys.argv[1:7]
+brokers, events_topic, keyed_topic, totals_topic, upserts_topic, copy_topic, csv_in, csv_out = sys.argv[1:9]
 t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
 t_env.get_config().set("parallelism.default", "1")
 t_env.get_config().set("table.exec.sink.not-null-enforcer", "DROP")
@@ -82,3 +86,25 @@ t_env.execute_sql("CREATE TABLE changes (usr STRING, total BIGINT, big BOOLEAN) 
 t_env.execute_sql("INSERT INTO changes SELECT usr, total, total > 3 FROM upserts").wait()
 t_env.execute_sql("INSERT INTO big_copy SELECT usr, total * 10 FROM upserts WHERE total > 3").wait()
 t_env.execute_sql("SELECT usr, total FROM upserts").print()
+
+# 4. the 'csv' format
+t_env.execute_sql("""
+    CREATE TABLE csv_in (id INT, name STRING, amount DOUBLE, flag BOOLEAN, ts TIMESTAMP(3)) WITH (
+        'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset',
+        'key.format' = 'csv', 'key.fields' = 'id', 'key.csv.ignore-parse-errors' = 'true',
+        'value.format' = 'csv', 'value.csv.ignore-parse-errors' = 'true', 'value.fields-include' = 'EXCEPT_KEY')"""
+                  % (csv_in, brokers))
+t_env.execute_sql("""
+    CREATE TABLE csv_out (id INT, name STRING, amount DOUBLE, flag BOOLEAN, ts TIMESTAMP(3), note STRING) WITH (
+        'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'key.format' = 'csv', 'key.fields' = 'id;name', 'value.format' = 'csv',
+        'value.csv.field-delimiter' = ';', 'value.csv.null-literal' = 'NULL')""" % (csv_out, brokers))
+t_env.execute_sql("CREATE TABLE csv_rows (id INT, name STRING, amount DOUBLE, flag BOOLEAN, ts TIMESTAMP(3)) WITH ("
+                  "'connector' = 'print', 'print-identifier' = 'csv')")
+csv_statements = t_env.create_statement_set()
+csv_statements.add_insert_sql("INSERT INTO csv_rows SELECT * FROM csv_in")
+csv_statements.add_insert_sql("""INSERT INTO csv_out SELECT id, name, amount, flag, ts,
+    CASE WHEN id = 1 THEN 'a"b' WHEN id = 2 THEN ' lead' WHEN id = 3 THEN '' WHEN id = 7 THEN 'x;y' END
+    FROM csv_in""")
+csv_statements.execute().wait()
