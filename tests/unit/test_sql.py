@@ -520,9 +520,15 @@ def test_an_inner_join_resolves_qualified_columns_and_refuses_what_does_not_run(
     for query, message in [("SELECT * FROM orders o FULL OUTER JOIN payments p ON o.id = p.order_id", "^FULL OUTER JOIN"),
                            ("SELECT * FROM orders o JOIN payments p ON o.amount > p.paid", "without an equality"),
                            ("SELECT * FROM orders o JOIN payments p ON o.id = p.order_id JOIN orders q ON "
-                            "q.id = o.id", "^Several JOINs")]:
+                            "q.id = o.id", "^Several JOINs"),
+                           ("SELECT * FROM orders o, payments p", "^A JOIN without ON")]:
         with pytest.raises(UnsupportedFeatureError, match=message):
             planner.relation_of(dialect.parse(query)[0], tables)
+    # FROM a, b WHERE ...: the WHERE clause's equalities are the join's keys (Flink's interval joins are written so)
+    comma = planner.relation_of(dialect.parse(
+        "SELECT * FROM orders o, payments p WHERE o.id = p.order_id AND p.paid > o.amount")[0], tables).query
+    assert comma.left_keys[0]((7, 1.0)) == 7 and comma.right_keys[0]((100, 7, 2.0)) == 7
+    assert comma.condition((7, 1.0, 100, 7, 2.0)) is True and comma.condition((7, 3.0, 100, 7, 2.0)) is False
 
 
 def test_union_all_takes_its_first_querys_columns_and_refuses_union_and_mismatched_counts():

@@ -478,7 +478,8 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
         return _unnested(table, joins[0])
     if isinstance(joins[0].this, exp.Lateral):
         return _lateral(table, joins[0])
-    return _joined(relation, table, joins[0], tables)
+    where = select.args.get("where")
+    return _joined(relation, table, joins[0], tables, None if where is None else where.this)
 
 
 class JoinRelation:
@@ -499,7 +500,10 @@ class JoinRelation:
         return expressions.Compiler(self.qualified, self.ambiguous)
 
 
-def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, CatalogTable]) -> CatalogTable:
+def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, CatalogTable],
+            where=None) -> CatalogTable:
+    """The relation a JOIN makes. ``FROM a, b WHERE ...`` (Flink's interval joins are written so) joins on the
+    WHERE clause's equalities, the rest of it applied to the joined rows."""
     kind = (join.args.get("kind") or "").upper()
     side = (join.args.get("side") or "").upper()
     if side not in ("", "LEFT") or kind not in ("", "INNER", "OUTER") or (kind == "INNER" and side):
@@ -510,6 +514,8 @@ def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, Cat
         _refuse("JOIN %s" % right_node.sql(), "a join of two tables or views runs")
     right = _lookup(tables, right_node.name)
     on = join.args.get("on")
+    if on is None and not kind and not side and where is not None:      # FROM a, b WHERE a.k = b.k AND ...
+        on = where
     if on is None:
         _refuse("A JOIN without ON", "an inner join on an equality of columns runs")
     # the joined row: the left side's columns, then the right side's

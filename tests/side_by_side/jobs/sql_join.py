@@ -1,7 +1,8 @@
 """Flink SQL regular inner joins of two Kafka tables of JSON (orders, payments): on an equality and a further
 condition (paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a
 GROUP BY over a join printed as a tableau; a payment without an order and one with a NULL order id join nothing;
-UNION ALL of three queries (two of them reading orders) into a print table, and of two as a tableau.
+UNION ALL of three queries (two of them reading orders) into a print table, and of two as a tableau; an interval
+join written as Flink's documentation writes it (FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + ...).
 
 Usage: sql_join.py BOOTSTRAP ORDERS_TOPIC PAYMENTS_TOPIC OUT_TOPIC
 """
@@ -24,6 +25,17 @@ s.add_insert_sql("""INSERT INTO settled SELECT o.id, o.customer, o.amount, p.pai
 s.add_insert_sql("INSERT INTO settled_kafka SELECT o.id, p.id, customer FROM orders o INNER JOIN payments p ON p.order_id = o.id")
 s.execute().wait()
 t_env.execute_sql("SELECT customer, COUNT(*) AS payments, SUM(paid) AS total FROM orders o JOIN payments p ON o.id = p.order_id GROUP BY customer").print()
+# An interval join as Flink's documentation writes it (FROM a, b WHERE ...): a payment within an hour of its order
+for name, columns, topic in (("timed_orders", "id INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts", orders),
+                             ("timed_payments", "id INT, order_id INT, paid DOUBLE, ts TIMESTAMP(3), "
+                                                "WATERMARK FOR ts AS ts", payments)):
+    t_env.execute_sql("""CREATE TABLE %s (%s) WITH ('connector' = 'kafka', 'topic' = '%s',
+        'properties.bootstrap.servers' = '%s', 'scan.startup.mode' = 'earliest-offset',
+        'scan.bounded.mode' = 'latest-offset', 'format' = 'json')""" % (name, columns, topic, brokers))
+t_env.execute_sql("CREATE TABLE timely (order_id INT, payment_id INT, paid DOUBLE) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'timely')")
+t_env.execute_sql("""INSERT INTO timely SELECT o.id, p.id, p.paid FROM timed_orders o, timed_payments p
+    WHERE o.id = p.order_id AND p.ts BETWEEN o.ts AND o.ts + INTERVAL '1' HOUR""").wait()
 t_env.execute_sql("CREATE TABLE events (kind STRING, r INT, amount DOUBLE) WITH ('connector' = 'print', "
                   "'print-identifier' = 'events')")
 t_env.execute_sql("""INSERT INTO events SELECT 'order', id, amount FROM orders WHERE amount > 2
