@@ -598,7 +598,7 @@ def _csv_schema(table: CatalogTable, side: str, columns, names, reading: bool):
 
 
 def _encoder(fmt: str, names, sql_types, table: CatalogTable = None, side: str = "value", columns=()) -> Callable:
-    from pyflink_compat.table.sql.values import json_text, json_timestamp_text, printed
+    from pyflink_compat.table.sql.values import json_row_writer, json_timestamp_text, printed
     if fmt == "csv":
         from pyflink_compat.common.types import Row
         schema = _csv_schema(table, side, columns, names, reading=False)
@@ -614,7 +614,8 @@ def _encoder(fmt: str, names, sql_types, table: CatalogTable = None, side: str =
     if fmt == "raw":
         sql_type = sql_types[0]
         return lambda values: None if values[0] is None else printed(values[0], sql_type).encode("utf-8")
-    return lambda values: json_text(names, values, sql_types).encode("utf-8")
+    write = json_row_writer(names, sql_types)
+    return lambda values: write(values).encode("utf-8")
 
 
 def record_type(metadata=()):
