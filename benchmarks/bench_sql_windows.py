@@ -9,7 +9,6 @@ Runs ``benchmarks/sql_windows_job.py`` on pyflink-compat and, when PYFLINK_ORACL
 output must hold one row per (key, window) with the exact count and sum (the window start as the JSON format
 writes a TIMESTAMP(3) in UTC).
 """
-import argparse
 import datetime
 import os
 import sys
@@ -17,7 +16,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_upper  # noqa: E402  (the shared measuring machinery)
 import bench_windows  # noqa: E402  (the same events)
-import comparison  # noqa: E402
 
 JOB = os.path.join(bench_upper.HERE, "sql_windows_job.py")
 
@@ -34,25 +32,9 @@ def watcher_for(expected: dict):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=int, default=1_000_000)
-    parser.add_argument("--keys", type=int, default=10_000)
-    parser.add_argument("--watch", choices=("consumer", "offsets"), default="consumer")
-    parser.add_argument("--timeout", type=float, default=None)
-    args = parser.parse_args(argv)
-    expected = bench_windows.expected_windows(args.records, args.keys)
-
-    def describe(result):
-        print("%s JSON events, %s keys, %d partitions -> Flink SQL 10 s TUMBLE group window (COUNT(*), SUM) -> "
-              "Kafka JSON, bounded, at-least-once; %s window rows out" % (
-                  format(args.records, ","), format(args.keys, ","), bench_upper.PARTITIONS,
-                  format(len(expected), ",")))
-
-    return comparison.run_comparison(
-        "sql-windows", JOB, args.records, len(expected),
-        lambda bootstrap, topic: bench_windows.produce_input(bootstrap, topic, args.records, args.keys),
-        watcher_for(expected), args.watch, args.timeout or 240.0 + args.records / 1000.0, target=2.0,
-        describe=describe)
+    return bench_windows.main(
+        argv, "sql-windows", JOB, "Flink SQL 10 s TUMBLE group window (COUNT(*), SUM) -> Kafka JSON, bounded, "
+        "at-least-once", watcher_for, __doc__)
 
 
 if __name__ == "__main__":

@@ -93,8 +93,11 @@ def watcher_for(expected: dict, slot_of=lambda row: (row["key"], row["window_sta
     return WindowOutputWatcher
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv=None, benchmark="windows", job=JOB, pipeline="10 s tumbling event-time windows (count, sum) -> JSON "
+         "-> Kafka, bounded, AT_LEAST_ONCE", watcher=None, description=__doc__):
+    """Run the benchmark: these events through ``job`` (``pipeline`` describes it), the output checked by
+    ``watcher(expected windows)`` (this module's ``watcher_for`` by default)."""
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--keys", type=int, default=10_000)
     parser.add_argument("--watch", choices=("consumer", "offsets"), default="consumer")
@@ -103,16 +106,15 @@ def main(argv=None):
     expected = expected_windows(args.records, args.keys)
 
     def describe(result):
-        print("%s JSON events, %s keys, %d partitions -> 10 s tumbling event-time windows (count, sum) -> JSON -> "
-              "Kafka, bounded, AT_LEAST_ONCE; %s window rows out" % (
-                  format(args.records, ","), format(args.keys, ","), bench_upper.PARTITIONS,
-                  format(len(expected), ",")))
+        print("%s JSON events, %s keys, %d partitions -> %s; %s window rows out" % (
+            format(args.records, ","), format(args.keys, ","), bench_upper.PARTITIONS, pipeline,
+            format(len(expected), ",")))
 
     return comparison.run_comparison(
-        "windows", JOB, args.records, len(expected),
+        benchmark, job, args.records, len(expected),
         lambda bootstrap, topic: produce_input(bootstrap, topic, args.records, args.keys),
-        watcher_for(expected), args.watch, args.timeout or 240.0 + args.records / 1000.0, target=2.0,
-        describe=describe)
+        (watcher or watcher_for)(expected), args.watch, args.timeout or 240.0 + args.records / 1000.0,
+        target=2.0, describe=describe)
 
 
 if __name__ == "__main__":

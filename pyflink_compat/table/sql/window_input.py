@@ -243,7 +243,7 @@ class SplitPartials:
                 function = _FIRST_PASS[name]
                 specs.append((source, function))
                 renames[source + "_" + function] = "$p%d" % index
-        grouped = pa.table(columns).group_by(key_names + ["$pane"], use_threads=False).aggregate(_unique(specs))
+        grouped = pa.table(columns).group_by(key_names + ["$pane"], use_threads=False).aggregate(specs)
         return _renamed(grouped, renames)
 
     def _merged(self):
@@ -292,15 +292,6 @@ def _any(flags) -> bool:
 def _all(flags) -> bool:
     import pyarrow.compute as pc
     return bool(pc.all(flags).as_py())
-
-
-def _unique(specs):
-    seen, out = set(), []
-    for spec in specs:
-        if spec not in seen:
-            seen.add(spec)
-            out.append(spec)
-    return out
 
 
 def _epoch_ms_checked(array, factor: int):
@@ -381,7 +372,7 @@ def _kind(node, types) -> Optional[str]:
         return "int" if text.isdigit() and int(text) < _LONG_LIMIT else None
     if isinstance(node, (exp.And, exp.Or)):
         kinds = {_kind(node.this, types), _kind(node.expression, types)}
-        return "bool" if kinds <= {"bool", "null"} and None not in kinds else None
+        return "bool" if kinds <= {"bool", "null"} else None
     if isinstance(node, exp.Not):
         inner = node.this
         if isinstance(inner, exp.Is):
@@ -441,9 +432,6 @@ def batch_form_of(table, value_format: str, key_format, ignore_errors: bool, fai
         if not isinstance(argument, exp.Column) or argument.table or argument.name not in types:
             return None
         kind = _kind(argument, types)
-        if name == "COUNT" and kind is None and types[argument.name] not in ("DOUBLE", "FLOAT", "TIMESTAMP",
-                                                                            "TIMESTAMP_LTZ"):
-            return None
         if name in ("SUM", "AVG:int") and kind != "int":
             return None
         if name in ("MIN", "MAX") and kind not in ("int", "string"):
