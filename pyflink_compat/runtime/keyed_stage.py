@@ -197,12 +197,19 @@ def exchange_transform(plan: KeyedStagePlan):
     return run
 
 
+def read_batch_form(plan: KeyedStagePlan, steps):
+    """The batch form (chain.batch_form_of) the read side runs its chain with, or None: the steps of a route
+    with its own timestamp assigner into a one-input stage."""
+    from pyflink_compat.runtime.chain import batch_form_of
+    return batch_form_of(steps) if plan.assigner_in_chain and plan.input_side == 0 else None
+
+
 def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
     from pyflink_compat.kafka_io import source as ksource
-    from pyflink_compat.runtime.chain import AssignTimestampsStep, batch_form_of
+    from pyflink_compat.runtime.chain import AssignTimestampsStep
     from pyflink_compat.runtime.fan_out import lines_batch
     shared, steps = read_pass.shared, read_pass.steps
-    batch_form = batch_form_of(steps) if plan.assigner_in_chain and plan.input_side == 0 else None
+    batch_form = read_batch_form(plan, steps)
     batched = batch_form.start() if batch_form is not None else None
     assigners = [node for node in plan.pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
     get_key, assign, distributing = _distribution(plan, ksource.reader_index(plan.senders))

@@ -772,9 +772,10 @@ def _input_types(operator: graph.Node, chain, operator_index: int):
 def _batched_read(reading) -> bool:
     """Whether a stage's read side runs its chain a batch at a time (chain.batch_form_of): it makes no Python
     object per record, so its micro-batches may be as large as a plain query's."""
-    from pyflink_compat.runtime.chain import batch_form_of, build_steps
-    return (not reading.pass_outlets and reading.assigner_in_chain and reading.input_side == 0
-            and batch_form_of(build_steps(list(reading.pre_nodes))) is not None)
+    from pyflink_compat.runtime import keyed_stage
+    from pyflink_compat.runtime.chain import build_steps
+    return not reading.pass_outlets and keyed_stage.read_batch_form(
+        reading, build_steps(list(reading.pre_nodes))) is not None
 
 
 def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, checkpoints,
