@@ -522,6 +522,13 @@ class StreamExecutionEnvironment(object):
                           output_type=output_type, payload=graph.CollectionSourceSpec(elements), parallelism=1)
         return DataStream((node, self))
 
+    def _from_datagen(self, spec: graph.DataGenSpec, row_type: TypeInformation, source_name: str,
+                      parallelism: int = None) -> DataStream:
+        """The rows of a Flink SQL 'datagen' table (the Table API's planner makes these)."""
+        node = graph.Node(kind=graph.DATAGEN_SOURCE, name="Source: %s" % source_name, output_type=row_type,
+                          payload=spec, parallelism=parallelism)
+        return DataStream((node, self))
+
     # -- execution ----------------------------------------------------------------------------
 
     def _created(self, node: graph.Node):

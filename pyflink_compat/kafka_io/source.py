@@ -85,6 +85,23 @@ class KafkaSplit(InputPartition):
     def __repr__(self):
         return "KafkaSplit(%s-%d [%d, %d))" % (self.topic, self.partition, self.start, self.end)
 
+    # What the operators chained to a source ask of the split their read task reads (other sources' splits, e.g.
+    # the datagen source's, answer the same three questions).
+    def reader(self, parallelism: int) -> int:
+        """The parallel source instance that reads this split."""
+        return split_owner(self.topic, self.partition, parallelism)
+
+    def input_name(self) -> str:
+        return "%s:%d" % (self.topic, self.partition)
+
+    def final_reader_tasks(self, parallelism: int):
+        """In the source's last micro-batch: how many tasks this split's reader has in it; None otherwise."""
+        if self.final_partitions is None:
+            return None
+        reader = self.reader(parallelism)
+        return sum(1 for topic, partition in self.final_partitions
+                   if split_owner(topic, partition, parallelism) == reader)
+
 
 class KafkaDataSource(DataSource):
     """Options: ``kafka_spec_secret`` (pickled KafkaSourceSpec or KafkaSinkSpec), ``start_offsets``/``stop_offsets``
@@ -309,7 +326,7 @@ class KafkaStreamReader(DataSourceStreamReader):
         batches = read_split(self.spec, decode_object(self.element_type_text), partition)
         # The split is "current" while the transform runs, its end included (a keyed exchange reports the
         # split's progress after its last batch, also when the split had nothing to read).
-        return _within_split(partition, apply_transform(self.transform_text, batches))
+        return within_split(partition, apply_transform(self.transform_text, batches))
 
     def commit(self, end):
         pass
@@ -355,7 +372,7 @@ def reader_index(parallelism: int) -> int:
     (a collection source), the Spark partition id modulo the parallelism."""
     split = current_split
     if split is not None and parallelism:
-        return split_owner(split.topic, split.partition, parallelism)
+        return split.reader(parallelism)
     from pyspark import TaskContext
     context = TaskContext.get()
     partition = context.partitionId() if context is not None else 0
@@ -365,7 +382,7 @@ def reader_index(parallelism: int) -> int:
 def current_split_name() -> str:
     """"topic:partition" of the split the running read task reads ("" outside a Kafka split)."""
     split = current_split
-    return "" if split is None else "%s:%d" % (split.topic, split.partition)
+    return "" if split is None else split.input_name()
 
 
 def reader_tasks_if_final(parallelism: int):
@@ -374,13 +391,11 @@ def reader_tasks_if_final(parallelism: int):
     split = current_split
     if split is None:
         return 1
-    if split.final_partitions is None:
-        return None
-    reader = split_owner(split.topic, split.partition, parallelism)
-    return sum(1 for topic, partition in split.final_partitions if split_owner(topic, partition, parallelism) == reader)
+    return split.final_reader_tasks(parallelism)
 
 
-def _within_split(split, batches):
+def within_split(split, batches):
+    """The batches of a read task, with ``split`` as the current split while they are made and handled."""
     global current_split
     current_split = split
     try:

@@ -4,13 +4,14 @@ A node is one Flink transformation. Sources have no input; sinks are where
 ``execute()`` starts walking back. This is deliberately plain data: no Spark here.
 """
 import itertools
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 import attrs
 
 # Node kinds
 KAFKA_SOURCE = "kafka_source"
 COLLECTION_SOURCE = "collection_source"
+DATAGEN_SOURCE = "datagen_source"      # Flink SQL's 'datagen' connector (payload: DataGenSpec)
 MAP = "map"
 FLAT_MAP = "flat_map"
 FILTER = "filter"
@@ -42,7 +43,7 @@ PARTITIONERS = ("SHUFFLE", "REBALANCE", "RESCALE", "FORWARD", "BROADCAST")
 # Operator chaining as the job asked for it (start_new_chain / disable_chaining)
 CHAIN_DEFAULT, CHAIN_HEAD, CHAIN_NEVER = "default", "head", "never"
 
-SOURCE_KINDS = (KAFKA_SOURCE, COLLECTION_SOURCE)
+SOURCE_KINDS = (KAFKA_SOURCE, COLLECTION_SOURCE, DATAGEN_SOURCE)
 FUNCTION_KINDS = (MAP, FLAT_MAP, FILTER, PROCESS, ASSIGN_TIMESTAMPS, SIDE_OUTPUT, PROJECT)   # per element, no state
 KEYED_KINDS = (KEY_BY, KEYED_PROCESS, WINDOW)
 SINK_KINDS = (KAFKA_SINK, PRINT_SINK, COLLECT_SINK, DISCARD_SINK)
@@ -185,3 +186,30 @@ class BroadcastSpec:
 @attrs.frozen
 class CollectionSourceSpec:
     elements: tuple                      # already converted to the stream type (PyFlink converts eagerly)
+
+
+@attrs.frozen
+class FieldGenerator:
+    """How the 'datagen' connector makes one column's values: ``kind`` "random" or "sequence"; ``type_name``
+    the column's SQL type (INT, STRING, TIMESTAMP_LTZ, ...)."""
+    kind: str
+    type_name: str
+    minimum: Any = None                  # random numbers: the range, inclusive (None: the type's)
+    maximum: Any = None
+    length: int = 100                    # random strings: hexadecimal digits
+    variable_length: bool = False        # random strings: a length from 1 to ``length``
+    max_past_ms: int = 0                 # random timestamps: now, minus up to this
+    null_rate: float = 0.0
+    start: Optional[int] = None          # sequences: start to end, inclusive
+    end: Optional[int] = None
+
+
+@attrs.frozen
+class DataGenSpec:
+    """A 'datagen' table's rows: one generator per physical column. Each subtask emits ``rows_per_second``
+    divided by the parallelism, rounded up, per second; the source is bounded by ``number_of_rows`` and by its
+    sequences (each subtask's share of them)."""
+    fields: Tuple[FieldGenerator, ...]
+    rows_per_second: int = 10000
+    number_of_rows: Optional[int] = None
+    seed: int = 0                        # of the random values (a re-read micro-batch has the same ones)

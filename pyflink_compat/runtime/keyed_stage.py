@@ -282,11 +282,10 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
     split = ksource.current_split
     prefix = plan.input_prefix
     if split is not None:
-        partition = "%s%s:%d" % (prefix, split.topic, split.partition)
+        partition = "%s%s" % (prefix, split.input_name())
         finished = bool(getattr(split, "finished", False))
         if plan.assigner_in_chain:      # one generator per reader, fed by all of the reader's partitions
-            reader = "%s%s" % (prefix, reader_input(ksource.split_owner(split.topic, split.partition,
-                                                                        plan.senders)))
+            reader = "%s%s" % (prefix, reader_input(split.reader(plan.senders)))
             progress = exchange.BatchProgress(reader, max_ts, records, finished, part=partition)
         else:                           # the source's generator: one per partition
             progress = exchange.BatchProgress(partition, max_ts, records, finished)

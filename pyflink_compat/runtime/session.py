@@ -323,9 +323,11 @@ def _register_data_sources(session):
     _skip_installed_data_source_lookup(session)
     from pyflink_compat.kafka_io.source import KafkaDataSource
     from pyflink_compat.runtime.collection_source import CollectionDataSource
+    from pyflink_compat.runtime.datagen_source import DataGenDataSource
     from pyflink_compat.runtime.warm_up import WarmUpDataSource
     session.dataSource.register(KafkaDataSource)
     session.dataSource.register(CollectionDataSource)
+    session.dataSource.register(DataGenDataSource)
     session.dataSource.register(WarmUpDataSource)
 
 

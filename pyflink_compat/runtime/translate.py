@@ -25,7 +25,7 @@ from pyflink_compat import options
 from pyflink_compat.plan import graph
 from pyflink_compat.plan.job import JobPlan
 from pyflink_compat import codec
-from pyflink_compat.runtime import collection_source, live_functions, printing
+from pyflink_compat.runtime import collection_source, datagen_source, live_functions, printing
 from pyflink_compat.third_party_patches import pandas_version_checked_without_import
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, illegal_state
 
@@ -184,6 +184,28 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sin
     return df, done, already_done
 
 
+def _generated_source(spark, node: graph.Node, job: JobPlan, transform=None, output_type=None,
+                      schema_ddl: str = None):
+    """A source that is not Kafka: a collection, or a 'datagen' table. Returns (DataFrame, the offset at which it
+    has read everything or None, whether it has nothing to read)."""
+    if node.kind == graph.DATAGEN_SOURCE:
+        return _datagen_source(spark, node, node.parallelism or job.parallelism, transform, output_type, schema_ddl)
+    return _collection_source(spark, node, transform, output_type, schema_ddl)
+
+
+def _datagen_source(spark, node: graph.Node, parallelism: int, transform=None, output_type=None,
+                    schema_ddl: str = None):
+    reader_options = {
+        "spec": ksource.encode_object(node.payload),
+        "parallelism": str(parallelism),
+        "row_type": ksource.encode_object(node.output_type),
+        **_transform_options(transform, output_type or node.output_type, schema_ddl),
+    }
+    df = spark.readStream.format(datagen_source.FORMAT_NAME).options(**reader_options).load()
+    done = datagen_source.final_offset(node.payload, parallelism)
+    return df, done, done is not None and done["index"] == 0
+
+
 def _collection_source(spark, node: graph.Node, transform=None, output_type=None, schema_ddl: str = None):
     elements = node.payload.elements
     reader_options = {
@@ -290,6 +312,8 @@ def direct_kafka_writes(transform, sink_spec, element_type):
 
 def _source_tasks(source: graph.Node, parallelism: int) -> int:
     """How many read tasks a micro-batch can have: one per Kafka partition (at least ``parallelism``)."""
+    if source.kind == graph.DATAGEN_SOURCE:
+        return source.parallelism or parallelism
     if source.kind != graph.KAFKA_SOURCE:
         return 1
     with Cluster(source.payload.properties) as cluster:
@@ -460,7 +484,7 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
         df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
                                                stream_type, schema_ddl, branch=branch)
     else:
-        df, done, already_done = _collection_source(spark, source, transform, stream_type, schema_ddl)
+        df, done, already_done = _generated_source(spark, source, job, transform, stream_type, schema_ddl)
 
     name, writer = _stream_writer(df, sink, job_name, checkpoints, configuration, branch)
 
@@ -655,7 +679,7 @@ def plan_shared_query(spark, job: JobPlan, routes: List[Route], job_name: str, c
         df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, first.sink, transform,
                                                schema_ddl=fan_out.SCHEMA_DDL, branch=first.branch)
     else:
-        df, done, already_done = _collection_source(spark, source, transform, schema_ddl=fan_out.SCHEMA_DDL)
+        df, done, already_done = _generated_source(spark, source, job, transform, schema_ddl=fan_out.SCHEMA_DDL)
     name, writer = _stream_writer(df, first.sink, job_name, checkpoints, configuration, first.branch)
     if any(sink.kind == graph.PRINT_SINK for sink in sinks):
         import sys
@@ -950,7 +974,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
                                                    branch=route.branch, query_branch=first.branch,
                                                    position=position)
         else:
-            df, done, already_done = _collection_source(spark, source, transform, schema_ddl=schema)
+            df, done, already_done = _generated_source(spark, source, job, transform, schema_ddl=schema)
         frames.append(df)
         sources.append(_query_source(source, done, already_done, checkpoints))
     stage = frames[0]

@@ -254,7 +254,7 @@ def test_group_windows_need_the_time_attribute_and_flinks_arguments():
 
 @pytest.mark.parametrize("text, ms", [("5 s", 5000), ("500 ms", 500), ("1 min", 60000), ("10000", 10000)])
 def test_idle_timeout_durations_read_as_flinks(text, ms):
-    assert planner._duration_ms(text) == ms
+    assert planner.duration_ms(text) == ms
 
 
 def test_computed_columns_are_typed_by_their_expression_and_computed_after_reading():

@@ -3,7 +3,7 @@ use); what they would run raises UnsupportedFeatureError naming the porting guid
 import pytest
 
 from pyflink_compat import aliasing
-from pyflink_compat.util.exceptions import UnsupportedFeatureError
+from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
 
 @pytest.fixture(autouse=True)
@@ -63,11 +63,15 @@ def test_what_a_table_environment_would_run_raises_naming_the_section():
     from pyflink.datastream import StreamExecutionEnvironment
     from pyflink.table import StreamTableEnvironment
     t_env = StreamTableEnvironment.create(StreamExecutionEnvironment.get_execution_environment())
-    t_env.execute_sql("CREATE TABLE t (x INT) WITH ('connector' = 'datagen')")      # DDL is accepted
-    with pytest.raises(UnsupportedFeatureError, match=r"The 'datagen' connector as a source .*#table-api"):
-        t_env.execute_sql("INSERT INTO t SELECT x FROM t")
-    with pytest.raises(UnsupportedFeatureError, match=r"The 'datagen' connector as a source .*#table-api"):
+    t_env.execute_sql("CREATE TABLE t (x INT) WITH ('connector' = 'filesystem')")      # DDL is accepted
+    with pytest.raises(UnsupportedFeatureError, match=r"The 'filesystem' connector as a source .*#table-api"):
         t_env.execute_sql("SELECT x FROM t")
+    t_env.execute_sql("CREATE TABLE g (x INT) WITH ('connector' = 'datagen')")
+    with pytest.raises(JavaStyleError, match=r"(?s)Unable to create a sink for writing table "
+                                             r"'default_catalog.default_database.g'.*Caused by: org.apache.flink.table."
+                                             r"api.ValidationException: Connector 'datagen' can only be used as a "
+                                             r"source. It cannot be used as a sink."):
+        t_env.execute_sql("INSERT INTO g SELECT x FROM g")
     with pytest.raises(UnsupportedFeatureError, match=r"The SQL statement 'SHOW FUNCTIONS' .*#table-api"):
         t_env.execute_sql("SHOW FUNCTIONS")
     with pytest.raises(UnsupportedFeatureError, match=r"StreamTableEnvironment.from_changelog_stream .*#table-api"):

@@ -17,6 +17,7 @@ class SqlType:
     nullable: bool = True
     precision: Optional[int] = None  # TIMESTAMP(p): digits of the second's fraction
     element: Optional["SqlType"] = None   # ARRAY<element>
+    length: Optional[int] = attrs.field(default=None, eq=False)   # VARCHAR(n), CHAR(n): n (read as STRING)
     # "PROCTIME": a processing-time attribute (PROCTIME(), and a column that is it as it is)
     time_attribute: Optional[str] = attrs.field(default=None, eq=False)
     # the name of the column these values come from, as a table or a function made it: what a Python function
@@ -67,6 +68,8 @@ def sql_type(kind: exp.DataType, column: str) -> SqlType:
     if name in TIME_TYPES:
         parameters = kind.expressions
         return SqlType(name, precision=int(parameters[0].this.this) if parameters else 6)   # Flink's default: 6
+    if kind.this in (exp.DType.VARCHAR, exp.DType.CHAR) and kind.expressions:
+        return SqlType(name, length=int(kind.expressions[0].this.this))
     return SqlType(name)
 
 

@@ -191,9 +191,10 @@ def format_option(table: CatalogTable, side: str, name: str, default: str = None
     return table.option("%s.%s" % (table.option("format"), name), default)
 
 
-def factory_error(table: CatalogTable, purpose: str, cause: str):
+def factory_error(table: CatalogTable, purpose: str, cause):
     """Flink's table factory's ValidationException: which table could not be made, its options (secrets
-    masked, as Flink masks them), and the cause naming what is wrong."""
+    masked, as Flink masks them), and the cause naming what is wrong (a ValidationException's message, or the
+    JavaStyleError of another exception)."""
     from pyflink_compat.kafka_io.spec import is_secret_key
     from pyflink_compat.util.exceptions import JavaStyleError
     options = "\n".join("'%s'='%s'" % (key, "******" if is_secret_key(key) else value)
@@ -201,7 +202,7 @@ def factory_error(table: CatalogTable, purpose: str, cause: str):
     what = "source for reading" if purpose == SOURCE else "sink for writing"
     return JavaStyleError(_VALIDATION, "Unable to create a %s table '%s.%s'.\n\nTable options are:\n\n%s"
                           % (what, CATALOG_PATH, table.name, options), "executeSql",
-                          cause=JavaStyleError(_VALIDATION, cause))
+                          cause=cause if isinstance(cause, JavaStyleError) else JavaStyleError(_VALIDATION, cause))
 
 
 def _missing_option(table: CatalogTable, key: str):

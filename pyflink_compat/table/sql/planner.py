@@ -10,7 +10,7 @@ import attrs
 from sqlglot import exp
 
 from pyflink_compat.common.watermark_strategy import TimestampAssigner
-from pyflink_compat.table.sql import catalog as catalog_module, expressions, kafka_table, window_input
+from pyflink_compat.table.sql import catalog as catalog_module, datagen_table, expressions, kafka_table, window_input
 from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
@@ -210,8 +210,11 @@ class JobBuilder:
             if connector == kafka_table.UPSERT_KAFKA:
                 _refuse("Reading an 'upsert-kafka' table through a view, a join, UNNEST or GROUP BY",
                         "projections and filters of it run (INSERT INTO ... SELECT ... FROM it, and queries)")
+            if connector == datagen_table.DATAGEN:
+                self.streams[table.name] = self._datagen_source(table)
+                return self.streams[table.name]
             if connector != "kafka":
-                _refuse("The '%s' connector as a source" % connector, "sources are Kafka tables")
+                _refuse("The '%s' connector as a source" % connector, "sources are Kafka and 'datagen' tables")
             self.streams[table.name] = self._kafka_source(table)
         return self.streams[table.name]
 
@@ -281,6 +284,25 @@ class JobBuilder:
             rows = rows.assign_timestamps_and_watermarks(self._watermark_strategy(table))
         return rows
 
+    def _datagen_source(self, table: CatalogTable):
+        if table.metadata_columns:
+            raise expressions.validation_error(
+                "Table '%s.%s' declares metadata columns, but the underlying DynamicTableSource doesn't implement "
+                "the SupportsReadingMetadata interface. Therefore, metadata cannot be read from the given source."
+                % (CATALOG_PATH, table.name))
+        spec = datagen_table.spec_of(table)
+        physical = attrs.evolve(table, columns=tuple(table.physical_columns))
+        rows = self.env._from_datagen(spec, _row_type(physical), "DataGenSource-%s.%s" % (CATALOG_PATH, table.name),
+                                      datagen_table.parallelism_of(table))
+        if spec.rows_per_second <= 0:
+            log.warning("Table '%s' generates no rows: its rows-per-second is %d (so it is on Flink)", table.name,
+                        spec.rows_per_second)
+        if list(physical.columns) != list(table.columns):
+            rows = rows.map(_with_computed_columns(table), output_type=_row_type(table)).name("computed columns")
+        if table.watermark is not None:
+            rows = rows.assign_timestamps_and_watermarks(self._watermark_strategy(table))
+        return rows
+
     def _watermark_strategy(self, table: CatalogTable):
         """WATERMARK FOR ts AS ts - INTERVAL d: each record's timestamp is ts (a TIMESTAMP read as UTC), the
         watermark trails the largest by d, idle sources per table.exec.source.idle-timeout."""
@@ -298,7 +320,7 @@ class JobBuilder:
 
     def _idle_timeout_ms(self) -> int:
         idle = self.env_option("table.exec.source.idle-timeout")
-        return _duration_ms(idle) if idle else 0
+        return duration_ms(idle) if idle else 0
 
     def env_option(self, key: str):
         return self.options.get(key)
@@ -340,6 +362,9 @@ class JobBuilder:
             layout = kafka_table.layout_of(table, kafka_table.SINK)
             records = rows.map(_records_of(kafka_table.writer(table, layout)), output_type=kafka_table.record_type())
             records.sink_to(kafka_table.sink(table, layout, timestamped))
+        elif connector == datagen_table.DATAGEN:
+            raise kafka_table.factory_error(table, kafka_table.SINK, "Connector 'datagen' can only be used as a "
+                                                                     "source. It cannot be used as a sink.")
         else:
             _refuse("The '%s' connector as a sink" % connector, "sinks are Kafka, upsert-kafka, print or blackhole "
                                                                "tables")
@@ -875,20 +900,18 @@ def _values_row(change):
     return Row(*change[1])
 
 
-def _duration_ms(text: str) -> int:
-    """Flink's duration text: '5 s', '500 ms', '1 min', '10000' (ms)."""
+def duration_ms(text: str, key: str = "table.exec.source.idle-timeout") -> int:
+    """Flink's duration text: '5 s', '500 ms', '1 min', '10000' (ms), the value of option ``key``."""
     import re
     match = re.fullmatch(r"\s*(\d+)\s*([a-z]*)\s*", text.lower())
     if match is None:
-        raise expressions.validation_error("Could not parse value '%s' for key 'table.exec.source.idle-timeout'."
-                                           % text)
+        raise expressions.validation_error("Could not parse value '%s' for key '%s'." % (text, key))
     number, unit = int(match.group(1)), match.group(2)
     factors = {"": 1, "ms": 1, "milli": 1, "millis": 1, "s": 1000, "sec": 1000, "secs": 1000, "second": 1000,
                "seconds": 1000, "min": 60_000, "m": 60_000, "minute": 60_000, "minutes": 60_000, "h": 3_600_000,
                "hour": 3_600_000, "hours": 3_600_000}
     if unit not in factors:
-        raise expressions.validation_error("Could not parse value '%s' for key 'table.exec.source.idle-timeout'."
-                                           % text)
+        raise expressions.validation_error("Could not parse value '%s' for key '%s'." % (text, key))
     return number * factors[unit]
 
 

@@ -54,3 +54,21 @@ with t_env.execute_sql("SELECT o.id, o.customer, p.id AS pid, p.paid FROM orders
         row = tuple(change)
         left_joined[row] = left_joined.get(row, 0) + (1 if str(change.get_row_kind()) == "+I" else -1)
 print("left join:", sorted((row for row, count in left_joined.items() for _ in range(count)), key=repr))
+
+# The 'datagen' connector at parallelism 2: each subtask prints its share of the sequences (random values are
+# checked, not printed); at parallelism 1, a window over a bounded datagen table whose rowtime is computed.
+t_env.get_config().set("parallelism.default", "2")
+t_env.execute_sql("""CREATE TABLE gen (id INT, code VARCHAR(4), n INT, label STRING, share DOUBLE) WITH (
+    'connector' = 'datagen', 'number-of-rows' = '7', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',
+    'fields.id.end' = '10', 'fields.n.min' = '1', 'fields.n.max' = '3', 'fields.label.kind' = 'sequence',
+    'fields.label.start' = '100', 'fields.label.end' = '200', 'fields.share.min' = '0', 'fields.share.max' = '1')""")
+t_env.execute_sql("CREATE TABLE gen_out (id INT, label STRING, ok BOOLEAN) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'gen')")
+t_env.execute_sql("INSERT INTO gen_out SELECT id, label, CHAR_LENGTH(code) = 4 AND n BETWEEN 1 AND 3 AND share >= 0 "
+                  "AND share <= 1 FROM gen").wait()
+t_env.get_config().set("parallelism.default", "1")
+t_env.execute_sql("""CREATE TABLE ticks (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 1000, 3), WATERMARK FOR ts AS ts)
+    WITH ('connector' = 'datagen', 'rows-per-second' = '5', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',
+          'fields.id.end' = '12')""")
+t_env.execute_sql("""SELECT window_start, COUNT(*) AS ticks, SUM(id) AS total
+    FROM TABLE(TUMBLE(TABLE ticks, DESCRIPTOR(ts), INTERVAL '5' SECONDS)) GROUP BY window_start, window_end""").print()
