@@ -494,11 +494,19 @@ def test_a_window_table_function_is_a_window_aggregation_of_its_group_by_and_ref
                ("SELECT usr, COUNT(*) FROM %s GROUP BY window_start, usr" % tumble, "without both window_start"),
                ("SELECT CAST(window_start AS STRING), COUNT(*) FROM %s GROUP BY window_start, window_end" % tumble,
                 "window_start in an expression"),
-               ("SELECT COUNT(*) FROM TABLE(CUMULATE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' SECOND, "
-                "INTERVAL '2' SECOND)) GROUP BY window_start, window_end", "The CUMULATE window table function")]
+               ("SELECT COUNT(*) FROM TABLE(SESSION(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' SECOND)) "
+                "GROUP BY window_start, window_end", "The SESSION window table function")]
     for query, message in refused:
         with pytest.raises(UnsupportedFeatureError, match=message):
             planner.query_columns(dialect.parse(query)[0], tables)
+    for arguments, message in [("INTERVAL '4' SECOND, INTERVAL '6' SECOND",
+                                "CUMULATE table function based aggregate requires maxSize must be an integral multiple "
+                                "of step, but got maxSize 6000 ms and step 4000 ms."),
+                               ("INTERVAL '4' SECOND", "Invalid number of arguments to function 'CUMULATE'. Was "
+                                                       "expecting 4 arguments")]:
+        with pytest.raises(JavaStyleError, match=re.escape(message)):
+            planner.query_columns(dialect.parse("SELECT COUNT(*) FROM TABLE(CUMULATE(TABLE clicks, DESCRIPTOR(ts), %s)) "
+                                                "GROUP BY window_start, window_end" % arguments)[0], tables)
     with pytest.raises(JavaStyleError, match="requires the timecol is a time attribute type, but is TIMESTAMP\\(3\\)"):
         planner.query_columns(dialect.parse("SELECT COUNT(*) FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(plain), "
                                             "INTERVAL '1' SECOND)) GROUP BY window_start, window_end")[0], tables)
@@ -614,3 +622,14 @@ def test_a_left_outer_join_pads_then_retracts_and_normalize_keeps_the_last_row_p
         normalize.process_element((key,), ((key,), row), 0)
     assert [record for record, _ in out.records] == [
         ("+I", ("ann", 5)), ("-U", ("ann", 5)), ("+U", ("ann", 9)), ("-D", ("ann", 9))]
+
+
+@given(st.integers(0, 10 ** 7), st.sampled_from([(1000, 1000), (1000, 3000), (2000, 6000), (500, 10000)]))
+def test_cumulate_puts_a_row_in_each_window_of_its_period_that_ends_after_it(timestamp, step_and_size):
+    from pyflink_compat.table.sql.aggregates import CumulativeWindows
+    step, size = step_and_size
+    windows = CumulativeWindows(step, size).assign_windows(None, timestamp, None)
+    start = timestamp - timestamp % size
+    assert [(w.start, w.end) for w in windows] == [(start, end) for end in range(start + step, start + size + 1, step)
+                                                   if timestamp < end]
+    assert all(w.start <= timestamp < w.end for w in windows) and windows[-1].end == start + size

@@ -5,6 +5,8 @@ from typing import Optional, Tuple
 from sqlglot import exp
 
 from pyflink_compat.datastream.functions import AggregateFunction, KeyedProcessFunction, ProcessWindowFunction
+from pyflink_compat.datastream.window import (EventTimeTrigger, ProcessingTimeTrigger, TimeWindow, TimeWindowSerializer,
+                                              WindowAssigner)
 from pyflink_compat.table.sql import expressions
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, interval_ms
 from pyflink_compat.util.exceptions import UnsupportedFeatureError
@@ -198,6 +200,9 @@ class GroupWindow:
             slide, size = self.intervals
             sliding = windows.SlidingProcessingTimeWindows if self.processing else windows.SlidingEventTimeWindows
             return sliding.of(Time.milliseconds(size), Time.milliseconds(slide))
+        if self.kind == "CUMULATE":
+            step, size = self.intervals
+            return CumulativeWindows(step, size, self.processing)
         session = windows.ProcessingTimeSessionWindows if self.processing else windows.EventTimeSessionWindows
         return session.with_gap(Time.milliseconds(self.intervals[0]))
 
@@ -212,6 +217,32 @@ class GroupWindow:
                     return "rowtime"
                 return bound.lower()
         return None
+
+
+class CumulativeWindows(WindowAssigner):
+    """Flink SQL's CUMULATE(step, size): windows that start every ``size`` ms and end after one step, two steps,
+    ... up to ``size``; a row is in each of them that ends after it."""
+
+    def __init__(self, step: int, size: int, processing: bool = False):
+        self.step, self.size, self.processing = step, size, processing
+
+    def assign_windows(self, element, timestamp, context):
+        at = context.get_current_processing_time() if self.processing else timestamp
+        start = TimeWindow.get_window_start_with_offset(at, 0, self.size)
+        return [TimeWindow(start, end) for end in range(start + self.step, start + self.size + 1, self.step)
+                if end > at]
+
+    def get_default_trigger(self, env):
+        return ProcessingTimeTrigger() if self.processing else EventTimeTrigger()
+
+    def get_window_serializer(self):
+        return TimeWindowSerializer()
+
+    def is_event_time(self) -> bool:
+        return not self.processing
+
+    def __repr__(self):
+        return "CumulativeWindows(%d, %d)" % (self.step, self.size)
 
 
 def group_window(node: exp.Anonymous, source) -> GroupWindow:

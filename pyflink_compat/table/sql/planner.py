@@ -634,8 +634,8 @@ def _window_table(function, tables: Dict[str, CatalogTable]) -> CatalogTable:
     if not isinstance(function, WindowTableFunction):
         _refuse("FROM TABLE(%s)" % function.sql())
     kind = function.args["kind"]
-    if kind not in ("TUMBLE", "HOP"):
-        _refuse("The %s window table function" % kind, "TUMBLE and HOP window table functions run")
+    if kind not in ("TUMBLE", "HOP", "CUMULATE"):
+        _refuse("The %s window table function" % kind, "TUMBLE, HOP and CUMULATE window table functions run")
     base = _lookup(tables, function.this.name)
     arguments = function.expressions
     descriptor = arguments[0] if arguments else None
@@ -643,7 +643,10 @@ def _window_table(function, tables: Dict[str, CatalogTable]) -> CatalogTable:
             and len(descriptor.expressions) == 1 and isinstance(descriptor.expressions[0], exp.Column)):
         _refuse("%s without DESCRIPTOR(time column) as its second argument" % kind)
     column = descriptor.expressions[0].name
-    expected = 2 if kind == "HOP" else 1
+    expected = 1 if kind == "TUMBLE" else 2
+    if len(arguments) < expected + 1:
+        raise expressions.validation_error("SQL validation failed. Invalid number of arguments to function '%s'. "
+                                           "Was expecting %d arguments" % (kind, expected + 2))
     if len(arguments) != expected + 1:
         _refuse("%s with %d arguments" % (kind, len(arguments) + 1), "an offset is not there yet")
     processing = aggregates.is_proctime(base, column)
@@ -654,6 +657,10 @@ def _window_table(function, tables: Dict[str, CatalogTable]) -> CatalogTable:
             % ("TIMESTAMP(%d)" % column_type.precision if column_type is not None and column_type.name == "TIMESTAMP"
                else column_type.name if column_type is not None else column))
     window = aggregates.GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]], processing)
+    if kind == "CUMULATE" and window.intervals[1] % window.intervals[0] != 0:
+        raise expressions.validation_error(
+            "CUMULATE table function based aggregate requires maxSize must be an integral multiple of step, but got "
+            "maxSize %d ms and step %d ms." % (window.intervals[1], window.intervals[0]))
     bound = SqlType("TIMESTAMP", precision=3)
     columns = tuple(base.columns) + tuple(Column(name, bound) for name in _WINDOW_COLUMNS)
     return CatalogTable("%s_windowed" % base.name, columns, {}, base.watermark, WindowTableRelation(base, window))

@@ -1,6 +1,6 @@
 """Flink SQL window table functions with window aggregation over a Kafka table of clicks whose rowtime is a
 TIMESTAMP(3) column with WATERMARK FOR: TUMBLE per user into a print table and into a Kafka table (JSON),
-HOP over all users (a record in two windows), window_time (the window's last millisecond) printed as a tableau;
+HOP over all users (a record in two windows), CUMULATE over all users (windows growing by a step), window_time (the window's last millisecond) printed as a tableau;
 a record behind the watermark comes in the same micro-batch as the records that moved it.
 
 Usage: sql_window_tvf.py BOOTSTRAP CLICKS_TOPIC WINDOWS_TOPIC
@@ -33,6 +33,9 @@ t_env.execute_sql("""
     CREATE TABLE all_users (window_start TIMESTAMP(3), window_end TIMESTAMP(3), clicks BIGINT)
     WITH ('connector' = 'print', 'print-identifier' = 'hop')""")
 t_env.execute_sql("""
+    CREATE TABLE cumulative (window_start TIMESTAMP(3), window_end TIMESTAMP(3), clicks BIGINT)
+    WITH ('connector' = 'print', 'print-identifier' = 'cumulate')""")
+t_env.execute_sql("""
     CREATE TABLE windows (usr STRING, window_start TIMESTAMP(3), clicks BIGINT) WITH (
         'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json')"""
                   % (windows_topic, brokers))
@@ -46,6 +49,11 @@ statements.add_insert_sql("""
     INSERT INTO all_users
     SELECT window_start, window_end, COUNT(*)
     FROM TABLE(HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECONDS, INTERVAL '10' SECONDS))
+    GROUP BY window_start, window_end""")
+statements.add_insert_sql("""
+    INSERT INTO cumulative
+    SELECT window_start, window_end, COUNT(*)
+    FROM TABLE(CUMULATE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECONDS, INTERVAL '15' SECONDS))
     GROUP BY window_start, window_end""")
 statements.add_insert_sql("""
     INSERT INTO windows
