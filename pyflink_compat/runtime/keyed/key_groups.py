@@ -138,6 +138,9 @@ def typed_key_hash(key, key_type) -> int:
     """The Java hash code of the key ``key_by(selector, key_type=key_type)`` gives Flink, for
     basic key types (STRING, INT, LONG, SHORT, BYTE, BOOLEAN, DOUBLE, FLOAT; pickled bytes
     when ``key_type`` is None or PICKLED_BYTE_ARRAY)."""
+    hash_code = getattr(key_type, 'key_hash_code', None)
+    if hash_code is not None:             # a key type that knows its Java hash code (Flink SQL's binary rows)
+        return hash_code(key)
     name = repr(key_type) if key_type is not None else 'PickledByteArrayTypeInfo'
     if name == 'PickledByteArrayTypeInfo':
         return pickled_key_hash(key)

@@ -10,7 +10,8 @@ import attrs
 from sqlglot import exp
 
 from pyflink_compat.common.watermark_strategy import TimestampAssigner
-from pyflink_compat.table.sql import catalog as catalog_module, datagen_table, expressions, kafka_table, window_input
+from pyflink_compat.table.sql import (binary_keys, catalog as catalog_module, datagen_table, expressions, kafka_table,
+                                      window_input)
 from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
@@ -188,8 +189,10 @@ class JobBuilder:
         kafka, _ = kafka_table.source(source, layout, self._idle_timeout_ms())
         records = self.env.from_source(kafka, WatermarkStrategy.no_watermarks(),
                                        "KafkaSource-%s.%s" % (CATALOG_PATH, source.name))
+        key_type = binary_keys.key_type_of([next(c.type for c in source.columns if c.name == name)
+                                            for name in source.primary_key])
         keyed = records.flat_map(kafka_table.upsert_reader(source, layout)).name("%s/%s[%s]" % (
-            layout.key_format, layout.value_format, source.name)).key_by(keys_of)
+            layout.key_format, layout.value_format, source.name)).key_by(keys_of, key_type=key_type)
         condition = _condition(select, compiler)
         normalized = keyed.process(ChangelogNormalize(condition)).name("ChangelogNormalize")
         return normalized.map(_projected_change(converters)).name("Calc")
@@ -251,7 +254,7 @@ class JobBuilder:
         if key not in self.streams:
             left = self._source_stream(relation.left).flat_map(_keyed_side(relation.left_keys)).name("Calc")
             right = self._source_stream(relation.right).flat_map(_keyed_side(relation.right_keys)).name("Calc")
-            keyed = left.connect(right).key_by(_group_key, _group_key)
+            keyed = left.connect(right).key_by(_group_key, _group_key, key_type=relation.key_type)
             if relation.outer:
                 self.streams[key] = keyed.process(LeftOuterJoin(relation.condition, len(relation.right.columns))) \
                     .name("Join(joinType=[LeftOuterJoin])")
@@ -520,6 +523,7 @@ class JoinRelation:
         self.condition = condition              # the rest of ON over the joined row (or None)
         self.qualified, self.ambiguous, self.text = qualified, ambiguous, text
         self.outer = False                      # a LEFT [OUTER] JOIN: its rows are a changelog (+I / -D)
+        self.key_type = None                    # the SqlKeyType of both sides' keys (None: pickled keys)
 
     def compiler(self):
         return expressions.Compiler(self.qualified, self.ambiguous)
@@ -558,15 +562,18 @@ def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, Cat
     ambiguous = frozenset(name for name, count in counts.items() if count > 1)
     compiler = expressions.Compiler(qualified, ambiguous)
     width = len(left.columns)
-    left_keys, right_keys, rest = [], [], []
+    left_keys, right_keys, key_types, rest = [], [], [], []
     for conjunct in _conjuncts(on):
         sides_of = [_side_of(each, compiler, width) for each in (conjunct.this, conjunct.expression)] \
             if isinstance(conjunct, exp.EQ) else None
         if sides_of in (["left", "right"], ["right", "left"]):
             left_expr, right_expr = ((conjunct.this, conjunct.expression) if sides_of[0] == "left"
                                      else (conjunct.expression, conjunct.this))
-            left_keys.append(compiler.compile(left_expr)[0])
-            right_keys.append(_shifted(compiler.compile(right_expr)[0], width))
+            (left_key, left_type), (right_key, right_type) = (compiler.compile(each) for each in (left_expr,
+                                                                                              right_expr))
+            left_keys.append(left_key)
+            right_keys.append(_shifted(right_key, width))
+            key_types.append(left_type if left_type == right_type else None)
         else:
             rest.append(conjunct)
     if not left_keys:
@@ -587,6 +594,8 @@ def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, Cat
             columns.append(Column(name, attrs.evolve(column.type, nullable=True) if padded else column.type))
     relation = JoinRelation(left, right, names, left_keys, right_keys, condition, qualified, ambiguous, join.sql())
     relation.outer = side == "LEFT"
+    # both sides keyed as Flink keys them when their key columns have one type (else Flink casts them first)
+    relation.key_type = binary_keys.key_type_of(key_types)
     return CatalogTable("%s_join_%s" % (left.name, right.name), tuple(columns), {}, None, relation)
 
 
@@ -1028,19 +1037,21 @@ class _Grouping:
             raise JavaStyleError("org.apache.flink.table.api.TableException",
                                  "Pandas UDAFs are not supported in streaming mode currently.", "execute")
         rows = builder._source_stream(self.source)
+        key_type = binary_keys.key_type_of([key_type for _, key_type in self.keys])
         if self.window is None:
-            return rows.flat_map(keyed_input).name("Calc").key_by(_group_key) \
+            return rows.flat_map(keyed_input).name("Calc").key_by(_group_key, key_type) \
                 .process(aggregates.GroupAggregate(names, self.outputs, column_types)).name("GroupAggregate")
         if self.window.kind != "SESSION" and window_input.mergeable(names):
             # each row's contribution as a partial accumulator; where the batch form applies, a batch's rows of
             # one key and pane are summed up before the exchange
             partials = window_input.WindowPartials(condition, key_functions, argument_functions, names,
                                                    self._batch_form(builder, names))
-            return rows.flat_map(partials).name("Calc").key_by(_group_key).window(self.window.assigner()) \
+            return rows.flat_map(partials).name("Calc").key_by(_group_key, key_type).window(self.window.assigner()) \
                 .aggregate(aggregates.Accumulate(names, partials=True),
                            aggregates.WindowAggregate(names, self.outputs, column_types)) \
                 .name("GroupWindowAggregate")
-        windowed = rows.flat_map(keyed_input).name("Calc").key_by(_group_key).window(self.window.assigner())
+        windowed = rows.flat_map(keyed_input).name("Calc").key_by(_group_key, key_type) \
+            .window(self.window.assigner())
         if self.window.kind == "SESSION":
             # merging windows keep their elements: our DataStream window operator reproduces PyFlink's keeping
             # one accumulator when a record bridges sessions, and Flink SQL's planner merges them all

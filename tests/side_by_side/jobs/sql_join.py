@@ -56,7 +56,7 @@ with t_env.execute_sql("SELECT o.id, o.customer, p.id AS pid, p.paid FROM orders
 print("left join:", sorted((row for row, count in left_joined.items() for _ in range(count)), key=repr))
 
 # The 'datagen' connector at parallelism 2: each subtask prints its share of the sequences (random values are
-# checked, not printed); at parallelism 1, a window over a bounded datagen table whose rowtime is computed.
+# checked, not printed), and a GROUP BY of it; at parallelism 1, a window over a bounded datagen table whose rowtime is computed.
 t_env.get_config().set("parallelism.default", "2")
 t_env.execute_sql("""CREATE TABLE gen (id INT, code VARCHAR(4), n INT, label STRING, share DOUBLE) WITH (
     'connector' = 'datagen', 'number-of-rows' = '7', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',
@@ -66,6 +66,10 @@ t_env.execute_sql("CREATE TABLE gen_out (id INT, label STRING, ok BOOLEAN) WITH 
                   "'print-identifier' = 'gen')")
 t_env.execute_sql("INSERT INTO gen_out SELECT id, label, CHAR_LENGTH(code) = 4 AND n BETWEEN 1 AND 3 AND share >= 0 "
                   "AND share <= 1 FROM gen").wait()
+# a GROUP BY's rows print on the subtask Flink SQL runs their key on (its keys' binary rows hashed)
+t_env.execute_sql("CREATE TABLE gen_counts (k INT, label STRING, n BIGINT) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'counts')")
+t_env.execute_sql("INSERT INTO gen_counts SELECT MOD(id, 3), MAX(label), COUNT(*) FROM gen GROUP BY MOD(id, 3)").wait()
 t_env.get_config().set("parallelism.default", "1")
 t_env.execute_sql("""CREATE TABLE ticks (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 1000, 3), WATERMARK FOR ts AS ts)
     WITH ('connector' = 'datagen', 'rows-per-second' = '5', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',
