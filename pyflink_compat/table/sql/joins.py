@@ -34,47 +34,61 @@ class InnerJoin(KeyedCoProcessFunction):
             yield from self._joined(other, values)
 
 
-class LeftOuterJoin(KeyedCoProcessFunction):
-    """A left outer join of two insert-only inputs, as Flink's Join operator: a left row joined with the kept
-    right rows that match, or, with none, padded with NULLs (``+I``); a right row that comes to match a left row
-    padded so far retracts that row (``-D``) before its join (``+I``). Each left row is kept with how many right
-    rows it matched. Changes come out as (row kind, values)."""
+class OuterJoin(KeyedCoProcessFunction):
+    """A left, right or full outer join of two insert-only inputs, as Flink's Join operator: a row joined with the
+    kept rows of the other side that match, or, with none, padded with NULLs on an outer side (``+I``); a row that
+    comes to match rows of an outer other side padded so far first retracts them (``-D``), then joins them
+    (``+I``). An outer side's rows are kept with how many rows they matched. Changes come out as (row kind,
+    values)."""
 
-    def __init__(self, condition, right_width: int):
-        self.condition, self.right_width = condition, right_width
+    def __init__(self, condition, left_width: int, right_width: int, left_outer: bool, right_outer: bool):
+        self.condition = condition
+        self.widths = (left_width, right_width)
+        self.outer = (left_outer, right_outer)
 
     def open(self, runtime_context):
-        from pyflink_compat.datastream.state import ListStateDescriptor, ValueStateDescriptor
-        self.left = runtime_context.get_state(ValueStateDescriptor("left-records", None))
-        self.right = runtime_context.get_list_state(ListStateDescriptor("right-records", None))
+        from pyflink_compat.datastream.state import ValueStateDescriptor
+        # per side: [values, how many rows of the other side it matched] in the order they came
+        self.kept = (runtime_context.get_state(ValueStateDescriptor("left-records", None)),
+                     runtime_context.get_state(ValueStateDescriptor("right-records", None)))
 
-    def _matches(self, left_values, right_values) -> bool:
-        values = tuple(left_values) + tuple(right_values)
-        return self.condition is None or self.condition(values) is True
+    def _row(self, side: int, values, other) -> tuple:
+        """The joined row of ``values`` of ``side`` (0: left, 1: right) and ``other`` (None: NULLs)."""
+        if other is None:
+            other = (None,) * self.widths[1 - side]
+        return tuple(values) + tuple(other) if side == 0 else tuple(other) + tuple(values)
+
+    def _matches(self, side: int, values, other) -> bool:
+        return self.condition is None or self.condition(self._row(side, values, other)) is True
+
+    def _process(self, side: int, value):
+        key, values = value
+        values = tuple(values)
+        if None in key:             # joins nothing: padded at once (only an outer side's such rows come here)
+            yield "+I", self._row(side, values, None)
+            return
+        other_side = 1 - side
+        others = self.kept[other_side].value() or []
+        matched, retractions, joined = 0, [], []
+        for entry in others:
+            other_values, count = entry
+            if self._matches(side, values, other_values):
+                if self.outer[other_side] and count == 0:
+                    retractions.append(("-D", self._row(other_side, other_values, None)))
+                entry[1] = count + 1
+                joined.append(("+I", self._row(side, values, other_values)))
+                matched += 1
+        if matched:
+            if self.outer[other_side]:
+                self.kept[other_side].update(others)
+            yield from retractions
+            yield from joined
+        elif self.outer[side]:
+            yield "+I", self._row(side, values, None)
+        self.kept[side].update((self.kept[side].value() or []) + [[values, matched]])
 
     def process_element1(self, value, ctx):
-        _, values = value
-        values = tuple(values)
-        matched = 0
-        for other in self.right.get() or ():
-            if self._matches(values, other):
-                matched += 1
-                yield "+I", values + tuple(other)
-        if not matched:
-            yield "+I", values + (None,) * self.right_width
-        self.left.update((self.left.value() or []) + [(values, matched)])
+        yield from self._process(0, value)
 
     def process_element2(self, value, ctx):
-        _, values = value
-        values = tuple(values)
-        self.right.add(values)
-        kept = []
-        for left_values, matched in self.left.value() or []:
-            if self._matches(left_values, values):
-                if not matched:
-                    yield "-D", tuple(left_values) + (None,) * self.right_width
-                yield "+I", tuple(left_values) + values
-                matched += 1
-            kept.append((left_values, matched))
-        if kept:
-            self.left.update(kept)
+        yield from self._process(1, value)

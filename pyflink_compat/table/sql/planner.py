@@ -70,7 +70,7 @@ class JobBuilder:
             changes = self._changelog_changes(select, source, compiler, converters)
             if target.option("connector") == kafka_table.KAFKA:
                 node = ("ChangelogNormalize(key=[%s])" % ", ".join(source.primary_key) if _is_upsert_source(source)
-                        else "Join(joinType=[LeftOuterJoin])")
+                        else "Join(joinType=[%s])" % source.query.join_type())
                 raise expressions.validation_error(
                     "Table sink '%s.%s' doesn't support consuming update and delete changes which is produced by "
                     "node %s" % (CATALOG_PATH, target.name, node))
@@ -174,7 +174,7 @@ class JobBuilder:
         if _is_upsert_source(source):
             return self._normalized_changes(select, source, compiler, converters)
         if select.args.get("group"):
-            _refuse("GROUP BY of a LEFT JOIN", "projections and filters of it run")
+            _refuse("GROUP BY of an outer join", "projections and filters of it run")
         condition = _condition(select, compiler)
         return self._joined_stream(source).flat_map(_filtered_change(condition, converters)).name("Calc")
 
@@ -229,8 +229,9 @@ class JobBuilder:
             return self._source_stream(view.query.base)
         if isinstance(view.query, JoinRelation):
             if view.query.outer:
-                _refuse("A view, GROUP BY, UNION or UNNEST of a LEFT JOIN", "a LEFT JOIN's projections and filters "
-                                                                           "into a sink or as a query's result run")
+                _refuse("A view, GROUP BY, UNION or UNNEST of an outer join", "an outer join's projections and "
+                                                                            "filters into a sink or as a query's "
+                                                                            "result run")
             return self._joined_stream(view)
         key = ("view", view.name, id(view.query))
         if key not in self.streams:
@@ -248,16 +249,19 @@ class JobBuilder:
 
     def _joined_stream(self, table: CatalogTable):
         """The joined rows of an inner join; the changes (row kind, values) of a left outer join."""
-        from pyflink_compat.table.sql.joins import InnerJoin, LeftOuterJoin
+        from pyflink_compat.table.sql.joins import InnerJoin, OuterJoin
         relation = table.query
         key = ("join", id(relation.left.query), relation.left.name, relation.right.name, relation.text)
         if key not in self.streams:
-            left = self._source_stream(relation.left).flat_map(_keyed_side(relation.left_keys)).name("Calc")
-            right = self._source_stream(relation.right).flat_map(_keyed_side(relation.right_keys)).name("Calc")
+            left = self._source_stream(relation.left).flat_map(
+                _keyed_side(relation.left_keys, relation.side in ("LEFT", "FULL"))).name("Calc")
+            right = self._source_stream(relation.right).flat_map(
+                _keyed_side(relation.right_keys, relation.side in ("RIGHT", "FULL"))).name("Calc")
             keyed = left.connect(right).key_by(_group_key, _group_key, key_type=relation.key_type)
             if relation.outer:
-                self.streams[key] = keyed.process(LeftOuterJoin(relation.condition, len(relation.right.columns))) \
-                    .name("Join(joinType=[LeftOuterJoin])")
+                join = OuterJoin(relation.condition, len(relation.left.columns), len(relation.right.columns),
+                                 relation.side in ("LEFT", "FULL"), relation.side in ("RIGHT", "FULL"))
+                self.streams[key] = keyed.process(join).name("Join(joinType=[%s])" % relation.join_type())
             else:
                 self.streams[key] = keyed.process(InnerJoin(relation.condition), output_type=_row_type(table)) \
                     .name("Join")
@@ -522,11 +526,17 @@ class JoinRelation:
         self.left_keys, self.right_keys = left_keys, right_keys    # compiled key expressions of each side
         self.condition = condition              # the rest of ON over the joined row (or None)
         self.qualified, self.ambiguous, self.text = qualified, ambiguous, text
-        self.outer = False                      # a LEFT [OUTER] JOIN: its rows are a changelog (+I / -D)
+        self.side = ""                          # "LEFT", "RIGHT" or "FULL" of an outer join
+        self.outer = False                      # an outer join: its rows are a changelog (+I / -D)
         self.key_type = None                    # the SqlKeyType of both sides' keys (None: pickled keys)
 
     def compiler(self):
         return expressions.Compiler(self.qualified, self.ambiguous)
+
+    def join_type(self) -> str:
+        """The join's type as Flink's plan names it (InnerJoin, LeftOuterJoin, ...)."""
+        return {"LEFT": "LeftOuterJoin", "RIGHT": "RightOuterJoin", "FULL": "FullOuterJoin"}.get(self.side,
+                                                                                                 "InnerJoin")
 
 
 def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, CatalogTable],
@@ -535,9 +545,9 @@ def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, Cat
     WHERE clause's equalities, the rest of it applied to the joined rows."""
     kind = (join.args.get("kind") or "").upper()
     side = (join.args.get("side") or "").upper()
-    if side not in ("", "LEFT") or kind not in ("", "INNER", "OUTER") or (kind == "INNER" and side):
+    if side not in ("", "LEFT", "RIGHT", "FULL") or kind not in ("", "INNER", "OUTER") or (kind == "INNER" and side):
         _refuse("%s JOIN" % " ".join(each for each in (side, kind) if each),
-                "inner and left outer joins run; right and full outer joins are not there yet")
+                "inner, left, right and full outer joins run")
     right_node = join.this
     if not isinstance(right_node, exp.Table) or isinstance(right_node.this, exp.Anonymous):
         _refuse("JOIN %s" % right_node.sql(), "a join of two tables or views runs")
@@ -590,10 +600,11 @@ def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, Cat
             while name in names:
                 name = name + "0"
             names.append(name)
-            padded = side == "LEFT" and offset > 0          # the right side of a left outer join may be NULL
+            # the right side of a left outer join may be NULL, the left side of a right one, both of a full one
+            padded = (side == "FULL" or (side == "LEFT" and offset > 0) or (side == "RIGHT" and offset == 0))
             columns.append(Column(name, attrs.evolve(column.type, nullable=True) if padded else column.type))
     relation = JoinRelation(left, right, names, left_keys, right_keys, condition, qualified, ambiguous, join.sql())
-    relation.outer = side == "LEFT"
+    relation.side, relation.outer = side, bool(side)
     # both sides keyed as Flink keys them when their key columns have one type (else Flink casts them first)
     relation.key_type = binary_keys.key_type_of(key_types)
     return CatalogTable("%s_join_%s" % (left.name, right.name), tuple(columns), {}, None, relation)
@@ -1162,14 +1173,15 @@ def epoch_ms_of(moment) -> int:
     return calendar.timegm(moment.timetuple()) * 1000 + moment.microsecond // 1000
 
 
-def _keyed_side(keys):
-    """(join key, values) of a row of one side of a join; a row with a NULL key joins nothing (SQL's =)."""
+def _keyed_side(keys, outer: bool = False):
+    """(join key, values) of a row of one side of a join; a row with a NULL key joins nothing (SQL's =): an inner
+    side drops it, an outer side's join pads it."""
     def keyed(row):
         if row is None:
             return
         values = tuple(row)
         key = tuple(function(values) for function in keys)
-        if None not in key:
+        if outer or None not in key:
             yield key, values
     return keyed
 

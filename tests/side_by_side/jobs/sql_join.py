@@ -44,16 +44,23 @@ t_env.execute_sql("""INSERT INTO events SELECT 'order', id, amount FROM orders W
 t_env.execute_sql("SELECT id AS r, amount FROM orders UNION ALL SELECT order_id, paid FROM payments WHERE paid > 5") \
     .print()
 
-# A left outer join's changelog depends on how the two topics' rows interleave (a padded row retracted once its
-# match comes, or never emitted); the table it leaves does not: collected and applied, then printed sorted.
-left_joined = {}
-with t_env.execute_sql("SELECT o.id, o.customer, p.id AS pid, p.paid FROM orders AS o LEFT JOIN payments AS p "
-                       "ON o.id = p.order_id AND p.paid > 4 WHERE o.amount < 10 OR p.id IS NOT NULL") \
-        .collect() as changes:
-    for change in changes:
-        row = tuple(change)
-        left_joined[row] = left_joined.get(row, 0) + (1 if str(change.get_row_kind()) == "+I" else -1)
-print("left join:", sorted((row for row, count in left_joined.items() for _ in range(count)), key=repr))
+# An outer join's changelog depends on how the two topics' rows interleave (a padded row retracted once its match
+# comes, or never emitted); the table it leaves does not: collected and applied, then printed sorted.
+def applied(query):
+    table = {}
+    with t_env.execute_sql(query).collect() as changes:
+        for change in changes:
+            row = tuple(change)
+            table[row] = table.get(row, 0) + (1 if str(change.get_row_kind()) == "+I" else -1)
+    return sorted((row for row, count in table.items() for _ in range(count)), key=repr)
+
+
+print("left join:", applied("SELECT o.id, o.customer, p.id AS pid, p.paid FROM orders AS o LEFT JOIN payments AS p "
+                            "ON o.id = p.order_id AND p.paid > 4 WHERE o.amount < 10 OR p.id IS NOT NULL"))
+print("right join:", applied("SELECT o.customer, p.id FROM orders o RIGHT OUTER JOIN payments p ON o.id = p.order_id "
+                             "AND p.paid < 9"))
+print("full join:", applied("SELECT o.id, p.id AS pid FROM orders o FULL JOIN payments p ON o.id = p.order_id "
+                            "WHERE o.id IS NULL OR o.id <> 2"))
 
 # The 'datagen' connector at parallelism 2: each subtask prints its share of the sequences (random values are
 # checked, not printed), and a GROUP BY of it; at parallelism 1, a window over a bounded datagen table whose rowtime is computed.
