@@ -323,8 +323,9 @@ CASES = [
     Case(name="sql-word-count", job="sql_word_count.py", args=["{bootstrap}", "{lines}"],
          inputs={"lines": Input(records={0: ["to be or not to be", "", "a  b", "  lead", "trail ", "to"]})},
          prints=Prints(count=99, order="exact")),
-    # Flink SQL window table functions: TUMBLE per user into print and Kafka, HOP over all users, window_time in
-    # a tableau; GROUP BY window_start, window_end (and keys) as Flink's window aggregation
+    # Flink SQL window table functions: TUMBLE per user into print and Kafka, HOP and CUMULATE over all users,
+    # window_time in a tableau; GROUP BY window_start, window_end (and keys) as Flink's window aggregation; Top-N
+    # and deduplication (ROW_NUMBER) over a 'datagen' table, their changelogs in Flink's order
     Case(name="sql-window-tvf", job="sql_window_tvf.py", args=["{bootstrap}", "{clicks}", "{windows}"],
          inputs={"clicks": Input(records={0: [
              '{"usr":"ann","url":"/a","ts":"2024-01-02 03:04:01"}',
@@ -332,7 +333,7 @@ CASES = [
              '{"usr":"ann","url":"/c","ts":"2024-01-02 03:04:12"}', '{"usr":"bob","url":"/d","ts":"2024-01-02 03:04:25"}',
              '{"usr":"ann","url":"/late","ts":"2024-01-02 03:04:05"}',
              '{"usr":"bob","url":"/e","ts":"2024-01-02 03:04:27.250"}']})},
-         outputs={"windows": Output(count=4)}, prints=Prints(count=18 + 4, order="per-identifier")),
+         outputs={"windows": Output(count=4)}, prints=Prints(count=18 + 4 + 99, order="per-identifier")),
     # Flink SQL regular inner joins: an equality and a further condition into print, an equality into Kafka, a
     # GROUP BY over a join as a tableau (the joined rows' order depends on how the two inputs interleave); UNION
     # ALL of three queries (two reading one table) into print and of two as a tableau; the tables a LEFT, a RIGHT

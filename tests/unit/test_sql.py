@@ -658,3 +658,38 @@ def test_cumulate_puts_a_row_in_each_window_of_its_period_that_ends_after_it(tim
     assert [(w.start, w.end) for w in windows] == [(start, end) for end in range(start + step, start + size + 1, step)
                                                    if timestamp < end]
     assert all(w.start <= timestamp < w.end for w in windows) and windows[-1].end == start + size
+
+
+def _ranked(function, elements):
+    from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator, ListCollector
+    out = ListCollector()
+    operator = KeyedProcessOperator(function, output=out)
+    operator.open()
+    for key, sort_key, values in elements:
+        operator.process_element((key,), ((key,), (sort_key, values)), 0)
+    return [record for record, _ in out.records]
+
+
+def test_top_n_with_the_row_number_moves_each_rank_down_and_without_it_deletes_the_row_pushed_out():
+    from pyflink_compat.table.sql.ranking import AppendOnlyTopN
+    rows = [("k", (5,), ("a",)), ("k", (9,), ("b",)), ("k", (7,), ("c",)), ("k", (1,), ("d",)), ("k", (7,), ("e",))]
+    # top 2 by the sort key descending, the row number selected last
+    assert _ranked(AppendOnlyTopN(2, (True,), 1), rows) == [
+        ("+I", ("a", 1)), ("-U", ("a", 1)), ("+U", ("b", 1)), ("+I", ("a", 2)), ("-U", ("a", 2)), ("+U", ("c", 2))]
+    # without it: the pushed-out row deleted before the new one comes in; an equal sort key does not push out
+    assert _ranked(AppendOnlyTopN(2, (True,), None), rows) == [
+        ("+I", ("a",)), ("+I", ("b",)), ("-D", ("a",)), ("+I", ("c",))]
+    # ascending, NULL first
+    assert _ranked(AppendOnlyTopN(1, (False,), None), [("k", (3,), ("x",)), ("k", (None,), ("n",))]) == [
+        ("+I", ("x",)), ("-D", ("x",)), ("+I", ("n",))]
+
+
+def test_deduplication_keeps_the_first_or_last_row_per_key():
+    from pyflink_compat.table.sql.ranking import Deduplicate
+    rows = [("k", (None,), ("a",)), ("j", (None,), ("b",)), ("k", (None,), ("c",))]
+    assert _ranked(Deduplicate(keep_last=False), rows) == [("+I", ("a",)), ("+I", ("b",))]
+    assert _ranked(Deduplicate(keep_last=True), rows) == [("+I", ("a",)), ("+I", ("b",)), ("-U", ("a",)),
+                                                           ("+U", ("c",))]
+    on_event_time = [("k", (10,), ("a",)), ("k", (5,), ("b",)), ("k", (7,), ("c",))]
+    assert _ranked(Deduplicate(keep_last=True), on_event_time) == [("+I", ("a",))]
+    assert _ranked(Deduplicate(keep_last=False), on_event_time) == [("+I", ("a",)), ("-U", ("a",)), ("+U", ("b",))]

@@ -12,7 +12,7 @@ from sqlglot import exp
 from pyflink_compat.common.watermark_strategy import TimestampAssigner
 from pyflink_compat.table.sql import (binary_keys, catalog as catalog_module, datagen_table, expressions, kafka_table,
                                       window_input)
-from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column
+from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column, SqlType
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
 CATALOG_PATH = "default_catalog.default_database"
@@ -173,10 +173,53 @@ class JobBuilder:
         or a left outer join."""
         if _is_upsert_source(source):
             return self._normalized_changes(select, source, compiler, converters)
+        if isinstance(source.query, RankRelation):
+            return self._ranked_changes(select, source, compiler, converters)
         if select.args.get("group"):
             _refuse("GROUP BY of an outer join", "projections and filters of it run")
         condition = _condition(select, compiler)
         return self._joined_stream(source).flat_map(_filtered_change(condition, converters)).name("Calc")
+
+    def _ranked_changes(self, select, source: CatalogTable, compiler, converters):
+        """The changes of a query over a ROW_NUMBER() view: its filter on the row number makes a Top-N (or, with
+        rn = 1 over a time attribute and the number not selected, a deduplication); the rest of the filter and
+        the projections apply to the changes."""
+        from pyflink_compat.table.sql import ranking
+        relation = source.query
+        if select.args.get("group"):
+            _refuse("GROUP BY of a Top-N", "projections and filters of it run")
+        where = select.args.get("where")
+        limit, rest = _rank_limit(where.this if where is not None else None, relation.rank_name)
+        if limit is None:
+            _refuse("ROW_NUMBER() OVER (...) without a filter rn <= N (or rn < N, rn = 1) on the query of it",
+                    "Top-N queries and deduplication run")
+        condition = None if not rest else compiler.compile(rest[0] if len(rest) == 1 else exp.and_(*rest))[0]
+        selected = any(isinstance(node, exp.Star) or (isinstance(node, exp.Column) and node.name == relation.rank_name)
+                       for item in select.expressions for node in item.walk())
+        time_order = relation.time_order if len(relation.order) == 1 else None
+        if limit == 1 and not selected and time_order is not None:
+            descending = relation.order[0][1]
+            name = "Deduplicate(keep=[%s])" % ("LastRow" if descending else "FirstRow")
+            operator = (ranking.FirstRowAtWatermark() if time_order == "rowtime" and not descending
+                        else ranking.Deduplicate(keep_last=descending))
+        else:
+            operator, name = ranking.AppendOnlyTopN(limit, tuple(desc for _, desc in relation.order),
+                                                    relation.rank_position if selected else None), "Rank"
+        key = ("rank", id(relation), limit, selected)
+        if key not in self.streams:
+            rows = self._source_stream(relation.base).flat_map(relation.keyed_rows(time_order == "proctime")) \
+                .name("Calc").key_by(_group_key, relation.key_type)
+            self.streams[key] = rows.process(operator).name(name)
+        width = len(source.columns)
+        unselected = () if selected else (relation.rank_position,)
+
+        def widened(change):     # the row number's place kept (NULL) where the query does not select it
+            kind, values = change
+            if unselected:
+                values = list(values)
+                values.insert(relation.rank_position, None)
+            return kind, tuple(values)[:width]
+        return self.streams[key].map(widened).flat_map(_filtered_change(condition, converters)).name("Calc")
 
     def _normalized_changes(self, select, source: CatalogTable, compiler, converters):
         """The changes (row kind, values) of a query's projections and filter over an 'upsert-kafka' table: its
@@ -382,8 +425,10 @@ def _is_upsert_source(table: CatalogTable) -> bool:
 
 
 def _is_changelog_source(table: CatalogTable) -> bool:
-    """Whether a relation's rows are updates, not only insertions: an 'upsert-kafka' table, a left outer join."""
-    return _is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.outer)
+    """Whether a relation's rows are updates, not only insertions: an 'upsert-kafka' table, an outer join, a
+    Top-N or deduplication."""
+    return (_is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.outer)
+            or isinstance(table.query, RankRelation))
 
 
 def _filtered_change(condition, converters):
@@ -890,6 +935,10 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     if select.args.get("group"):
         _refuse("A view or subquery with GROUP BY", "insert the aggregation into its sink directly")
     _refuse_window_table_without_aggregation(source)
+    ranked = [position for position, item in enumerate(select.expressions) if isinstance(item, exp.Alias)
+              and isinstance(item.this, exp.Window)]
+    if ranked:
+        return _rank_view(name, select, source, compiler, ranked)
     projections = _projections(select, source, compiler)
     columns = tuple(Column(column_name, column_type) for column_name, (_, column_type) in projections)
     watermark = None
@@ -901,6 +950,96 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
             elif isinstance(item, exp.Alias) and isinstance(item.this, exp.Column) and item.this.name == rowtime:
                 watermark = (item.alias, source.watermark[1])
     return CatalogTable(name, columns, {}, watermark, select)
+
+
+class RankRelation:
+    """A view selecting ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) AS rn over one relation (``base``):
+    its other select items per row, the number at ``rank_position``; a query filtering on rn over it is a Top-N
+    (see JobBuilder._ranked_changes)."""
+
+    def __init__(self, base: CatalogTable, condition, items, partition, order, rank_name: str, rank_position: int,
+                 time_order: Optional[str], key_type):
+        self.base, self.condition, self.items, self.partition, self.order = base, condition, items, partition, order
+        self.rank_name, self.rank_position, self.time_order = rank_name, rank_position, time_order
+        self.key_type = key_type
+
+    def keyed_rows(self, processing_time: bool):
+        """(partition key, (sort key, the select items' values)) of a base row; the sort key of processing-time
+        order is None (arrival order)."""
+        items, partition, order = self.items, self.partition, [function for function, _ in self.order]
+        condition = self.condition
+
+        def keyed(row):
+            if row is None:
+                return
+            values = tuple(row)
+            if condition is not None and condition(values) is not True:
+                return
+            sort_key = (None,) if processing_time else tuple(function(values) for function in order)
+            yield (tuple(function(values) for function in partition),
+                   (sort_key, tuple(function(values) for function in items)))
+        return keyed
+
+
+def _rank_view(name: str, select, source: CatalogTable, compiler, ranked) -> CatalogTable:
+    from pyflink_compat.table.sql import aggregates
+    if len(ranked) > 1:
+        _refuse("Several OVER windows in a query")
+    position = ranked[0]
+    alias = select.expressions[position]
+    window = alias.this
+    if not isinstance(window.this, exp.RowNumber):
+        _refuse("%s OVER (...)" % window.this.sql(), "ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) for Top-N "
+                                                     "and deduplication runs; OVER aggregations are not there yet")
+    if window.args.get("spec") is not None:
+        _refuse("ROW_NUMBER() OVER (... ROWS/RANGE ...)")
+    order = window.args.get("order")
+    if order is None or not order.expressions:
+        raise expressions.validation_error("Over Agg: The window rank function requires order by clause with "
+                                           "non-constant fields. please re-check the over window statement.")
+    partition_nodes = window.args.get("partition_by") or []
+    partition = [compiler.compile(node) for node in partition_nodes]
+    ordered = [(compiler.compile(each.this)[0], bool(each.args.get("desc"))) for each in order.expressions]
+    time_order = None
+    first = order.expressions[0].this
+    if isinstance(first, exp.Column):
+        if aggregates.is_proctime(source, first.name):
+            time_order = "proctime"
+        elif source.watermark is not None and source.watermark[0] == first.name:
+            time_order = "rowtime"
+    others = [item for index, item in enumerate(select.expressions) if index != position]
+    projections = _projections(exp.Select(expressions=others), source, compiler)
+    columns = [Column(column_name, column_type) for column_name, (_, column_type) in projections]
+    columns.insert(position, Column(alias.alias, SqlType("BIGINT", nullable=False)))
+    relation = RankRelation(source, _condition(select, compiler), [function for _, (function, _) in projections],
+                            [function for function, _ in partition], ordered, alias.alias, position, time_order,
+                            binary_keys.key_type_of([key_type for _, key_type in partition]))
+    return CatalogTable(name, tuple(columns), {}, None, relation)
+
+
+def _rank_limit(condition, rank_name: str):
+    """(N, the other conjuncts) of a filter bounding the row number: rn <= N, rn < N, rn = 1 (N None without)."""
+    limit, rest = None, []
+    for conjunct in _conjuncts(condition) if condition is not None else []:
+        bound = None
+        if isinstance(conjunct, (exp.LTE, exp.LT, exp.EQ, exp.GTE, exp.GT)):
+            left, right = conjunct.this, conjunct.expression
+            flipped = isinstance(right, exp.Column) and right.name == rank_name
+            column, number = (right, left) if flipped else (left, right)
+            if isinstance(column, exp.Column) and column.name == rank_name and isinstance(number, exp.Literal) \
+                    and not number.is_string:
+                n = int(number.this)
+                kind = type(conjunct)
+                if flipped:
+                    kind = {exp.GTE: exp.LTE, exp.GT: exp.LT, exp.EQ: exp.EQ}.get(kind)
+                bound = {exp.LTE: n, exp.LT: n - 1, exp.EQ: n if n == 1 else None}.get(kind)
+                if bound is None:
+                    _refuse("A Top-N filter %s" % conjunct.sql(), "rn <= N, rn < N and rn = 1 run")
+        if bound is None:
+            rest.append(conjunct)
+        else:
+            limit = bound if limit is None else min(limit, bound)
+    return limit, rest
 
 
 def _with_computed_columns(table: CatalogTable):

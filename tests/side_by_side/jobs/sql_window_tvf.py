@@ -64,3 +64,40 @@ t_env.execute_sql("""
     SELECT window_start, window_end, window_time, COUNT(*) AS clicks
     FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECONDS))
     GROUP BY window_start, window_end, window_time""").print()
+
+# Top-N and deduplication (ROW_NUMBER() OVER ... filtered on the number) over a bounded 'datagen' table whose
+# computed columns shuffle the order: with and without the row number selected, the inner query's filter and
+# an outer one; keeping the first row on event time (once the watermark passes it), the last on event time, the
+# first and last on processing time; a Top-3 over all rows as a tableau.
+t_env.execute_sql("""
+    CREATE TABLE numbers (id INT, k AS MOD(id, 3), v AS MOD(id * 7, 11), name AS CONCAT('n', CAST(id AS STRING)),
+        ts AS TO_TIMESTAMP_LTZ(MOD(id * 5, 13) * 1000, 3), pt AS PROCTIME(),
+        WATERMARK FOR ts AS ts - INTERVAL '20' SECOND)
+    WITH ('connector' = 'datagen', 'rows-per-second' = '1000', 'fields.id.kind' = 'sequence',
+          'fields.id.start' = '1', 'fields.id.end' = '14')""")
+top_n = {
+    "rn": ("k INT, v INT, name STRING, rn BIGINT",
+           "SELECT k, v, name, rn FROM (SELECT k, v, name, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS rn "
+           "FROM numbers) WHERE rn <= 2"),
+    "norn": ("k INT, v INT, name STRING",
+             "SELECT k, v, name FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v ASC, id DESC) AS rownum "
+             "FROM numbers WHERE id <> 4) WHERE rownum < 3 AND v > 0"),
+    "first": ("k INT, name STRING, ts TIMESTAMP_LTZ(3)",
+              "SELECT k, name, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) AS rn FROM numbers) "
+              "WHERE rn = 1"),
+    "last": ("k INT, name STRING, ts TIMESTAMP_LTZ(3)",
+             "SELECT k, name, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC) AS rn "
+             "FROM numbers) WHERE rn = 1"),
+    "pfirst": ("k INT, name STRING", "SELECT k, name FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt "
+                                     "ASC) AS rn FROM numbers) WHERE rn = 1"),
+    "plast": ("k INT, name STRING", "SELECT k, name FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt "
+                                    "DESC) AS rn FROM numbers) WHERE rn = 1"),
+}
+statements = t_env.create_statement_set()
+for identifier, (columns, query) in top_n.items():
+    t_env.execute_sql("CREATE TABLE top_%s (%s) WITH ('connector' = 'print', 'print-identifier' = '%s')"
+                      % (identifier, columns, identifier))
+    statements.add_insert_sql("INSERT INTO top_%s %s" % (identifier, query))
+statements.execute().wait()
+t_env.execute_sql("SELECT * FROM (SELECT name, v, ROW_NUMBER() OVER (ORDER BY v DESC, id) AS r FROM numbers) "
+                  "WHERE r <= 3").print()

@@ -1,0 +1,129 @@
+"""Flink SQL's Top-N (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) filtered on the row number) and
+deduplication (the same with ``rn = 1`` ordered by a time attribute) over insert-only input, as Flink's Rank and
+Deduplicate operators emit their changes. Their input is (partition key, (sort key, row values)); changes come out
+as (row kind, values), the row number put in at ``rank_position`` when the query selects it."""
+from typing import Optional, Tuple
+
+from pyflink_compat.datastream.functions import KeyedProcessFunction
+
+
+def compare_sort_keys(a: tuple, b: tuple, descending: Tuple[bool, ...]) -> int:
+    """-1, 0 or 1 as ``a`` sorts before, with or after ``b`` (NULL before any value ascending, after descending)."""
+    for x, y, desc in zip(a, b, descending):
+        if x == y:
+            continue
+        if x is None or y is None:
+            order = -1 if x is None else 1
+        else:
+            order = -1 if x < y else 1
+        return -order if desc else order
+    return 0
+
+
+class AppendOnlyTopN(KeyedProcessFunction):
+    """The best ``limit`` rows per partition key. A row better than the worst kept (or any row while fewer are
+    kept; equal sort keys keep their arrival order) enters. Without the row number: the row pushed out is deleted
+    (``-D``), then the new one inserted (``+I``). With it: each rank from the new row's down changes its row
+    (``-U`` old, ``+U`` new, with that rank), and a rank that had no row gets one (``+I``)."""
+
+    def __init__(self, limit: int, descending: Tuple[bool, ...], rank_position: Optional[int]):
+        self.limit, self.descending, self.rank_position = limit, descending, rank_position
+
+    def open(self, runtime_context):
+        from pyflink_compat.datastream.state import ValueStateDescriptor
+        self.kept = runtime_context.get_state(ValueStateDescriptor("top-n", None))   # [(sort key, values)] sorted
+
+    def _row(self, values, rank: int) -> tuple:
+        if self.rank_position is None:
+            return tuple(values)
+        values = list(values)
+        values.insert(self.rank_position, rank)
+        return tuple(values)
+
+    def process_element(self, value, ctx):
+        _, (sort_key, values) = value
+        rows = list(self.kept.value() or [])
+        position = len(rows)
+        for index, (other, _) in enumerate(rows):
+            if compare_sort_keys(sort_key, other, self.descending) < 0:
+                position = index
+                break
+        if position >= self.limit:
+            return
+        rows.insert(position, (tuple(sort_key), tuple(values)))
+        if self.rank_position is None:
+            if len(rows) > self.limit:
+                yield "-D", self._row(rows.pop()[1], 0)
+            yield "+I", self._row(values, 0)
+        else:
+            current, rank = tuple(values), position + 1
+            while rank <= self.limit and rank < len(rows):
+                previous = rows[rank][1]
+                yield "-U", self._row(previous, rank)
+                yield "+U", self._row(current, rank)
+                current, rank = previous, rank + 1
+            if rank <= self.limit:
+                yield "+I", self._row(current, rank)
+            del rows[self.limit:]
+        self.kept.update(rows)
+
+
+class Deduplicate(KeyedProcessFunction):
+    """One row per partition key, ordered by a time attribute: the first (``keep_last`` False) or the last. On
+    processing time the first row stays (later ones dropped), or each row replaces the last one; on event time
+    a row replaces the kept one when it is earlier (first row) or not earlier (last row). A replacement retracts
+    the kept row (``-U``) before the new one (``+U``); the first row of a key is an insertion (``+I``). The sort
+    key is the row's time (None: processing time)."""
+
+    def __init__(self, keep_last: bool):
+        self.keep_last = keep_last
+
+    def open(self, runtime_context):
+        from pyflink_compat.datastream.state import ValueStateDescriptor
+        self.kept = runtime_context.get_state(ValueStateDescriptor("deduplicate", None))   # (time, values)
+
+    def process_element(self, value, ctx):
+        _, (sort_key, values) = value
+        at = sort_key[0]
+        kept = self.kept.value()
+        values = tuple(values)
+        if kept is None:
+            self.kept.update((at, values))
+            yield "+I", values
+            return
+        kept_at, kept_values = kept
+        if at is None or kept_at is None:          # processing time: arrival order decides
+            replaces = self.keep_last
+        else:
+            replaces = at >= kept_at if self.keep_last else at < kept_at
+        if replaces:
+            self.kept.update((at, values))
+            yield "-U", kept_values
+            yield "+U", values
+
+
+class FirstRowAtWatermark(KeyedProcessFunction):
+    """Deduplication keeping each key's first row in event time: the earliest row of a key is kept until the
+    watermark passes its time, then inserted (``+I``); later rows of the key, and rows behind the watermark, are
+    dropped. Its output is insert-only, as Flink's."""
+
+    def open(self, runtime_context):
+        from pyflink_compat.datastream.state import ValueStateDescriptor
+        self.kept = runtime_context.get_state(ValueStateDescriptor("first-row", None))   # (time ms, values, emitted)
+
+    def process_element(self, value, ctx):
+        _, (_, values) = value
+        at = ctx.timestamp()
+        if at is None or at <= ctx.timer_service().current_watermark():
+            return
+        kept = self.kept.value()
+        if kept is not None and (kept[2] or kept[0] <= at):
+            return
+        self.kept.update((at, tuple(values), False))
+        ctx.timer_service().register_event_time_timer(at)
+
+    def on_timer(self, timestamp, ctx):
+        kept = self.kept.value()
+        if kept is not None and not kept[2] and kept[0] == timestamp:
+            self.kept.update((kept[0], kept[1], True))
+            yield "+I", kept[1]
