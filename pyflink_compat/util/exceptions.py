@@ -112,3 +112,43 @@ def unsupported_class(qualified_name: str, section: str = "unsupported-apis", re
         "_pyflink_compat_unsupported": True,
     })
     return cls
+
+
+class JavaException(Exception):
+    """PyFlink's Python form of a Table API Java exception (``pyflink.util.exceptions``): its text is the Java
+    exception's (``org.apache.flink.table.api.TableException: message``)."""
+
+    def __init__(self, stack_trace: str):
+        self.stack_trace = stack_trace
+
+    def __str__(self):
+        return self.stack_trace
+
+
+class TableException(JavaException):
+    """General Exception for all errors during table handling."""
+
+
+class CatalogException(JavaException):
+    """A catalog's failure."""
+
+
+class TableAlreadyExistException(JavaException):
+    """A table of that name exists already."""
+
+
+class TableNotExistException(JavaException):
+    """No table of that name exists."""
+
+
+class FunctionAlreadyExistException(JavaException):
+    """A function of that name exists already."""
+
+
+class FunctionNotExistException(JavaException):
+    """No function of that name exists."""
+
+
+def table_exception(message: str) -> TableException:
+    """Flink's TableException as PyFlink raises it in Python."""
+    return TableException("org.apache.flink.table.api.TableException: %s" % message)

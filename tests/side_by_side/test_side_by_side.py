@@ -325,7 +325,8 @@ CASES = [
          prints=Prints(count=99, order="exact")),
     # Flink SQL window table functions: TUMBLE per user into print and Kafka, HOP and CUMULATE over all users,
     # window_time in a tableau; GROUP BY window_start, window_end (and keys) as Flink's window aggregation; Top-N
-    # and deduplication (ROW_NUMBER) over a 'datagen' table, their changelogs in Flink's order
+    # and deduplication (ROW_NUMBER) over a 'datagen' table, their changelogs in Flink's order; ORDER BY ... LIMIT,
+    # LIMIT, OFFSET, ORDER BY without LIMIT (Flink's TableException)
     Case(name="sql-window-tvf", job="sql_window_tvf.py", args=["{bootstrap}", "{clicks}", "{windows}"],
          inputs={"clicks": Input(records={0: [
              '{"usr":"ann","url":"/a","ts":"2024-01-02 03:04:01"}',
@@ -333,7 +334,7 @@ CASES = [
              '{"usr":"ann","url":"/c","ts":"2024-01-02 03:04:12"}', '{"usr":"bob","url":"/d","ts":"2024-01-02 03:04:25"}',
              '{"usr":"ann","url":"/late","ts":"2024-01-02 03:04:05"}',
              '{"usr":"bob","url":"/e","ts":"2024-01-02 03:04:27.250"}']})},
-         outputs={"windows": Output(count=4)}, prints=Prints(count=18 + 4 + 99, order="per-identifier")),
+         outputs={"windows": Output(count=4)}, prints=Prints(count=18 + 4 + 181, order="per-identifier")),
     # Flink SQL regular inner joins: an equality and a further condition into print, an equality into Kafka, a
     # GROUP BY over a join as a tableau (the joined rows' order depends on how the two inputs interleave); UNION
     # ALL of three queries (two reading one table) into print and of two as a tableau; the tables a LEFT, a RIGHT

@@ -693,3 +693,17 @@ def test_deduplication_keeps_the_first_or_last_row_per_key():
     on_event_time = [("k", (10,), ("a",)), ("k", (5,), ("b",)), ("k", (7,), ("c",))]
     assert _ranked(Deduplicate(keep_last=True), on_event_time) == [("+I", ("a",))]
     assert _ranked(Deduplicate(keep_last=False), on_event_time) == [("+I", ("a",)), ("-U", ("a",)), ("+U", ("b",))]
+
+
+def test_order_by_limit_parses_as_a_top_n_over_all_rows_and_rank_filters_give_their_bounds():
+    rewritten = dialect.parse("SELECT a, b FROM t AS u WHERE c > 1 ORDER BY a DESC LIMIT 3 OFFSET 2")[0]
+    assert rewritten.sql() == ('SELECT a, b FROM (SELECT *, ROW_NUMBER() OVER (ORDER BY a DESC) AS "$limit_rank" '
+                               'FROM t AS u WHERE c > 1) AS u WHERE "$limit_rank" > 2 AND "$limit_rank" <= 5')
+    assert "ORDER BY 0" in dialect.parse("SELECT * FROM t LIMIT 2")[0].sql()           # the arrival order
+    assert dialect.parse("SELECT k, COUNT(*) FROM t GROUP BY k LIMIT 2")[0].args.get("limit") is not None
+    for condition, bounds in [("rn <= 3", (1, 3)), ("rn < 3 AND x > 1", (1, 2)), ("1 = rn", (1, 1)),
+                              ("rn BETWEEN 2 AND 4", (2, 4)), ("3 >= rn AND rn > 1", (2, 3)), ("x > 1", (1, None))]:
+        first, last, rest = planner._rank_limit(dialect.parse("SELECT * FROM t WHERE %s" % condition)[0]
+                                                .args["where"].this, "rn")
+        assert (first, last) == bounds, condition
+    assert [each.sql() for each in rest] == ["x > 1"]

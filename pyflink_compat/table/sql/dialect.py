@@ -68,9 +68,48 @@ def parse(sql: str) -> list:
     level = sqlglot_log.level
     sqlglot_log.setLevel(logging.ERROR)
     try:
-        return [statement for statement in sqlglot.parse(sql, read=Flink) if statement is not None]
+        statements = [statement for statement in sqlglot.parse(sql, read=Flink) if statement is not None]
     finally:
         sqlglot_log.setLevel(level)
+    return [statement.transform(_limit_as_top_n) for statement in statements]
+
+
+# the row number of a query's LIMIT, as Flink's planner turns ORDER BY ... LIMIT n into a Top-n
+LIMIT_RANK = "$limit_rank"
+
+
+def _limit_as_top_n(node):
+    """``SELECT items FROM t [WHERE c] [ORDER BY o] LIMIT n`` as Flink runs it on a stream: a Top-n over the whole
+    input, ``SELECT items FROM (SELECT *, ROW_NUMBER() OVER (ORDER BY o) AS $limit_rank FROM t [WHERE c]) AS t
+    WHERE $limit_rank <= n``; without ORDER BY, the first n rows (a constant order keeps the arrival order)."""
+    if not isinstance(node, exp.Select) or node.args.get("limit") is None or node.args.get("group") \
+            or node.args.get("distinct"):
+        return node
+    limit = node.args["limit"].expression
+    offset = node.args.get("offset")
+    offset = offset.expression if offset is not None else exp.Literal.number(0)
+    if not all(isinstance(each, exp.Literal) and not each.is_string for each in (limit, offset)):
+        return node
+    source_clause = node.args.get("from") or node.args.get("from_")
+    if source_clause is None or node.args.get("joins"):
+        return node
+    order = node.args.get("order") or exp.Order(expressions=[exp.Ordered(this=exp.Literal.number(0))])
+    inner = node.copy()
+    for clause in ("order", "limit", "offset"):
+        inner.set(clause, None)
+    over = exp.Window(this=exp.RowNumber(), order=order.copy())
+    inner.set("expressions", [exp.Star(), exp.alias_(over, exp.to_identifier(LIMIT_RANK, quoted=True))])
+    relation = source_clause.this
+    alias = relation.alias_or_name if isinstance(relation, (exp.Table, exp.Subquery)) else "t"
+    outer = exp.Select(expressions=[item.copy() for item in node.expressions])
+    outer.set("from" if node.args.get("from") is not None else "from_", exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(alias)))))
+    rank = exp.column(exp.to_identifier(LIMIT_RANK, quoted=True))
+    skipped = int(offset.this)
+    bound = exp.LTE(this=rank.copy(), expression=exp.Literal.number(skipped + int(limit.this)))
+    if skipped:           # LIMIT n OFFSET m: the ranks m + 1 to m + n
+        bound = exp.and_(exp.GT(this=rank.copy(), expression=exp.Literal.number(skipped)), bound)
+    outer.set("where", exp.Where(this=bound))
+    return outer
 
 
 def parse_type(text: str) -> exp.DataType:

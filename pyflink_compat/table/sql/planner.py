@@ -13,7 +13,8 @@ from pyflink_compat.common.watermark_strategy import TimestampAssigner
 from pyflink_compat.table.sql import (binary_keys, catalog as catalog_module, datagen_table, expressions, kafka_table,
                                       window_input)
 from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column, SqlType
-from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
+from pyflink_compat.table.sql.dialect import LIMIT_RANK
+from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, table_exception
 
 CATALOG_PATH = "default_catalog.default_database"
 log = logging.getLogger("pyflink_compat")
@@ -68,7 +69,8 @@ class JobBuilder:
             converters = [expressions.cast_to(compiled, column.type)
                           for (_, compiled), column in zip(projections, target.columns)]
             changes = self._changelog_changes(select, source, compiler, converters)
-            if target.option("connector") == kafka_table.KAFKA:
+            if target.option("connector") == kafka_table.KAFKA and not (
+                    isinstance(source.query, RankRelation) and source.query.insert_only):
                 node = ("ChangelogNormalize(key=[%s])" % ", ".join(source.primary_key) if _is_upsert_source(source)
                         else "Join(joinType=[%s])" % source.query.join_type())
                 raise expressions.validation_error(
@@ -189,23 +191,24 @@ class JobBuilder:
         if select.args.get("group"):
             _refuse("GROUP BY of a Top-N", "projections and filters of it run")
         where = select.args.get("where")
-        limit, rest = _rank_limit(where.this if where is not None else None, relation.rank_name)
+        first, limit, rest = _rank_limit(where.this if where is not None else None, relation.rank_name)
         if limit is None:
             _refuse("ROW_NUMBER() OVER (...) without a filter rn <= N (or rn < N, rn = 1) on the query of it",
                     "Top-N queries and deduplication run")
         condition = None if not rest else compiler.compile(rest[0] if len(rest) == 1 else exp.and_(*rest))[0]
-        selected = any(isinstance(node, exp.Star) or (isinstance(node, exp.Column) and node.name == relation.rank_name)
+        selected = any((isinstance(node, exp.Star) and relation.rank_name != LIMIT_RANK)
+                       or (isinstance(node, exp.Column) and node.name == relation.rank_name)
                        for item in select.expressions for node in item.walk())
-        time_order = relation.time_order if len(relation.order) == 1 else None
-        if limit == 1 and not selected and time_order is not None:
+        time_order = relation.time_order if len(relation.order) == 1 and relation.rank_name != LIMIT_RANK else None
+        if limit == 1 and first == 1 and not selected and time_order is not None:
             descending = relation.order[0][1]
             name = "Deduplicate(keep=[%s])" % ("LastRow" if descending else "FirstRow")
             operator = (ranking.FirstRowAtWatermark() if time_order == "rowtime" and not descending
                         else ranking.Deduplicate(keep_last=descending))
         else:
             operator, name = ranking.AppendOnlyTopN(limit, tuple(desc for _, desc in relation.order),
-                                                    relation.rank_position if selected else None), "Rank"
-        key = ("rank", id(relation), limit, selected)
+                                                    relation.rank_position if selected else None, first), "Rank"
+        key = ("rank", id(relation), first, limit, selected)
         if key not in self.streams:
             rows = self._source_stream(relation.base).flat_map(relation.keyed_rows(time_order == "proctime")) \
                 .name("Calc").key_by(_group_key, relation.key_type)
@@ -495,9 +498,9 @@ def _projections(select: exp.Select, source: CatalogTable, compiler) -> list:
     """(output name, (function, type)) of each item of the select list (``*`` expanded)."""
     projections = []
     for item in select.expressions:
-        if isinstance(item, exp.Star):
+        if isinstance(item, exp.Star):          # (not the row number of a LIMIT)
             projections.extend((column.name, (_field(position), column.type))
-                               for position, column in enumerate(source.columns))
+                               for position, column in enumerate(source.columns) if column.name != LIMIT_RANK)
         else:
             projections.append((output_name(item, len(projections)), compiler.compile(item)))
     return projections
@@ -529,7 +532,7 @@ def compiler_of(table: CatalogTable):
 def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     """The one table, view or subquery a SELECT reads (what a first version of SQL support runs), its rows
     expanded by a CROSS JOIN UNNEST when it has one."""
-    for clause in ("having", "order", "limit", "distinct", "windows", "laterals", "with"):
+    for clause in ("having", "limit", "distinct", "windows", "laterals", "with"):
         if select.args.get(clause):
             _refuse("%s in a query" % clause.upper(), "queries of one table, view or subquery run: projections, "
                                                       "filters, GROUP BY, group windows and CROSS JOIN UNNEST")
@@ -546,6 +549,15 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
         table = _lookup(tables, relation.name)
     else:
         _refuse("FROM %s" % relation.sql())
+    if select.args.get("order"):            # ORDER BY ... LIMIT became a Top-N when parsed (dialect.parse)
+        from pyflink_compat.table.sql import aggregates
+        first = select.args["order"].expressions[0]
+        column = first.this.name if isinstance(first.this, exp.Column) else None
+        if column is None or first.args.get("desc") or not (
+                aggregates.is_proctime(table, column) or (table.watermark is not None and table.watermark[0] == column)):
+            raise table_exception("Sort on a non-time-attribute field is not supported.")
+        _refuse("ORDER BY a time attribute without LIMIT (a sort in event or processing time)",
+                "ORDER BY ... LIMIT n and Top-N queries run")
     joins = select.args.get("joins") or []
     if not joins:
         return table
@@ -962,6 +974,7 @@ class RankRelation:
         self.base, self.condition, self.items, self.partition, self.order = base, condition, items, partition, order
         self.rank_name, self.rank_position, self.time_order = rank_name, rank_position, time_order
         self.key_type = key_type
+        self.insert_only = False               # ordered by constants (a LIMIT alone): rows only ever come in
 
     def keyed_rows(self, processing_time: bool):
         """(partition key, (sort key, the select items' values)) of a base row; the sort key of processing-time
@@ -1014,15 +1027,21 @@ def _rank_view(name: str, select, source: CatalogTable, compiler, ranked) -> Cat
     relation = RankRelation(source, _condition(select, compiler), [function for _, (function, _) in projections],
                             [function for function, _ in partition], ordered, alias.alias, position, time_order,
                             binary_keys.key_type_of([key_type for _, key_type in partition]))
+    relation.insert_only = all(isinstance(each.this, exp.Literal) for each in order.expressions)
     return CatalogTable(name, tuple(columns), {}, None, relation)
 
 
 def _rank_limit(condition, rank_name: str):
-    """(N, the other conjuncts) of a filter bounding the row number: rn <= N, rn < N, rn = 1 (N None without)."""
-    limit, rest = None, []
+    """(first rank, last rank, the other conjuncts) of a filter bounding the row number: rn <= N, rn < N, rn = N,
+    rn > M, rn >= M, rn BETWEEN M AND N (last None without an upper bound)."""
+    first, last, rest = 1, None, []
     for conjunct in _conjuncts(condition) if condition is not None else []:
-        bound = None
-        if isinstance(conjunct, (exp.LTE, exp.LT, exp.EQ, exp.GTE, exp.GT)):
+        bounds = None
+        if isinstance(conjunct, exp.Between) and isinstance(conjunct.this, exp.Column) \
+                and conjunct.this.name == rank_name and all(isinstance(conjunct.args.get(side), exp.Literal)
+                                                            for side in ("low", "high")):
+            bounds = (int(conjunct.args["low"].this), int(conjunct.args["high"].this))
+        elif isinstance(conjunct, (exp.LTE, exp.LT, exp.EQ, exp.GTE, exp.GT)):
             left, right = conjunct.this, conjunct.expression
             flipped = isinstance(right, exp.Column) and right.name == rank_name
             column, number = (right, left) if flipped else (left, right)
@@ -1031,15 +1050,16 @@ def _rank_limit(condition, rank_name: str):
                 n = int(number.this)
                 kind = type(conjunct)
                 if flipped:
-                    kind = {exp.GTE: exp.LTE, exp.GT: exp.LT, exp.EQ: exp.EQ}.get(kind)
-                bound = {exp.LTE: n, exp.LT: n - 1, exp.EQ: n if n == 1 else None}.get(kind)
-                if bound is None:
-                    _refuse("A Top-N filter %s" % conjunct.sql(), "rn <= N, rn < N and rn = 1 run")
-        if bound is None:
+                    kind = {exp.GTE: exp.LTE, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.LT: exp.GT}.get(kind, kind)
+                bounds = {exp.LTE: (1, n), exp.LT: (1, n - 1), exp.EQ: (n, n), exp.GTE: (n, None),
+                          exp.GT: (n + 1, None)}[kind]
+        if bounds is None:
             rest.append(conjunct)
         else:
-            limit = bound if limit is None else min(limit, bound)
-    return limit, rest
+            first = max(first, bounds[0])
+            if bounds[1] is not None:
+                last = bounds[1] if last is None else min(last, bounds[1])
+    return first, last, rest
 
 
 def _with_computed_columns(table: CatalogTable):
@@ -1179,13 +1199,11 @@ class _Grouping:
 
         names = [name for name, _ in self.calls]
         pandas = [getattr(name, "pandas", None) for name in names if not isinstance(name, str)]
-        from pyflink_compat.util.exceptions import JavaStyleError
         if True in pandas and False in pandas:
-            raise JavaStyleError("org.apache.flink.table.api.TableException", "Pandas UDAFs and General Python UDAFs "
-                                 "are not supported in used together currently.", "execute")
+            raise table_exception("Pandas UDAFs and General Python UDAFs are not supported in used together "
+                                  "currently.")
         if self.window is None and True in pandas:
-            raise JavaStyleError("org.apache.flink.table.api.TableException",
-                                 "Pandas UDAFs are not supported in streaming mode currently.", "execute")
+            raise table_exception("Pandas UDAFs are not supported in streaming mode currently.")
         rows = builder._source_stream(self.source)
         key_type = binary_keys.key_type_of([key_type for _, key_type in self.keys])
         if self.window is None:

@@ -26,12 +26,17 @@ class AppendOnlyTopN(KeyedProcessFunction):
     (``-D``), then the new one inserted (``+I``). With it: each rank from the new row's down changes its row
     (``-U`` old, ``+U`` new, with that rank), and a rank that had no row gets one (``+I``)."""
 
-    def __init__(self, limit: int, descending: Tuple[bool, ...], rank_position: Optional[int]):
+    def __init__(self, limit: int, descending: Tuple[bool, ...], rank_position: Optional[int], first: int = 1):
         self.limit, self.descending, self.rank_position = limit, descending, rank_position
+        self.first = first             # ranks before it are kept but not emitted (an offset)
 
     def open(self, runtime_context):
         from pyflink_compat.datastream.state import ValueStateDescriptor
         self.kept = runtime_context.get_state(ValueStateDescriptor("top-n", None))   # [(sort key, values)] sorted
+
+    def _emitted(self, kind: str, values, rank: int):
+        if rank >= self.first:
+            yield kind, self._row(values, rank)
 
     def _row(self, values, rank: int) -> tuple:
         if self.rank_position is None:
@@ -51,19 +56,19 @@ class AppendOnlyTopN(KeyedProcessFunction):
         if position >= self.limit:
             return
         rows.insert(position, (tuple(sort_key), tuple(values)))
-        if self.rank_position is None:
+        if self.rank_position is None and self.first == 1:
             if len(rows) > self.limit:
                 yield "-D", self._row(rows.pop()[1], 0)
             yield "+I", self._row(values, 0)
-        else:
+        else:                                  # numbered (the number selected, or ranks from an offset)
             current, rank = tuple(values), position + 1
             while rank <= self.limit and rank < len(rows):
                 previous = rows[rank][1]
-                yield "-U", self._row(previous, rank)
-                yield "+U", self._row(current, rank)
+                yield from self._emitted("-U", previous, rank)
+                yield from self._emitted("+U", current, rank)
                 current, rank = previous, rank + 1
             if rank <= self.limit:
-                yield "+I", self._row(current, rank)
+                yield from self._emitted("+I", current, rank)
             del rows[self.limit:]
         self.kept.update(rows)
 

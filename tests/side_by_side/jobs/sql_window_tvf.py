@@ -101,3 +101,17 @@ for identifier, (columns, query) in top_n.items():
 statements.execute().wait()
 t_env.execute_sql("SELECT * FROM (SELECT name, v, ROW_NUMBER() OVER (ORDER BY v DESC, id) AS r FROM numbers) "
                   "WHERE r <= 3").print()
+
+# ORDER BY ... LIMIT (a Top-N over all rows), LIMIT alone (the first rows), LIMIT ... OFFSET and rn BETWEEN (ranks
+# from an offset: numbered changes), into print and as tableaus; ORDER BY without LIMIT fails as in Flink.
+t_env.execute_sql("SELECT name, v FROM numbers WHERE v > 2 ORDER BY v DESC, name LIMIT 3").print()
+t_env.execute_sql("SELECT id, v, name FROM numbers LIMIT 4").print()
+t_env.execute_sql("CREATE TABLE lowest (name STRING, v INT) WITH ('connector' = 'print', 'print-identifier' = 'lim')")
+t_env.execute_sql("INSERT INTO lowest SELECT name, v FROM numbers ORDER BY v LIMIT 2").wait()
+t_env.execute_sql("SELECT name, v FROM numbers ORDER BY v DESC LIMIT 2 OFFSET 1").print()
+t_env.execute_sql("SELECT * FROM (SELECT name, v, ROW_NUMBER() OVER (ORDER BY v) AS r FROM numbers) "
+                  "WHERE r BETWEEN 2 AND 3").print()
+try:
+    t_env.execute_sql("SELECT name FROM numbers ORDER BY v").print()
+except Exception as e:
+    print(type(e).__name__, str(e).splitlines()[0])
