@@ -39,6 +39,21 @@ class EnvironmentSettings(object):
             self._configuration.set_string(DATABASE_NAME, built_in_database_name)
             return self
 
+        # Flink 1.13 and earlier chose a planner; since 1.14 the Blink planner is the only one, so these
+        # are kept for jobs of that time and change nothing.
+        def use_blink_planner(self) -> 'EnvironmentSettings.Builder':
+            return self
+
+        def use_any_planner(self) -> 'EnvironmentSettings.Builder':
+            return self
+
+        def use_old_planner(self) -> 'EnvironmentSettings.Builder':
+            import logging
+            logging.getLogger("pyflink_compat").warning(
+                "use_old_planner(): Flink's legacy planner is gone since Flink 1.14; the job runs with the one "
+                "planner there is (as use_blink_planner())")
+            return self
+
         def build(self) -> 'EnvironmentSettings':
             return EnvironmentSettings(Configuration(self._configuration))
 

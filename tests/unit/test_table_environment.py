@@ -26,6 +26,10 @@ def test_environment_settings_as_pyflink_builds_them():
     assert built.get_configuration().to_dict() == {
         "a.b": "1", "execution.runtime-mode": "BATCH", "table.builtin-catalog-name": "cat"}
     assert built.get_built_in_catalog_name() == "cat"
+    # Flink 1.13 jobs choose the Blink planner, the only one there is since
+    legacy = EnvironmentSettings.new_instance().in_streaming_mode().use_blink_planner().build()
+    assert legacy.get_configuration().to_dict() == {"execution.runtime-mode": "STREAMING"}
+    assert EnvironmentSettings.new_instance().use_any_planner().in_batch_mode().build().is_streaming_mode() is False
 
 
 def test_a_table_environment_is_created_from_settings_or_a_configuration():
