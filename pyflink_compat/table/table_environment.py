@@ -274,6 +274,24 @@ class TableEnvironment(_StandIns.TableEnvironment):
         table._path = path
         return table
 
+    def from_elements(self, elements, schema=None, verify_schema: bool = True):
+        """A bounded table of ``elements`` (tuples, lists, Rows, dicts): columns named and typed by ``schema``
+        (DataTypes.ROW, or column names with types inferred as PyFlink infers them)."""
+        from sqlglot import exp
+        from pyflink_compat.table.expression import Expression
+        from pyflink_compat.table.sql.bridge import table_of_elements
+        from pyflink_compat.table.table import Table
+        from pyflink_compat.util.exceptions import UnsupportedFeatureError
+        elements = list(elements)
+        if any(isinstance(element, Expression) for element in elements):
+            raise UnsupportedFeatureError("from_elements of expressions (row(...))", "table-api",
+                                          "give the values as tuples")
+        name = self._unnamed()
+        self._catalog()[name] = table_of_elements(name, elements, schema)
+        table = Table(exp.select("*").from_(exp.to_table(name)), self)
+        table._name = name
+        return table
+
     def create_temporary_view(self, view_path: str, table_or_data_stream, *fields_or_schema):
         from pyflink_compat.table.table import Table
         from pyflink_compat.util.exceptions import UnsupportedFeatureError

@@ -61,6 +61,9 @@ def test_watermark_and_metadata_clauses_parse_as_flink_writes_them():
     ("a / b", {"a": ("INT", -7), "b": ("INT", 2)}, (-3, "INT")),         # truncated toward zero
     ("a / b", {"a": ("DOUBLE", -7.0), "b": ("INT", 2)}, (-3.5, "DOUBLE")),
     ("a % b", {"a": ("INT", -7), "b": ("INT", 2)}, (-1, "INT")),
+    # exact on large BIGINTs (not through a double), the dividend's sign
+    ("ABS(a) % 10", {"a": ("BIGINT", 6009322851045653658)}, (8, "BIGINT")),
+    ("MOD(a, b)", {"a": ("BIGINT", -9223372036854775807), "b": ("BIGINT", 10)}, (-7, "BIGINT")),
     ("a * 2", {"a": ("DOUBLE", None)}, (None, "DOUBLE")),
     ("a > 1 AND b", {"a": ("INT", None), "b": ("BOOLEAN", False)}, (False, "BOOLEAN")),
     ("a > 1 AND b", {"a": ("INT", None), "b": ("BOOLEAN", True)}, (None, "BOOLEAN")),

@@ -80,3 +80,27 @@ def test_what_a_table_environment_would_run_raises_naming_the_section():
         t_env.execute_sql("SHOW FUNCTIONS")
     with pytest.raises(UnsupportedFeatureError, match=r"StreamTableEnvironment.from_changelog_stream .*#table-api"):
         t_env.from_changelog_stream(None)
+
+
+def test_from_elements_names_and_types_its_columns_as_pyflink_infers_them():
+    import datetime
+    from pyflink.common import Row
+    from pyflink.table import DataTypes
+    from pyflink_compat.table.sql.bridge import table_of_elements
+
+    def columns(elements, schema=None):
+        table = table_of_elements("t", elements, schema)
+        return [(c.name, c.type.text()) for c in table.columns], list(table.query.rows)
+
+    assert columns([(1, "a", 2.5, True)]) == ([("_1", "BIGINT"), ("_2", "STRING"), ("_3", "DOUBLE"),
+                                               ("_4", "BOOLEAN")], [(1, "a", 2.5, True)])
+    assert columns([(None, "a"), (3, None)], ["n"])[0] == [("n", "BIGINT"), ("_2", "STRING")]
+    assert columns([Row(b=1, a="x")])[0] == [("b", "BIGINT"), ("a", "STRING")]
+    assert columns([{"b": 1, "a": "x"}]) == ([("a", "STRING"), ("b", "BIGINT")], [("x", 1)])
+    assert columns([(datetime.datetime(2024, 1, 2, 3, 4, 5),)])[0] == [("_1", "TIMESTAMP_LTZ(6)")]
+    row_type = DataTypes.ROW([DataTypes.FIELD("a", DataTypes.INT()), DataTypes.FIELD("b", DataTypes.STRING())])
+    assert columns([(1, "x")], row_type) == ([("a", "INT"), ("b", "STRING")], [(1, "x")])
+    with pytest.raises(ValueError, match="Some of types cannot be determined after inferring"):
+        columns([(None,)])
+    with pytest.raises(UnsupportedFeatureError, match="from_elements of a bytes value"):
+        columns([(b"x",)])

@@ -82,3 +82,87 @@ def data_stream_row(names):
                           "-D": RowKind.DELETE}[kind])
         return row
     return to_row
+
+
+class ElementsRelation:
+    """The rows of TableEnvironment.from_elements: tuples of the table's columns' values, read by a bounded
+    collection source of parallelism 1 (Flink's values source)."""
+
+    def __init__(self, rows: tuple):
+        self.rows = rows
+
+
+# PyFlink's types of Python values when from_elements infers a schema
+_INFERRED = {bool: "BOOLEAN", int: "BIGINT", float: "DOUBLE", str: "STRING"}
+
+
+def _inferred_type(value, column: str) -> SqlType:
+    import datetime
+    if isinstance(value, datetime.datetime):
+        return SqlType("TIMESTAMP_LTZ", precision=6)
+    name = _INFERRED.get(type(value))
+    if name is None:
+        raise UnsupportedFeatureError("from_elements of a %s value (column '%s')" % (type(value).__name__, column),
+                                      SECTION, "booleans, integers, floats, strings and datetimes become columns; "
+                                               "give a schema of DataTypes.ROW([...]) for others")
+    return SqlType(name)
+
+
+def _fields_of(element, names):
+    """(names, values) of an element as PyFlink unboxes it: a named Row's fields, a dict's sorted items, a
+    tuple's or list's values named _1, _2, ... (or by ``names``)."""
+    from pyflink_compat.common.types import Row
+    if isinstance(element, dict):
+        items = sorted(element.items())
+        return [k for k, _ in items], [v for _, v in items]
+    if isinstance(element, Row) and element._has_field_names():
+        return list(element._fields), list(element)
+    if isinstance(element, (Row, tuple, list)):
+        values = list(element)
+        given = list(names or [])
+        return given[:len(values)] + ["_%d" % i for i in range(len(given) + 1, len(values) + 1)], values
+    raise TypeError("Can not infer schema for type: %s" % type(element))
+
+
+def table_of_elements(name: str, elements: list, schema=None) -> CatalogTable:
+    """The table of from_elements(elements, schema): ``schema`` a DataTypes.ROW, column names, or None (names
+    and types inferred from the elements, as PyFlink infers them)."""
+    import datetime
+    from pyflink_compat.table.sql import catalog, dialect
+    from pyflink_compat.table.sql.values import utc_of_local
+    from pyflink_compat.table.types import DataType, RowType
+    if isinstance(schema, RowType):
+        names = schema.field_names()
+        types = [catalog.sql_type(dialect.parse_type(field.sql()), column)
+                 for field, column in zip(schema.field_types(), names)]
+        rows = [tuple(_fields_of(element, names)[1]) for element in elements]
+    elif isinstance(schema, DataType):
+        names, types = ["value"], [catalog.sql_type(dialect.parse_type(schema.sql()), "value")]
+        rows = [(element,) for element in elements]
+    elif schema is None or isinstance(schema, (list, tuple)):
+        if not elements:
+            raise ValueError("can not infer schema from empty dataset")
+        names, rows, types = None, [], None
+        for element in elements:
+            element_names, values = _fields_of(element, schema)
+            names = names or element_names
+            rows.append(tuple(values))
+        types = []
+        for position, column in enumerate(names):
+            value = next((row[position] for row in rows if position < len(row) and row[position] is not None), None)
+            if value is None:
+                raise ValueError("Some of types cannot be determined after inferring")
+            types.append(_inferred_type(value, column))
+    else:
+        raise TypeError("schema should be RowType, list, tuple or None, but got: %s" % schema)
+    for row in rows:
+        if len(row) != len(names):
+            raise ValueError("Length of object (%d) does not match with length of fields (%d)"
+                             % (len(row), len(names)))
+    ltz = [i for i, t in enumerate(types) if t.name == "TIMESTAMP_LTZ"]
+    if ltz:      # a naive date-time is local time (PyFlink's conversion); the column holds UTC date-times
+        rows = [tuple(utc_of_local(v) if i in ltz and isinstance(v, datetime.datetime) else v
+                      for i, v in enumerate(row)) for row in rows]
+    import attrs
+    columns = tuple(Column(column, attrs.evolve(sql_type, origin=column)) for column, sql_type in zip(names, types))
+    return CatalogTable(name, columns, {}, None, ElementsRelation(tuple(rows)))

@@ -63,7 +63,8 @@ def _modulo(a, b):
     if isinstance(a, int) and isinstance(b, int):
         if b == 0:
             raise ArithmeticError("/ by zero")
-        return int(math.fmod(a, b))
+        remainder = abs(a) % abs(b)       # exact for any size (math.fmod goes through floats)
+        return remainder if a >= 0 else -remainder      # Java's sign: the dividend's
     return math.fmod(a, b)
 
 

@@ -245,7 +245,14 @@ class JobBuilder:
 
     # sources ---------------------------------------------------------------------------------------
     def _source_stream(self, table: CatalogTable):
-        from pyflink_compat.table.sql.bridge import DataStreamRelation, rows_of
+        from pyflink_compat.table.sql.bridge import DataStreamRelation, ElementsRelation, rows_of
+        if isinstance(table.query, ElementsRelation):
+            key = ("elements", id(table.query))
+            if key not in self.streams:
+                from pyflink_compat.common.types import Row
+                self.streams[key] = self.env.from_collection([Row(*row) for row in table.query.rows],
+                                                             type_info=_row_type(table))
+            return self.streams[key]
         if isinstance(table.query, DataStreamRelation):
             key = ("datastream", id(table.query))
             if key not in self.streams:

@@ -16,6 +16,7 @@ Usage: table_api.py BOOTSTRAP EVENTS_TOPIC OUT_TOPIC TOTALS_TOPIC
 """
 import sys
 
+from pyflink.common import Row
 from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
 from pyflink.table.expressions import col, concat, lit
 from pyflink.table.window import Tumble
@@ -100,3 +101,20 @@ events.group_by(col("usr")).select(col("usr"), weighted_avg(col("id"), lit(2)).a
 t_env.create_temporary_function("longest_name", longest_name)
 t_env.execute_sql("SELECT TUMBLE_START(ts, INTERVAL '5' SECOND) AS w, longest_name(usr) AS longest FROM events "
                   "WHERE usr IS NOT NULL GROUP BY TUMBLE(ts, INTERVAL '5' SECOND)").print()
+
+# 6. from_elements: column names given (types inferred), names and types inferred (from tuples and from named
+# Rows), a DataTypes.ROW schema; the tables queried in SQL and the Table API and inserted into print
+words = t_env.from_elements([(1, "Hi", 2.5), (2, "Hello", None), (3, "Hi", 1.0)], ["id", "word", "score"])
+words.print_schema()
+words.execute().print()
+t_env.from_elements([(1, "a"), (2, "b")]).execute().print()
+t_env.from_elements([Row(a=1, b="x"), Row(a=5, b="y")]).print_schema()
+t_env.create_temporary_view("words", words)
+t_env.execute_sql("SELECT word, COUNT(*) AS n, SUM(score) AS s FROM words GROUP BY word").print()
+typed = t_env.from_elements([(1, "abc", 2.0), (2, "def", 3.0)],
+                            DataTypes.ROW([DataTypes.FIELD("a", DataTypes.INT()), DataTypes.FIELD("b", DataTypes.STRING()),
+                                           DataTypes.FIELD("c", DataTypes.FLOAT())]))
+typed.print_schema()
+typed.where(col("a") > 1).select(col("b"), col("c") * 2).execute().print()
+t_env.execute_sql("CREATE TABLE typed_out (a INT, b STRING) WITH ('connector' = 'print', 'print-identifier' = 'typed')")
+typed.select(col("a"), col("b")).execute_insert("typed_out").wait()
