@@ -90,7 +90,7 @@ class WatermarkTracker:
 
     def advance(self, now_ms: int) -> int:
         """The combined watermark after the batch (monotonic), with idleness applied at ``now_ms``."""
-        candidates = []
+        candidates, idle_marks = [], []
         for input_id, progress in self.inputs.items():
             spec = self.spec_of(input_id)
             timeout = spec.idle_timeout_ms
@@ -101,10 +101,15 @@ class WatermarkTracker:
                     and now_ms - progress.last_record_ms >= timeout:
                 progress.idle = True
             if progress.idle:
+                idle_marks.append(self._generated(progress, spec))
                 continue
             candidates.append(self._generated(progress, spec))
         if candidates:
             self.current = max(self.current, min(candidates))
+        elif idle_marks:
+            # every input idle: as Flink's watermark valve, the highest watermark any of them reached is flushed
+            # (an input whose data all came before its neighbours went idle still moves event time on)
+            self.current = max(self.current, max(idle_marks))
         return self.current
 
     @staticmethod

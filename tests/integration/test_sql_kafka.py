@@ -160,9 +160,15 @@ def test_a_querys_rows_are_collected_with_their_row_kinds_from_a_stream_table_en
 def test_unbounded_inserts_run_side_by_side_and_an_idle_reader_without_partition_lets_windows_fire(spark, bootstrap):
     """Two unbounded INSERT statements: execute_sql returns once each job runs, as Flink's does. At parallelism 2
     over one partition, one reader gets no partition; with table.exec.source.idle-timeout it goes idle (as Flink
-    SQL's source reader does) and the event-time windows fire."""
+    SQL's source reader does) and the event-time windows fire. Over four partitions with records in one only,
+    both readers go idle once the records are read, and the highest watermark they reached fires the windows
+    (Flink's watermark valve; the same rows on PyFlink 2.3)."""
     import json
     topic_in = create_topic(bootstrap, unique_topic("sql-idle-in"))
+    spread_in = create_topic(bootstrap, unique_topic("sql-idle-spread"), partitions=4)
+    spread_windows = create_topic(bootstrap, unique_topic("sql-idle-spread-windows"))
+    for c, minute in enumerate(range(0, 8)):
+        produce(bootstrap, spread_in, [json.dumps({"c": c, "ts": "2024-01-02 03:%02d:00" % minute})], partition=0)
     topic_windows = create_topic(bootstrap, unique_topic("sql-idle-windows"))
     topic_copy = create_topic(bootstrap, unique_topic("sql-idle-copy"))
     for key, c, at in [("s1", 1.0, "2024-01-02T03:00:10Z"), ("s2", 5.0, "2024-01-02T03:00:20Z"),
@@ -186,6 +192,14 @@ def test_unbounded_inserts_run_side_by_side_and_an_idle_reader_without_partition
     windows = t_env.execute_sql("""INSERT INTO windows SELECT `key`, TUMBLE_START(event_time, INTERVAL '2' MINUTE),
         COUNT(*), AVG(c) FROM readings GROUP BY `key`, TUMBLE(event_time, INTERVAL '2' MINUTE)""")
     copy = t_env.execute_sql("INSERT INTO copy SELECT `key`, c FROM readings WHERE c > 2")
+    t_env.execute_sql("CREATE TABLE spread (c INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) "
+                      "WITH ('connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', "
+                      "'scan.startup.mode' = 'earliest-offset', 'format' = 'json')" % (spread_in, bootstrap))
+    t_env.execute_sql("CREATE TABLE spread_windows (window_start TIMESTAMP(3), n BIGINT, m INT) WITH ("
+                      "'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = "
+                      "'json')" % (spread_windows, bootstrap))
+    spread = t_env.execute_sql("""INSERT INTO spread_windows SELECT TUMBLE_START(ts, INTERVAL '2' MINUTE), COUNT(*),
+        MAX(c) FROM spread GROUP BY TUMBLE(ts, INTERVAL '2' MINUTE)""")
     try:
         assert sorted(values(consume(bootstrap, topic_windows, 3, timeout_s=90))) == [
             '{"key":"s1","window_start":"2024-01-02 03:00:00","n":2,"avg_c":2.0}',
@@ -193,8 +207,12 @@ def test_unbounded_inserts_run_side_by_side_and_an_idle_reader_without_partition
             '{"key":"s2","window_start":"2024-01-02 03:00:00","n":1,"avg_c":5.0}']
         assert values(consume(bootstrap, topic_copy, 3, timeout_s=30)) == [
             '{"key":"s2","c":5.0}', '{"key":"s1","c":3.0}', '{"key":"s1","c":10.0}']
+        # the window of 03:06 waits for a watermark past 03:08: three windows
+        assert sorted(values(consume(bootstrap, spread_windows, 3, timeout_s=90))) == [
+            '{"window_start":"2024-01-02 03:00:00","n":2,"m":1}', '{"window_start":"2024-01-02 03:02:00","n":2,"m":3}',
+            '{"window_start":"2024-01-02 03:04:00","n":2,"m":5}']
     finally:
-        for result in (windows, copy):
+        for result in (windows, copy, spread):
             result.get_job_client().cancel().result()
     with pytest.raises(Exception, match="was cancelled"):
         windows.wait()

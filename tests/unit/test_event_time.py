@@ -59,6 +59,21 @@ def test_all_idle_keeps_the_watermark_and_finished_inputs_count_as_max():
     assert t.advance(5_000) == 399
 
 
+def test_when_every_input_goes_idle_the_highest_watermark_any_reached_is_flushed():
+    # Flink's watermark valve: a reader whose records all came before its neighbour (which never had any)
+    # went idle still moves event time on once both are idle (Kafka partitions without data at parallelism 2)
+    t = tracker(WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(5))
+                .with_idleness(Duration.of_seconds(2)))
+    t.observe("reader:0", 60_000, 8, now_ms=0)
+    t.observe("reader:1", None, 0, now_ms=0)
+    assert t.advance(0) == LONG_MIN                  # reader 1 holds it back while it is not idle
+    t.observe("reader:0", None, 0, now_ms=2_500)
+    t.observe("reader:1", None, 0, now_ms=2_500)
+    assert t.advance(2_500) == 60_000 - 5_001 and t.all_idle
+    t.observe("reader:1", 10_000, 1, now_ms=3_000)   # back, behind: the watermark never goes back
+    assert t.advance(3_000) == 54_999
+
+
 def test_a_later_keyed_stage_takes_the_minimum_of_the_watermarks_its_upstream_subtasks_forward():
     # The idleness timeout is the source's: it never applies to an upstream subtask, which says itself
     # whether it is idle.
@@ -84,7 +99,7 @@ def test_a_stage_whose_inputs_are_all_idle_says_so():
     t.advance(0)
     assert not t.all_idle
     t.advance(2_000)
-    assert t.all_idle and t.current == 99
+    assert t.all_idle and t.current == 199          # both idle: the highest watermark is flushed (Flink's valve)
 
 
 def test_a_reader_of_several_partitions_generates_one_watermark_and_ends_when_all_its_partitions_have():
