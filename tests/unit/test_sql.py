@@ -710,3 +710,10 @@ def test_order_by_limit_parses_as_a_top_n_over_all_rows_and_rank_filters_give_th
                                                 .args["where"].this, "rn")
         assert (first, last) == bounds, condition
     assert [each.sql() for each in rest] == ["x > 1"]
+
+
+def test_sql_the_parser_cannot_read_fails_as_flinks_parser_does():
+    with pytest.raises(JavaStyleError) as raised:
+        dialect.parse("SELEC x FROM t")
+    assert raised.value.java_class == "org.apache.flink.table.api.SqlParserException"
+    assert raised.value.message.startswith("SQL parse failed. ")

@@ -1,6 +1,7 @@
 """Flink SQL's syntax on sqlglot: backquoted identifiers, ``WATERMARK FOR col AS expr`` and metadata columns
 (``col TYPE METADATA [FROM 'key'] [VIRTUAL]``) in CREATE TABLE."""
 import sqlglot
+import sqlglot.errors
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.parser import Parser
@@ -69,6 +70,13 @@ def parse(sql: str) -> list:
     sqlglot_log.setLevel(logging.ERROR)
     try:
         statements = [statement for statement in sqlglot.parse(sql, read=Flink) if statement is not None]
+    except sqlglot.errors.ParseError as error:
+        from pyflink_compat.util.exceptions import JavaStyleError
+        # Flink's parser error, as PyFlink raises it (a Py4JJavaError); the text is our parser's
+        raise JavaStyleError("org.apache.flink.table.api.SqlParserException",
+                             "SQL parse failed. %s (pyflink-compat's SQL parser: the Flink SQL it reads is listed in "
+                             "porting_guide/README.md#table-api)" % str(error).splitlines()[0],
+                             "executeSql") from None
     finally:
         sqlglot_log.setLevel(level)
     return [statement.transform(_limit_as_top_n) for statement in statements]
