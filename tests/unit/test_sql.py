@@ -717,3 +717,13 @@ def test_sql_the_parser_cannot_read_fails_as_flinks_parser_does():
         dialect.parse("SELEC x FROM t")
     assert raised.value.java_class == "org.apache.flink.table.api.SqlParserException"
     assert raised.value.message.startswith("SQL parse failed. ")
+
+
+def test_the_current_time_functions_give_flinks_types_and_a_column_of_that_name_wins():
+    import datetime
+    before = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None) - datetime.timedelta(seconds=1)
+    for text, type_name in [("CURRENT_TIMESTAMP", "TIMESTAMP_LTZ"), ("NOW()", "TIMESTAMP_LTZ"),
+                            ("LOCALTIMESTAMP", "TIMESTAMP"), ("localtimestamp", "TIMESTAMP")]:
+        value, result_type = _evaluate(text, a=("INT", 1))
+        assert result_type == type_name and value >= before - datetime.timedelta(days=1), text
+    assert _evaluate("localtimestamp", localtimestamp=("INT", 7)) == (7, "INT")

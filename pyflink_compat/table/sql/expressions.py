@@ -150,6 +150,8 @@ class Compiler:
         if name in self.ambiguous:
             raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Column "
                                    "'%s' is ambiguous" % (len(name), name))
+        if name not in self.columns and name.upper() == "LOCALTIMESTAMP" and not node.table:
+            return self._function_localtimestamp([])          # Flink's niladic function, written bare
         if name not in self.columns:
             raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: "
                                       "Column '%s' not found in any table" % (len(name), name))
@@ -483,6 +485,19 @@ class Compiler:
         factor = 1000 if precision == 0 else 1
         return _null_safe(lambda value: utc_of_epoch_ms(int(value * factor)), epoch), \
             SqlType("TIMESTAMP_LTZ", precision=3)
+
+    def _function_localtimestamp(self, arguments):
+        """LOCALTIMESTAMP: the current date-time in the session time zone (this machine's), a TIMESTAMP(3)."""
+        from pyflink_compat.table.sql.values import local_of_utc
+        return (lambda values: local_of_utc(_now_utc())), SqlType("TIMESTAMP", nullable=False, precision=3)
+
+    def _currenttimestamp(self, node):
+        """CURRENT_TIMESTAMP: the current instant, a TIMESTAMP_LTZ(3)."""
+        return (lambda values: _now_utc()), SqlType("TIMESTAMP_LTZ", nullable=False, precision=3)
+
+    def _function_now(self, arguments):
+        """NOW(): as CURRENT_TIMESTAMP."""
+        return self._currenttimestamp(None)
 
     def _function_proctime(self, arguments):
         """PROCTIME(): the processing time at which the row is read (a processing-time attribute)."""
