@@ -30,7 +30,7 @@ RECORDS = 50_000
 BATCH_OPTION = "-Dpyflink-compat.source.max-records-per-batch=2000"
 SHORT_FREEZE_S = 5.0
 # The long-freeze job's Kafka client timeouts; the freeze outlasts them, whatever the job is doing.
-CLIENT_TIMEOUT_MS = 8000
+CLIENT_TIMEOUT_MS = 5000
 # How long a job may take to notice the frozen broker and exit: the client timeouts, plus retries,
 # plus the time Spark needs to fail the micro-batch and stop, on a slow shared machine.
 FAILURE_DEADLINE_S = 150.0

@@ -20,11 +20,11 @@ from transaction_log_reader import read_committed
 
 pytestmark = pytest.mark.integration
 
-# 10 kills in the default run (CI) for the broadcast connect crash test, half as many for the plain AT_LEAST_ONCE
-# and EXACTLY_ONCE ones (their source and sink paths are also killed by the broadcast one);
-# PYFLINK_COMPAT_CRASH_KILLS=20 (or more) for a longer run of all.
-KILLS = int(os.environ.get("PYFLINK_COMPAT_CRASH_KILLS", "10"))
-PLAIN_KILLS = int(os.environ.get("PYFLINK_COMPAT_CRASH_KILLS", "5"))
+# The default run (CI) kills the broadcast connect job 5 times and the plain AT_LEAST_ONCE and EXACTLY_ONCE jobs 3
+# times (their source and sink paths are also killed by the broadcast one); pytest -m crash_full kills the broadcast
+# connect job 10 times; PYFLINK_COMPAT_CRASH_KILLS=20 (or more) sets the kills of all.
+KILLS_OVERRIDE = os.environ.get("PYFLINK_COMPAT_CRASH_KILLS")
+PLAIN_KILLS = int(KILLS_OVERRIDE or "3")
 SEED = int(os.environ.get("PYFLINK_COMPAT_CRASH_SEED", str(int(time.time()))))
 
 
@@ -122,7 +122,7 @@ def _run_keyed_job_with_kills(job, bootstrap, tmp_path, records, keys, seed_offs
 @pytest.mark.crash_full
 def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
-        "keyed-sum", bootstrap, tmp_path, records=40_000, keys=50, seed_offset=1, kills=max(3, KILLS // 4))
+        "keyed-sum", bootstrap, tmp_path, records=40_000, keys=50, seed_offset=1, kills=max(3, int(KILLS_OVERRIDE or "10") // 4))
     seen = _sums_by_key(output)
     for key, sums in expected.items():
         assert seen.get(key) == set(sums), (
@@ -141,19 +141,21 @@ def test_keyed_state_after_a_union_of_two_sources_survives_restarts_from_checkpo
     report_and_check_resumed()
 
 
-def test_keyed_and_broadcast_state_of_a_broadcast_connect_survive_kill_9_and_restore(bootstrap, tmp_path):
+@pytest.mark.parametrize("kills", [5, pytest.param(10, marks=pytest.mark.crash_full)])
+def test_keyed_and_broadcast_state_of_a_broadcast_connect_survive_kill_9_and_restore(kills, bootstrap, tmp_path):
+    kills = int(KILLS_OVERRIDE or kills)
     # Events of two sources (a union), keyed and connected with a broadcast stream of one label, read once at the
     # start: after each restore the label comes from the restored broadcast state, the sums from keyed state.
     topic_in = create_topic(bootstrap, unique_topic("crash-broadcast-sum-in"), partitions=2)
     topic_out = create_topic(bootstrap, unique_topic("crash-broadcast-sum-out"), partitions=2)
     create_topic(bootstrap, topic_in + "-rules")
     produce(bootstrap, topic_in + "-rules", ["label-%d" % SEED])
-    records = 48_000                  # enough that the runs cannot get through it before the last kill
+    records = 4_800 * kills           # enough that the runs cannot get through it before the last kill
     expected = _produce_keyed_amounts(bootstrap, topic_in, records, keys=20)
     rng = random.Random(SEED + 4)
     killed, resumed_batches = run_with_kills("broadcast-sum", bootstrap, topic_in, topic_out,
                                              str(tmp_path / "checkpoints"), str(tmp_path / "job.log"), rng,
-                                             kills=KILLS)
+                                             kills=kills)
     output = values(consume(bootstrap, topic_out, records, timeout_s=120, settle_s=3))
     seen = {}
     for line in output:
@@ -163,7 +165,7 @@ def test_keyed_and_broadcast_state_of_a_broadcast_connect_survive_kill_9_and_res
     assert seen == {key: set(sums) for key, sums in expected.items()}, "seed %d" % SEED
     print("seed %d: %d kills, %d outputs for %d inputs, up to %d batches resumed"
           % (SEED, killed, len(output), records, resumed_batches))
-    assert killed == KILLS, "the job finished after %d of %d kills: %s" % (killed, KILLS, _tail(str(tmp_path / "job.log")))
+    assert killed == kills, "the job finished after %d of %d kills: %s" % (killed, kills, _tail(str(tmp_path / "job.log")))
     assert resumed_batches >= 1, "no restart resumed a checkpoint with state in it"
 
 
