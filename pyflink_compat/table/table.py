@@ -75,6 +75,8 @@ def _flink_sql(node) -> str:
 
 def watermark_text(column: str, delay_ms: int) -> str:
     """A watermark's expression as Flink prints it: `ts` - INTERVAL '5' SECOND."""
+    if delay_ms is None:
+        return "SOURCE_WATERMARK()"
     if delay_ms == 0:
         return "`%s`" % column
     for unit, size in (("DAY", 86_400_000), ("HOUR", 3_600_000), ("MINUTE", 60_000), ("SECOND", 1000)):

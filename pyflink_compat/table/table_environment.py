@@ -300,12 +300,34 @@ class TableEnvironment(_StandIns.TableEnvironment):
             if view_path in self._catalog():
                 raise validation_error("Temporary table '`default_catalog`.`default_database`.`%s`' already "
                                        "exists" % view_path)
-            self._catalog()[view_path] = self._table_of_stream(view_path, table_or_data_stream, fields_or_schema)
+            select = self._register_stream(view_path, table_or_data_stream, fields_or_schema)
+            if select is not None:
+                self._register_view(view_path, select)
             return
         if fields_or_schema:
             raise UnsupportedFeatureError("TableEnvironment.create_temporary_view with fields or a schema",
                                           "table-api")
         self._register_view(view_path, table_or_data_stream._select)
+
+    def _register_stream(self, name: str, data_stream, fields_or_schema):
+        """Register the table of a DataStream under ``name``; when a schema shows some of its columns only, the
+        table is registered under a name of its own and the SELECT of the shown columns is returned (None
+        otherwise)."""
+        from sqlglot import exp
+        from pyflink_compat.table.schema import Schema
+        from pyflink_compat.table.sql.bridge import table_of_stream_with_schema
+        if len(fields_or_schema) == 1 and isinstance(fields_or_schema[0], Schema):
+            source_name = "%s$source" % name
+            table, shown = table_of_stream_with_schema(source_name, data_stream, fields_or_schema[0])
+            if shown is not None:
+                self._catalog()[source_name] = table
+                return exp.select(*[exp.column(column, quoted=True) for column in shown]).from_(
+                    exp.to_table(source_name))
+            import attrs
+            self._catalog()[name] = attrs.evolve(table, name=name)
+            return None
+        self._catalog()[name] = self._table_of_stream(name, data_stream, fields_or_schema)
+        return None
 
     def _table_of_stream(self, name: str, data_stream, fields_or_schema):
         from sqlglot import exp
@@ -426,9 +448,13 @@ class StreamTableEnvironment(TableEnvironment, _StandIns.StreamTableEnvironment)
         from sqlglot import exp
         from pyflink_compat.table.table import Table
         name = self._unnamed()
-        self._catalog()[name] = self._table_of_stream(name, data_stream, fields_or_schema)
+        select = self._register_stream(name, data_stream, fields_or_schema)
+        if select is not None:
+            self._register_view(name, select)
         table = Table(exp.select("*").from_(exp.to_table(name)), self)
         table._name = name
+        if select is None:
+            table._path = name          # its schema shows computed and metadata columns and the watermark
         return table
 
     def to_data_stream(self, table):

@@ -37,13 +37,24 @@ def test_create_table_reads_columns_types_and_options_with_flink_syntax():
     ("h MAP<STRING, BYTES> METADATA FROM 'headers'", "The SQL type"),
     ("h STRING METADATA FROM 'timestamp-type'", "The metadata key 'timestamp-type'"),
     ("ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' MONTH", "INTERVAL ... MONTH"),
-    ("s STRING, WATERMARK FOR s AS s", "WATERMARK FOR a column that is not a TIMESTAMP"),
     ("d DECIMAL(10, 2)", "The SQL type DECIMAL"),
     ("d DATE", "The SQL type DATE"),
 ])
 def test_create_table_parses_what_it_does_not_run_yet_and_refuses_it_by_name(column, refused):
     with pytest.raises(UnsupportedFeatureError, match="^%s.*#table-api" % re.escape(refused)):
         _table("CREATE TABLE t (x INT, %s) WITH ('connector' = 'kafka')" % column)
+
+
+def test_a_watermark_on_a_column_that_cannot_be_a_rowtime_fails_as_in_flink():
+    from pyflink_compat.util.exceptions import JavaStyleError
+    with pytest.raises(JavaStyleError, match="Invalid data type of time field for watermark definition. .* but the "
+                                             "time field type is STRING"):
+        _table("CREATE TABLE t (s STRING, WATERMARK FOR s AS s) WITH ('connector' = 'kafka')")
+    with pytest.raises(JavaStyleError, match=r"but the time field type is TIMESTAMP\(6\)"):
+        _table("CREATE TABLE t (s TIMESTAMP, WATERMARK FOR s AS s) WITH ('connector' = 'kafka')")
+    with pytest.raises(JavaStyleError, match="The rowtime attribute field 'nope' is not defined in the table "
+                                             "schema"):
+        _table("CREATE TABLE t (s TIMESTAMP(3), WATERMARK FOR nope AS nope) WITH ('connector' = 'kafka')")
 
 
 def test_watermark_and_metadata_clauses_parse_as_flink_writes_them():
@@ -727,3 +738,40 @@ def test_the_current_time_functions_give_flinks_types_and_a_column_of_that_name_
         value, result_type = _evaluate(text, a=("INT", 1))
         assert result_type == type_name and value >= before - datetime.timedelta(days=1), text
     assert _evaluate("localtimestamp", localtimestamp=("INT", 7)) == (7, "INT")
+
+
+def test_a_sum_of_floats_adds_in_single_precision_and_a_sliced_window_adds_its_slices_in_order():
+    import numpy
+    from pyflink_compat.table.sql.aggregates import Accumulate, partial_of
+    floats = [numpy.float32(v) for v in (30.2, 53.1, 3.1)]
+    # Java: ((30.2f + 53.1f) + 3.1f) in floats; slices [2, 3) 53.1, [3, 4) 3.1, [4, 5) 30.2 merged in order
+    arrival = Accumulate(["SUM:float"], partials=True)
+    accumulator = arrival.create_accumulator()
+    for value in floats:
+        accumulator = arrival.add(((), (partial_of("SUM:float", float(value)),)), accumulator)
+    assert arrival.get_result(accumulator) == (float((floats[0] + floats[1]) + floats[2]),)
+    sliced = Accumulate(["SUM:float"], partials=True, sliced=True)
+    accumulator = sliced.create_accumulator()
+    for value, slice_index in zip(floats, (4, 2, 3)):
+        accumulator = sliced.add(((), (partial_of("SUM:float", float(value)),), slice_index), accumulator)
+    assert sliced.get_result(accumulator) == (float((floats[1] + floats[2]) + floats[0]),)
+    assert "%r" % numpy.float32(sliced.get_result(accumulator)[0]) in ("86.399994", "np.float32(86.399994)")
+    assert expressions.cast_value("0.1", catalog.SqlType("FLOAT")) == float(numpy.float32(0.1))
+
+
+@given(st.lists(st.tuples(st.integers(0, 5), st.floats(-1e6, 1e6, allow_nan=False)), max_size=12))
+def test_a_sliced_window_accumulator_is_the_in_order_merge_of_its_slices(rows):
+    from pyflink_compat.table.sql.aggregates import Accumulate, partial_of
+    names = ["SUM:double", "COUNT", "AVG", "MAX"]
+    sliced = Accumulate(names, partials=True, sliced=True)
+    accumulator = sliced.create_accumulator()
+    for slice_index, value in rows:
+        accumulator = sliced.add(((), tuple(partial_of(name, value) for name in names), slice_index), accumulator)
+    plain = Accumulate(names, partials=True)
+    expected = plain.create_accumulator()
+    for slice_index in sorted({index for index, _ in rows}):
+        per_slice = plain.create_accumulator()
+        for _, value in (row for row in rows if row[0] == slice_index):
+            per_slice = plain.add(((), tuple(partial_of(name, value) for name in names)), per_slice)
+        expected = plain.merge(expected, per_slice)
+    assert sliced.get_result(accumulator) == expected

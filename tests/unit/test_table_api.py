@@ -166,6 +166,53 @@ def test_tables_of_streams_take_columns_from_the_output_type(capsys):
     env.close()
 
 
+def test_a_schema_of_a_streams_table_declares_columns_time_attributes_and_a_watermark(capsys):
+    """The schemas PyFlink 2.3 prints for from_data_stream(stream, schema), and its errors."""
+    from pyflink_compat.common.time import Instant
+    from pyflink_compat.common.typeinfo import Types
+    from pyflink_compat.datastream import StreamExecutionEnvironment
+    from pyflink_compat.table import DataTypes, Schema, StreamTableEnvironment
+    from pyflink_compat.util.exceptions import UnsupportedFeatureError
+    env = StreamExecutionEnvironment.get_execution_environment()
+    t_env = StreamTableEnvironment.create(env)
+    stream = env.from_collection([(Instant.of_epoch_milli(1000), "Alice", 110.1)],
+                                 type_info=Types.ROW([Types.INSTANT(), Types.STRING(), Types.FLOAT()]))
+    # declared physical columns: the table shows those only, in the declared order, after the computed rowtime
+    declared = t_env.from_data_stream(stream, Schema.new_builder()
+                                      .column_by_expression("ts", "CAST(f0 AS TIMESTAMP(3))")
+                                      .column("f1", DataTypes.STRING()).column("f2", DataTypes.FLOAT())
+                                      .watermark("ts", "ts - INTERVAL '3' SECOND").build())
+    assert _schema(declared, capsys) == "(\n  `ts` TIMESTAMP(3) *ROWTIME*,\n  `f1` STRING,\n  `f2` FLOAT\n)\n"
+    assert _schema(declared.alias("ts", "name", "price"), capsys) == \
+        "(\n  `ts` TIMESTAMP(3) *ROWTIME*,\n  `name` STRING,\n  `price` FLOAT\n)\n"
+    assert _schema(t_env.from_data_stream(stream), capsys) == \
+        "(\n  `f0` TIMESTAMP_LTZ(9),\n  `f1` STRING,\n  `f2` FLOAT\n)\n"
+    # none declared: every field, then the metadata and computed columns and the watermark as given
+    rowtime = Schema.new_builder().column_by_metadata("rt", "TIMESTAMP_LTZ(3)", "rowtime") \
+        .watermark("rt", "SOURCE_WATERMARK()").build()
+    assert _schema(t_env.from_data_stream(stream, rowtime), capsys) == (
+        "(\n  `f0` TIMESTAMP_LTZ(9),\n  `f1` STRING,\n  `f2` FLOAT,\n"
+        "  `rt` TIMESTAMP_LTZ(3) *ROWTIME* METADATA FROM 'rowtime',\n"
+        "  WATERMARK FOR `rt`: TIMESTAMP_LTZ(3) AS SOURCE_WATERMARK()\n)\n")
+    named = env.from_collection([(1, "a")], type_info=Types.ROW_NAMED(["id", "name"], [Types.INT(), Types.STRING()]))
+    t_env.create_temporary_view("v", named, Schema.new_builder().column_by_expression("id3", "id * 3").build())
+    assert _schema(t_env.from_path("v"), capsys) == "(\n  `id` INT,\n  `name` STRING,\n  `id3` INT AS id * 3\n)\n"
+    assert _schema(t_env.from_data_stream(named, Schema.new_builder().column_by_expression("id2", "id * 2")
+                                          .column("name", "STRING").build()), capsys) == \
+        "(\n  `id2` INT,\n  `name` STRING\n)\n"
+    with pytest.raises(JavaStyleError, match=r"calling fromDataStream[.\s\S]*Unable to find a field named 'nope' in "
+                                             r"the physical data type [.\s\S]* Currently available fields are: "
+                                             r"\[id, name\]"):
+        t_env.from_data_stream(named, Schema.new_builder().column("nope", "STRING").build())
+    with pytest.raises(JavaStyleError, match="Invalid data type of time field for watermark definition. The field "
+                                             "must be of type TIMESTAMP\\(p\\) or TIMESTAMP_LTZ\\(p\\), the "
+                                             "supported precision 'p' is from 0 to 3, but the time field type is INT"):
+        t_env.from_data_stream(named, Schema.new_builder().column("id", "INT").watermark("id", "id").build())
+    with pytest.raises(UnsupportedFeatureError, match="Declaring column 'id' of a DataStream's table as BIGINT"):
+        t_env.from_data_stream(named, Schema.new_builder().column("id", "BIGINT").build())
+    env.close()
+
+
 def test_a_table_descriptor_declares_the_table_create_table_would(table_env, capsys):
     from py4j.protocol import Py4JError
     from pyflink_compat.table import DataTypes, FormatDescriptor, Schema, TableDescriptor

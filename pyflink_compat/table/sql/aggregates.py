@@ -47,9 +47,23 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
         result_type = SqlType("BIGINT", nullable=False)
     else:                    # Flink's SUM, MIN, MAX and AVG keep their argument's type (AVG of an INT: an INT)
         result_type = SqlType(argument_type.name, precision=argument_type.precision)
-    # AVG of an integer column is an integer
-    integral = name == "AVG" and argument_type.name in expressions.INTEGERS
-    return (DISTINCT if distinct else "") + name + (":int" if integral else ""), function, result_type
+    # AVG of an integer column is an integer; a SUM of FLOAT adds in single precision, as Java's floats do
+    suffix = ":int" if name == "AVG" and argument_type.name in expressions.INTEGERS else \
+        ":float" if name == "SUM" and argument_type.name == "FLOAT" else \
+        ":double" if name == "SUM" and argument_type.name == "DOUBLE" else ""
+    return (DISTINCT if distinct else "") + name + suffix, function, result_type
+
+
+def order_sensitive(names) -> bool:
+    """Whether some aggregate's result depends on the order values are added in (floating-point sums)."""
+    return any(isinstance(name, str) and not name.startswith(DISTINCT)
+               and (name in ("SUM:float", "SUM:double", "AVG")) for name in names)
+
+
+def _single(value: float) -> float:
+    """Java's float arithmetic: each sum of two floats is rounded to a float."""
+    from pyflink_compat.table.sql.values import single_precision
+    return single_precision(value)
 
 
 # An aggregate of the distinct values of its argument (COUNT(DISTINCT x)): its accumulator is the set of them.
@@ -84,7 +98,8 @@ def _accumulate(name: str, accumulator, value):
     if name == "COUNT":
         return accumulator + 1
     if name.startswith("SUM"):
-        return value if accumulator is None else accumulator + value
+        total = value if accumulator is None else accumulator + value
+        return _single(total) if name.endswith(":float") else total
     if name.startswith("MIN"):
         return value if accumulator is None or value < accumulator else accumulator
     if name.startswith("MAX"):
@@ -276,14 +291,26 @@ class Accumulate(AggregateFunction):
     """The aggregates of a group window, kept as accumulators while the window is open (one tuple per key and
     window in state, not its elements)."""
 
-    def __init__(self, names, partials: bool = False):
+    def __init__(self, names, partials: bool = False, sliced: bool = False):
         self.names = names
         self.partials = partials          # the input is (keys, partial accumulators) of some rows (window_input)
+        # the input is (keys, partial accumulators, slice): the accumulators are kept per slice and merged in
+        # the slices' order when the window fires, as Flink's sliced hopping and cumulative windows add them up
+        # (floating-point sums come out to the same bits)
+        self.sliced = sliced
 
     def create_accumulator(self):
+        if self.sliced:
+            return {}
         return tuple(_initial(name) for name in self.names)
 
     def add(self, value, accumulator):
+        if self.sliced:
+            _, arguments, slice_index = value
+            current = accumulator.get(slice_index)
+            accumulator[slice_index] = arguments if current is None else tuple(
+                _merge(name, each, partial) for name, each, partial in zip(self.names, current, arguments))
+            return accumulator
         _, arguments = value
         if self.partials:
             return tuple(_merge(name, each, partial) for name, each, partial in zip(self.names, accumulator, arguments))
@@ -291,9 +318,21 @@ class Accumulate(AggregateFunction):
                      for name, each, argument in zip(self.names, accumulator, arguments))
 
     def get_result(self, accumulator):
+        if self.sliced:
+            merged = tuple(_initial(name) for name in self.names)
+            for slice_index in sorted(accumulator):
+                merged = tuple(_merge(name, x, y) for name, x, y in zip(self.names, merged, accumulator[slice_index]))
+            return merged
         return accumulator
 
     def merge(self, a, b):
+        if self.sliced:
+            merged = dict(a)
+            for slice_index, partial in b.items():
+                current = merged.get(slice_index)
+                merged[slice_index] = partial if current is None else tuple(
+                    _merge(name, x, y) for name, x, y in zip(self.names, current, partial))
+            return merged
         return tuple(_merge(name, x, y) for name, x, y in zip(self.names, a, b))
 
 
@@ -324,7 +363,7 @@ def _merge(name: str, a, b):
     if a is None or b is None:
         return b if a is None else a
     if name.startswith("SUM"):
-        return a + b
+        return _single(a + b) if name.endswith(":float") else a + b
     if name.startswith("MIN"):
         return min(a, b)
     return max(a, b)

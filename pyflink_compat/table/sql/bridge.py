@@ -9,10 +9,11 @@ from pyflink_compat.util.exceptions import UnsupportedFeatureError
 
 class DataStreamRelation:
     """The rows of a DataStream (``stream``); ``shape``: "row", "tuple" or "value", how an element becomes a
-    row."""
+    row; ``instants``: positions of Instant fields (TIMESTAMP_LTZ columns), ``floats``: of Types.FLOAT() fields
+    (their values single precision, as Flink serializes them)."""
 
-    def __init__(self, stream, shape: str):
-        self.stream, self.shape = stream, shape
+    def __init__(self, stream, shape: str, instants=(), floats=()):
+        self.stream, self.shape, self.instants, self.floats = stream, shape, tuple(instants), tuple(floats)
 
 
 _BASIC = {"String": "STRING", "Boolean": "BOOLEAN", "Byte": "TINYINT", "Short": "SMALLINT", "Integer": "INT",
@@ -20,7 +21,9 @@ _BASIC = {"String": "STRING", "Boolean": "BOOLEAN", "Byte": "TINYINT", "Short": 
 
 
 def _sql_type(type_info, primitive_not_null: bool) -> SqlType:
-    from pyflink_compat.common.typeinfo import BasicTypeInfo, TimestampTypeInfo
+    from pyflink_compat.common.typeinfo import BasicTypeInfo, InstantTypeInfo, TimestampTypeInfo
+    if isinstance(type_info, InstantTypeInfo):
+        return SqlType("TIMESTAMP_LTZ", precision=9)
     if isinstance(type_info, BasicTypeInfo) and type_info._basic_type.value in _BASIC:
         name = _BASIC[type_info._basic_type.value]
         return SqlType(name, nullable=not (primitive_not_null and name != "STRING"))
@@ -57,17 +60,90 @@ def table_of_stream(name: str, stream, names: List[str] = None) -> CatalogTable:
                    for i, column in enumerate(columns)]
     import attrs
     columns = [Column(column.name, attrs.evolve(column.type, origin=column.name)) for column in columns]
-    return CatalogTable(name, tuple(columns), {}, None, DataStreamRelation(stream, shape))
+    instants = [i for i, column in enumerate(columns) if column.type.name == "TIMESTAMP_LTZ"]
+    floats = [i for i, column in enumerate(columns) if column.type.name == "FLOAT"]
+    return CatalogTable(name, tuple(columns), {}, None, DataStreamRelation(stream, shape, instants, floats))
 
 
-def rows_of(shape: str):
-    """The function making a row of a stream's element."""
+def table_of_stream_with_schema(name: str, stream, schema) -> tuple:
+    """from_data_stream(stream, schema) as Flink makes it: (the table, the names of the columns the result shows,
+    or None for all). Physical columns come from the stream's type; a schema's ``column(...)`` picks some of them
+    (the result shows the declared columns only, in the declared order), ``column_by_expression`` and
+    ``column_by_metadata('rowtime')`` add columns computed from all of the stream's fields, ``watermark`` makes
+    a rowtime attribute (``SOURCE_WATERMARK()``: the stream's own watermarks)."""
+    from sqlglot import exp
+    from pyflink_compat.table.sql import catalog, dialect
+    from pyflink_compat.table.sql.expressions import validation_error
+    derived = table_of_stream(name, stream)
+    physical = {column.name: column for column in derived.columns}
+    declared_physical, others, shown = {}, [], []
+    definitions = list(schema._definitions)
+    items = dialect.parse("CREATE TABLE `%s` (%s)" % (name, ", ".join(definitions)))[0].this.expressions \
+        if definitions else []
+    for definition, item in zip(definitions, items):
+        if not isinstance(item, exp.ColumnDef):          # the watermark, a primary key
+            others.append(definition)
+            continue
+        kinds = [constraint.args.get("kind") for constraint in item.args.get("constraints") or []]
+        if any(isinstance(kind, (exp.ComputedColumnConstraint, dialect.MetadataColumnConstraint)) for kind in kinds):
+            others.append(definition)
+            shown.append(item.name)
+            continue
+        if item.name not in physical:
+            raise validation_error(
+                "Unable to find a field named '%s' in the physical data type derived from the given type "
+                "information for schema declaration. Make sure that the type information is not a generic "
+                "raw type. Currently available fields are: [%s]" % (item.name, ", ".join(physical)), "fromDataStream")
+        declared = catalog.sql_type(item.args["kind"], item.name)
+        if declared.name != physical[item.name].type.name:
+            raise UnsupportedFeatureError(
+                "Declaring column '%s' of a DataStream's table as %s (the stream gives %s)"
+                % (item.name, declared.text(), physical[item.name].type.text()), SECTION,
+                "declare the type the stream's type information gives (Flink fails such a job when it runs)")
+        declared_physical[item.name] = declared
+        shown.append(item.name)
+    columns = ["`%s` %s" % (column.name, declared_physical.get(column.name, column.type).text())
+               for column in derived.columns]
+    table = catalog.table_of(dialect.parse("CREATE TABLE `%s` (%s)" % (name, ", ".join(columns + others)))[0])
+    for column in table.metadata_columns:
+        if column.metadata != "rowtime":
+            raise validation_error("Invalid metadata key '%s' in column '%s' of a table of a DataStream. The "
+                                   "DataStream supports the following metadata keys for reading:\nrowtime"
+                                   % (column.metadata, column.name))
+    import attrs
+    shown_text = schema._shown          # a computed column's expression as the schema was given it
+    columns = tuple(attrs.evolve(column, display=shown_text[column.name])
+                    if column.computed is not None and column.name in shown_text else column
+                    for column in table.columns)
+    table = attrs.evolve(table, columns=columns, query=derived.query, watermark_display=shown_text.get("WATERMARK"))
+    return table, (shown if declared_physical else None)
+
+
+def rows_of(shape: str, instants=(), floats=()):
+    """The function making a row of a stream's element (Instant fields as UTC date-times, FLOAT ones in single
+    precision)."""
+    from pyflink_compat.table.sql.values import single_precision
+
     def to_row(element):
         from pyflink_compat.common.types import Row
         if shape == "value":
-            return Row(element)
-        return Row(*tuple(element))
+            values = [element]
+        else:
+            values = list(element)
+        for position in instants:
+            if values[position] is not None:
+                values[position] = _utc_of_instant(values[position])
+        for position in floats:
+            if values[position] is not None:
+                values[position] = single_precision(values[position])
+        return Row(*values)
     return to_row
+
+
+def _utc_of_instant(instant):
+    import datetime
+    return datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=instant.seconds,
+                                                               microseconds=instant.nanos // 1000)
 
 
 def data_stream_row(names):

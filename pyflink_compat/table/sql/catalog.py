@@ -168,9 +168,15 @@ def table_of(create: exp.Create) -> CatalogTable:
     _check_metadata_keys(name, columns)
     if watermark is not None:
         column = next((c for c in columns if c.name == watermark[0]), None)
-        if column is None or column.type.name not in TIME_TYPES:
-            raise UnsupportedFeatureError("WATERMARK FOR a column that is not a TIMESTAMP column of the table",
-                                          SECTION)
+        if column is None:
+            from pyflink_compat.table.sql.expressions import validation_error
+            raise validation_error("The rowtime attribute field '%s' is not defined in the table schema"
+                                   % watermark[0])
+        if column.type.name not in TIME_TYPES or (column.type.precision or 0) > 3:
+            from pyflink_compat.table.sql.expressions import validation_error
+            raise validation_error("Invalid data type of time field for watermark definition. The field must be of "
+                                   "type TIMESTAMP(p) or TIMESTAMP_LTZ(p), the supported precision 'p' is from 0 to "
+                                   "3, but the time field type is %s" % column.type.text())
     columns = [attrs.evolve(column, type=attrs.evolve(column.type, origin=column.name)) if column.type is not None
                else column for column in columns]
     return CatalogTable(name, tuple(columns), options, watermark, primary_key=primary_key)
@@ -221,8 +227,13 @@ def interval_ms(node: exp.Expr) -> int:
     return int(float(node.this.name) * _UNIT_MS[unit])
 
 
-def _watermark_of(item: exp.WatermarkColumnConstraint) -> Tuple[str, int]:
+def _watermark_of(item: exp.WatermarkColumnConstraint) -> Tuple[str, Optional[int]]:
+    """(rowtime column, how far the watermark trails it in ms); None for SOURCE_WATERMARK(), the watermarks the
+    source itself emits (a DataStream's)."""
     column, expression = item.this.name, item.expression
+    if isinstance(expression, exp.Anonymous) and expression.name.upper() == "SOURCE_WATERMARK" \
+            and not expression.expressions:
+        return column, None
     if isinstance(expression, exp.Column) and expression.name == column:
         return column, 0
     if isinstance(expression, exp.Sub) and isinstance(expression.this, exp.Column) \

@@ -17,9 +17,9 @@ APPROXIMATE = ("FLOAT", "DOUBLE")
 _WIDTH = {name: rank for rank, name in enumerate(INTEGERS + APPROXIMATE)}
 
 
-def validation_error(message: str) -> JavaStyleError:
-    """Flink's planner's ValidationException."""
-    return JavaStyleError("org.apache.flink.table.api.ValidationException", message, "executeSql")
+def validation_error(message: str, method: str = "executeSql") -> JavaStyleError:
+    """Flink's planner's ValidationException (raised by the Java method ``method`` of the table environment)."""
+    return JavaStyleError("org.apache.flink.table.api.ValidationException", message, method)
 
 
 def _wider(a: SqlType, b: SqlType) -> SqlType:
@@ -107,7 +107,9 @@ def cast_value(value, target: SqlType, source: SqlType = None):
             return int(value.strip())
         return int(value)           # a DOUBLE cast to INT is truncated toward zero, as Java's
     if name in APPROXIMATE:
-        return float(value)
+        if isinstance(value, str):
+            value = value.strip()
+        return sql_values.single_precision(float(value)) if name == "FLOAT" else float(value)
     if name == "STRING":
         from pyflink_compat.common.types import _java_str
         return _java_str(value)

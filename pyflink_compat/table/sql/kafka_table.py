@@ -507,7 +507,11 @@ def json_converter(name: str):
         return _json_ltz
     if name == "STRING":
         return _json_scalar_text
-    if name in ("DOUBLE", "FLOAT"):
+    if name == "FLOAT":
+        from pyflink_compat.table.sql.values import single_precision
+        double = json_converter("DOUBLE")
+        return lambda value: single_precision(double(value))
+    if name == "DOUBLE":
         return lambda value: float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
             else float(_json_scalar_text(value).strip())
     if name == "BOOLEAN":

@@ -10,6 +10,7 @@ import attrs
 from sqlglot import exp
 
 from pyflink_compat.common.watermark_strategy import TimestampAssigner
+from pyflink_compat.datastream.functions import ProcessFunction
 from pyflink_compat.table.sql import (binary_keys, catalog as catalog_module, datagen_table, expressions, kafka_table,
                                       window_input)
 from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column, SqlType
@@ -254,10 +255,9 @@ class JobBuilder:
                                                              type_info=_row_type(table))
             return self.streams[key]
         if isinstance(table.query, DataStreamRelation):
-            key = ("datastream", id(table.query))
+            key = ("datastream", id(table.query), table.name)
             if key not in self.streams:
-                self.streams[key] = table.query.stream.map(rows_of(table.query.shape), output_type=_row_type(table)) \
-                    .name("SourceConversion[%s]" % table.name)
+                self.streams[key] = self._data_stream_source(table)
             return self.streams[key]
         if table.query is not None:
             return self._view_stream(table)
@@ -344,6 +344,25 @@ class JobBuilder:
             rows = rows.assign_timestamps_and_watermarks(self._watermark_strategy(table))
         return rows
 
+    def _data_stream_source(self, table: CatalogTable):
+        """The rows of a DataStream's table: its elements as rows (with the record's timestamp for a 'rowtime'
+        metadata column), computed columns, the watermark of a WATERMARK (the stream's own for
+        SOURCE_WATERMARK())."""
+        from pyflink_compat.table.sql.bridge import rows_of
+        relation = table.query
+        read = attrs.evolve(table, columns=tuple(table.reader_columns))
+        to_row = rows_of(relation.shape, relation.instants, relation.floats)
+        if table.metadata_columns:
+            rows = relation.stream.process(_WithRecordTimestamp(to_row), output_type=_row_type(read))
+        else:
+            rows = relation.stream.map(to_row, output_type=_row_type(read))
+        rows = rows.name("SourceConversion[%s]" % table.name)
+        if list(read.columns) != list(table.columns):
+            rows = rows.map(_with_computed_columns(table), output_type=_row_type(table)).name("computed columns")
+        if table.watermark is not None and table.watermark[1] is not None:
+            rows = rows.assign_timestamps_and_watermarks(self._watermark_strategy(table))
+        return rows
+
     def _datagen_source(self, table: CatalogTable):
         if table.metadata_columns:
             raise expressions.validation_error(
@@ -369,6 +388,9 @@ class JobBuilder:
         from pyflink_compat.common.time import Duration
         from pyflink_compat.common.watermark_strategy import WatermarkStrategy
         column, delay_ms = table.watermark
+        if delay_ms is None:
+            _refuse("WATERMARK FOR %s AS SOURCE_WATERMARK() on a '%s' table" % (column, table.option("connector")),
+                    "a DataStream's table has its stream's watermarks; others: WATERMARK FOR ts AS ts - INTERVAL ...")
         position = table.column_names.index(column)
         # Flink SQL's watermark is the expression's value; the DataStream strategies emit it minus 1 ms
         strategy = (WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_millis(delay_ms - 1)) if delay_ms > 0
@@ -917,15 +939,16 @@ def describe_rows(name: str, tables: Dict[str, CatalogTable]) -> list:
     else:
         columns = list(table.columns)
     rowtime = table.watermark[0] if table.watermark is not None else None
+    declared = not isinstance(table.query, (exp.Select, exp.Union))    # a table, not a view of a query
     rows = []
     for column in columns:
         attribute = " *ROWTIME*" if column.name == rowtime else \
             " *PROCTIME*" if column.type.time_attribute == "PROCTIME" else ""
         type_text = attrs.evolve(column.type, nullable=True).text() + attribute
         key = "PRI(%s)" % ", ".join(table.primary_key) if column.name in table.primary_key else ""
-        extras = column_kind_text(column).strip() if table.query is None else ""
+        extras = column_kind_text(column).strip() if declared else ""
         mark = (table.watermark_display or watermark_text(*table.watermark)) if column.name == rowtime \
-            and table.query is None else ""
+            and declared else ""
         rows.append((column.name, type_text, "TRUE" if column.type.nullable else "FALSE", key, extras, mark))
     return rows
 
@@ -1219,10 +1242,11 @@ class _Grouping:
         if self.window.kind != "SESSION" and window_input.mergeable(names):
             # each row's contribution as a partial accumulator; where the batch form applies, a batch's rows of
             # one key and pane are summed up before the exchange
+            slice_of = self._slice_of(names)
             partials = window_input.WindowPartials(condition, key_functions, argument_functions, names,
-                                                   self._batch_form(builder, names))
+                                                   None if slice_of else self._batch_form(builder, names), slice_of)
             return rows.flat_map(partials).name("Calc").key_by(_group_key, key_type).window(self.window.assigner()) \
-                .aggregate(aggregates.Accumulate(names, partials=True),
+                .aggregate(aggregates.Accumulate(names, partials=True, sliced=slice_of is not None),
                            aggregates.WindowAggregate(names, self.outputs, column_types)) \
                 .name("GroupWindowAggregate")
         windowed = rows.flat_map(keyed_input).name("Calc").key_by(_group_key, key_type) \
@@ -1235,6 +1259,20 @@ class _Grouping:
             changes = windowed.aggregate(aggregates.Accumulate(names),
                                          aggregates.WindowAggregate(names, self.outputs, column_types))
         return changes.name("GroupWindowAggregate")
+
+    def _slice_of(self, names):
+        """For an event-time HOP or CUMULATE window with floating-point sums: the function giving a row's slice
+        (Flink adds up a window's rows per slice, of the greatest common divisor of its intervals, and then the
+        slices in their order; an order-free aggregate needs none of it). None otherwise."""
+        import math
+        from pyflink_compat.table.sql import aggregates
+        if self.window.kind not in ("HOP", "CUMULATE") or self.window.processing \
+                or not aggregates.order_sensitive(names):
+            return None
+        table = self.source.query.base if isinstance(self.source.query, WindowTableRelation) else self.source
+        if self.window.column not in table.column_names:
+            return None
+        return _SliceOf(table.column_names.index(self.window.column), math.gcd(*self.window.intervals))
 
     def _batch_form(self, builder: "JobBuilder", names):
         """The batch form of the window's input (window_input.BatchForm) for a window over a Kafka JSON table,
@@ -1316,6 +1354,31 @@ class _MetadataTimestamp(TimestampAssigner):
         if self.local:
             moment = utc_of_local(moment)
         return epoch_ms_of(moment)
+
+
+class _SliceOf:
+    """The slice of ``slice_ms`` a row's rowtime (at ``position``) falls in; a row without one is at the epoch."""
+
+    def __init__(self, position: int, slice_ms: int):
+        self.position, self.slice_ms = position, slice_ms
+
+    def __call__(self, values) -> int:
+        rowtime = values[self.position]
+        return 0 if rowtime is None else epoch_ms_of(rowtime) // self.slice_ms
+
+
+class _WithRecordTimestamp(ProcessFunction):
+    """A DataStream element as a row, followed by its record timestamp (a 'rowtime' metadata column,
+    TIMESTAMP_LTZ(3); NULL without one)."""
+
+    def __init__(self, to_row):
+        self.to_row = to_row
+
+    def process_element(self, value, ctx):
+        from pyflink_compat.common.types import Row
+        from pyflink_compat.table.sql.values import utc_of_epoch_ms
+        timestamp = ctx.timestamp()
+        yield Row(*self.to_row(value), None if timestamp is None else utc_of_epoch_ms(timestamp))
 
 
 class _RowtimeAssigner(TimestampAssigner):

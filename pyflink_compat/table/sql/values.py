@@ -9,6 +9,14 @@ from pyflink_compat.common.types import _java_str
 _SQL_TIMESTAMP = re.compile(r"^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$")
 
 
+def single_precision(value: float) -> float:
+    """A FLOAT's value: the double nearest to the float nearest to ``value`` (a Java float, widened), so that
+    CAST(f AS DOUBLE), sums and comparisons see what Flink's do; out of range: infinite, as a Java float."""
+    import numpy
+    with numpy.errstate(over="ignore"):
+        return float(numpy.float32(value))
+
+
 def parse_sql_timestamp(text: str) -> datetime.datetime:
     """``yyyy-MM-dd HH:mm:ss[.fraction]`` (the 'json' format's default, 'SQL'), to the microsecond."""
     match = _SQL_TIMESTAMP.match(text)

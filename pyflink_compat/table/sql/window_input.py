@@ -34,9 +34,10 @@ class WindowPartials(FlatMapFunction):
     ``batch_form``: the same for a whole batch read from the source, or None."""
 
     def __init__(self, condition: Optional[Callable], keys: List[Callable], arguments: List[Optional[Callable]],
-                 names: List[str], batch_form: "BatchForm" = None):
+                 names: List[str], batch_form: "BatchForm" = None, slice_of: Optional[Callable] = None):
         self.condition, self.keys, self.arguments, self.names = condition, keys, arguments, names
         self.batch_form = batch_form
+        self.slice_of = slice_of          # a row's slice of the window (aggregates.Accumulate(sliced=True)), or None
 
     def flat_map(self, row):
         if row is None:
@@ -44,9 +45,10 @@ class WindowPartials(FlatMapFunction):
         values = tuple(row)
         if self.condition is not None and self.condition(values) is not True:
             return
-        yield (tuple(key(values) for key in self.keys),
-               tuple(aggregates.partial_of(name, None if argument is None else argument(values))
-                     for name, argument in zip(self.names, self.arguments)))
+        partial = (tuple(key(values) for key in self.keys),
+                   tuple(aggregates.partial_of(name, None if argument is None else argument(values))
+                         for name, argument in zip(self.names, self.arguments)))
+        yield partial if self.slice_of is None else partial + (self.slice_of(values),)
 
 
 def mergeable(names) -> bool:

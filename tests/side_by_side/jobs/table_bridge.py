@@ -6,19 +6,26 @@
    its own, as execute_insert submits it;
 3. create_temporary_view of the words stream; a GROUP BY of it in SQL comes back as a DataStream by
    to_changelog_stream (+I, -U, +U) and is printed; a filter of it comes back by to_data_stream (Rows named as
-   its columns) and goes on in the DataStream API (key_by, reduce) into print and Kafka; env.execute() runs it.
+   its columns) and goes on in the DataStream API (key_by, reduce) into print and Kafka; env.execute() runs it;
+4. from_data_stream with a Schema: the records' timestamps as a 'rowtime' metadata column with the stream's own
+   watermarks (SOURCE_WATERMARK()) under a Table API Tumble window; and, as Flink's windowing examples write it,
+   an Instant field cast to a TIMESTAMP(3) computed column with a watermark of its own, the declared columns
+   only, aliased, in window TVFs (FLOAT and DOUBLE sums of a HOP window, added up per slice as Flink does);
+   all back by to_data_stream in the same job.
 
 Usage: table_bridge.py BOOTSTRAP LINES_TOPIC OUT_TOPIC
 """
 import sys
 
 from pyflink.common import Row, Types, WatermarkStrategy
+from pyflink.common.time import Instant
 from pyflink.common.serialization import SimpleStringSchema
 from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
                                                  KafkaSink, KafkaSource)
-from pyflink.table import StreamTableEnvironment
-from pyflink.table.expressions import col
+from pyflink.table import DataTypes, Schema, StreamTableEnvironment
+from pyflink.table.expressions import col, lit
+from pyflink.table.window import Slide, Tumble
 
 brokers, lines_topic, out_topic = sys.argv[1:4]
 env = StreamExecutionEnvironment.get_execution_environment()
@@ -59,4 +66,46 @@ totals.map(lambda pair: "%s=%d" % pair, output_type=Types.STRING()).sink_to(
     KafkaSink.builder().set_bootstrap_servers(brokers).set_record_serializer(
         KafkaRecordSerializationSchema.builder().set_topic(out_topic)
         .set_value_serialization_schema(SimpleStringSchema()).build()).build())
+
+# 4. tables of streams with a schema: time attributes
+timed = lines.assign_timestamps_and_watermarks(WatermarkStrategy.for_monotonous_timestamps()) \
+    .flat_map(lambda line: [Row(word.lower(), len(word)) for word in line.split()],
+              output_type=Types.ROW_NAMED(["word", "size"], [Types.STRING(), Types.INT()]))
+by_time = t_env.from_data_stream(timed, Schema.new_builder()
+                                 .column_by_metadata("rowtime", "TIMESTAMP_LTZ(3)")
+                                 .watermark("rowtime", "SOURCE_WATERMARK()").build())
+by_time.print_schema()
+per_window = by_time.window(Tumble.over(lit(2).seconds).on(col("rowtime")).alias("w")) \
+    .group_by(col("w"), col("size")) \
+    .select(col("size"), col("word").count.alias("n"), col("w").start, col("w").end)
+t_env.to_data_stream(per_window).print("per-window")
+instants = lines.map(lambda line: Row(Instant.of_epoch_milli(1000 * len(line)), line, len(line) / 7.0),
+                     output_type=Types.ROW([Types.INSTANT(), Types.STRING(), Types.FLOAT()]))
+by_length = t_env.from_data_stream(instants, Schema.new_builder()
+                                   .column_by_expression("ts", "CAST(f0 AS TIMESTAMP(3))")
+                                   .column("f1", DataTypes.STRING())
+                                   .column("f2", DataTypes.FLOAT())
+                                   .watermark("ts", "ts - INTERVAL '30' SECOND").build()).alias("ts", "line", "seventh")
+by_length.print_schema()
+t_env.create_temporary_view("by_length", by_length)
+t_env.to_data_stream(t_env.sql_query(
+    "SELECT window_start, window_end, COUNT(*) AS n, SUM(seventh) AS sevenths, MAX(line) AS last_line "
+    "FROM TABLE(TUMBLE(TABLE by_length, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end")) \
+    .print("by-length")
+# floating-point sums of a hopping window: Flink adds a window's rows per slice, then the slices in order
+t_env.to_data_stream(t_env.sql_query(
+    "SELECT window_start, window_end, SUM(seventh) AS sevenths, SUM(CAST(seventh AS DOUBLE) * 3) AS doubles "
+    "FROM TABLE(HOP(TABLE by_length, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '20' SECOND)) "
+    "GROUP BY window_start, window_end")).print("sliding")
+readings = env.from_collection([(Instant.of_epoch_milli(4200), "x", 30.2), (Instant.of_epoch_milli(2500), "x", 53.1),
+                                 (Instant.of_epoch_milli(3700), "x", 3.1), (Instant.of_epoch_milli(1100), "y", 0.1),
+                                 (Instant.of_epoch_milli(2900), "y", 0.7), (Instant.of_epoch_milli(2100), "y", 0.2)],
+                                type_info=Types.ROW([Types.INSTANT(), Types.STRING(), Types.FLOAT()]))
+t_env.from_data_stream(readings, Schema.new_builder().column_by_expression("ts", "CAST(f0 AS TIMESTAMP(3))")
+                       .column("f1", DataTypes.STRING()).column("f2", DataTypes.FLOAT())
+                       .watermark("ts", "ts - INTERVAL '5' SECOND").build()).alias("ts", "name", "reading") \
+    .window(Slide.over(lit(4).seconds).every(lit(1).seconds).on(col("ts")).alias("w")) \
+    .group_by(col("name"), col("w")) \
+    .select(col("name"), col("reading").sum, col("reading").cast(DataTypes.DOUBLE()).sum, col("w").end) \
+    .execute().print()
 env.execute("table bridge")
