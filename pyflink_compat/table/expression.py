@@ -224,6 +224,42 @@ class Expression(_StandIns.Expression):
     def try_cast(self, data_type):
         return Expression(exp.TryCast(this=self._node, to=_data_type_node(data_type)))
 
+    # order_by(col('a').asc, col('b').desc): ascending with NULLs first, descending with NULLs last (as parsed SQL)
+    asc = _unary(lambda node: exp.Ordered(this=node, nulls_first=True))
+    desc = _unary(lambda node: exp.Ordered(this=node, desc=True, nulls_first=False))
+
+    # JSON
+    def json_value(self, path: str, returning_type=None, on_empty=None, default_on_empty=None, on_error=None,
+                   default_on_error=None):
+        """JSON_VALUE(self, path RETURNING returning_type {NULL | ERROR | DEFAULT x} ON EMPTY ... ON ERROR)."""
+        from pyflink_compat.table.sql.dialect import JsonValue
+        args = {"this": self._node, "path": exp.Literal.string(path)}
+        if returning_type is not None:
+            args["returning"] = _data_type_node(returning_type)
+        for target, behaviour, default in (("empty", on_empty, default_on_empty),
+                                           ("error", on_error, default_on_error)):
+            kind = getattr(behaviour, "name", "NULL") if behaviour is not None else "NULL"
+            args["on_" + target] = exp.Var(this=kind)
+            if kind == "DEFAULT":
+                args[target + "_default"] = to_node(default)
+        return Expression(JsonValue(**args))
+
+    def json_query(self, path: str, wrapping_behavior=None, on_empty=None, on_error=None):
+        """JSON_QUERY(self, path) (without an array wrapper, NULL on empty and on error)."""
+        for given, default in ((wrapping_behavior, "WITHOUT_ARRAY"), (on_empty, "NULL"), (on_error, "NULL")):
+            if given is not None and getattr(given, "name", None) != default:
+                from pyflink_compat.util.exceptions import UnsupportedFeatureError
+                raise UnsupportedFeatureError("json_query with %s" % getattr(given, "name", given), "table-api")
+        return Expression(exp.Anonymous(this="JSON_QUERY", expressions=[self._node, exp.Literal.string(path)]))
+
+    def json_exists(self, path: str, on_error=None):
+        """JSON_EXISTS(self, path) (FALSE on error)."""
+        if on_error is not None and getattr(on_error, "name", None) != "FALSE":
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("json_exists with %s ON ERROR" % getattr(on_error, "name", on_error),
+                                          "table-api")
+        return Expression(exp.Anonymous(this="JSON_EXISTS", expressions=[self._node, exp.Literal.string(path)]))
+
     # group windows
     start = _unary(lambda node: WindowProperty(this=node, kind=exp.Var(this="START")))
     end = _unary(lambda node: WindowProperty(this=node, kind=exp.Var(this="END")))

@@ -27,6 +27,11 @@ def _validation_error(message: str, method: str = "select"):
     return JavaStyleError("org.apache.flink.table.api.ValidationException", message, method)
 
 
+def _is_unconditioned_join(select) -> bool:
+    joins = select.args.get("joins") if isinstance(select, exp.Select) else None
+    return bool(joins) and len(joins) == 1 and joins[0].args.get("on") is None and select.args.get("where") is None
+
+
 def _check_fields(nodes, names, method: str):
     """Flink's Table API resolves each field an expression names against the input's columns."""
     for node in nodes:
@@ -198,8 +203,49 @@ class Table(object):
 
     def _filtered(self, predicate, method: str) -> 'Table':
         condition = to_node(predicate).copy()
+        if _is_unconditioned_join(self._select):        # join(right).where(a == b): the join's condition
+            from pyflink_compat.table.sql.planner import query_columns
+            catalog = self._t_env._catalog()
+            sides = [(self._select.args.get("from") or self._select.args.get("from_")).this,
+                     self._select.args["joins"][0].this]
+            _check_fields([condition], [column.name for side in sides for column in query_columns(side.this, catalog)],
+                          method)
+            return self._made(self._select.copy().where(condition, copy=False))
         _check_fields([condition], self._names(), method)
         return self._made(_select_from([exp.Star()], self._select, condition))
+
+    def join(self, right: 'Table', join_predicate: Expression = None) -> 'Table':
+        return self._joined(right, join_predicate, None, "join")
+
+    def left_outer_join(self, right: 'Table', join_predicate: Expression = None) -> 'Table':
+        return self._joined(right, join_predicate, "LEFT", "leftOuterJoin")
+
+    def right_outer_join(self, right: 'Table', join_predicate: Expression) -> 'Table':
+        return self._joined(right, join_predicate, "RIGHT", "rightOuterJoin")
+
+    def full_outer_join(self, right: 'Table', join_predicate: Expression) -> 'Table':
+        return self._joined(right, join_predicate, "FULL", "fullOuterJoin")
+
+    def _joined(self, right: 'Table', predicate, side, method: str) -> 'Table':
+        """SELECT * FROM this JOIN right ON predicate: the columns of both (their names must differ, as in Flink)."""
+        names, right_names = self._names(), right._names()
+        for name in names:
+            if name in right_names:
+                raise _validation_error("Ambiguous column name: %s" % name, method)
+        left_relation = exp.Subquery(this=self._select.copy(), alias=exp.TableAlias(this=exp.to_identifier("l")))
+        right_relation = exp.Subquery(this=right._select.copy(), alias=exp.TableAlias(this=exp.to_identifier("r")))
+        query = exp.Select(expressions=[exp.Star()]).from_(left_relation, copy=False)
+        if predicate is None and side is None:        # the condition comes with a where(...) after it
+            query.set("joins", [exp.Join(this=right_relation)])
+            return Table(query, self._t_env)
+        condition = to_node(predicate).copy() if predicate is not None else exp.true()
+        _check_fields([condition], names + right_names, method)
+        join = exp.Join(this=right_relation, on=condition)
+        if side is not None:
+            join.set("side", side)
+            join.set("kind", "OUTER")
+        query.set("joins", [join])
+        return self._made(query)
 
     def add_columns(self, *fields: Expression) -> 'Table':
         names = self._names()
@@ -325,15 +371,69 @@ class Table(object):
         return self._t_env._run_inserts([insert], "insert-into_default_catalog.default_database.%s"
                                         % table_path_or_descriptor)
 
+    def distinct(self) -> 'Table':
+        """The distinct rows (an aggregation grouped by every column, as Flink runs it)."""
+        from pyflink_compat.table.sql.dialect import distinct_as_group_by
+        query = _select_from([_column(name) for name in self._names()], self._select)
+        query.set("distinct", exp.Distinct())
+        return self._made(distinct_as_group_by(query))
+
+    def order_by(self, *fields: Expression) -> 'Table':
+        """Sorted by ``fields`` (``col('a').desc``); on a stream it runs only with a fetch / limit after it (a
+        Top-N), as in Flink."""
+        items = [to_node(field).copy() for field in fields]
+        items = [item if isinstance(item, exp.Ordered) else exp.Ordered(this=item, nulls_first=True)
+                 for item in items]
+        _check_fields([item.this for item in items], self._names(), "orderBy")
+        query = _select_from([exp.Star()], self._select)
+        query.set("order", exp.Order(expressions=items))
+        return self._made(query)
+
+    def offset(self, offset: int) -> 'Table':
+        return self._limited(None, offset)
+
+    def fetch(self, fetch: int) -> 'Table':
+        return self._limited(fetch, None)
+
+    def limit(self, fetch: int, offset: int = 0) -> 'Table':
+        return self._limited(fetch, offset)
+
+    def _limited(self, fetch, offset) -> 'Table':
+        """The first ``fetch`` rows after ``offset`` of this (possibly sorted) table: Flink's Top-N over it
+        (dialect.limit_as_top_n); an order_by's sort and the limit are one operation."""
+        from pyflink_compat.table.sql.dialect import limit_as_top_n
+        select = self._select
+        if isinstance(select, exp.Select) and select.args.get("order") is not None \
+                and select.args.get("limit") is None and select.args.get("offset") is None:
+            query = select.copy()
+        else:
+            query = _select_from([exp.Star()], select)
+        if offset:
+            query.set("offset", exp.Offset(expression=exp.Literal.number(offset)))
+        if fetch is not None:
+            query.set("limit", exp.Limit(expression=exp.Literal.number(fetch)))
+        return self._made(limit_as_top_n(query))
+
+    def explain(self, *extra_details) -> str:
+        """The query's plan as text. Flink prints its planner's trees; this gives the query it stands for and the
+        columns it makes (the sections are named as Flink's, their content is pyflink-compat's)."""
+        from pyflink_compat.table.sql.dialect import Flink
+        columns = ", ".join("%s %s" % (column.name, column.type.text()) for column in self._columns())
+        return ("== Abstract Syntax Tree ==\n%s\n\n== Optimized Execution Plan ==\n(pyflink-compat) a query of "
+                "the columns [%s], run as Spark Structured Streaming\n"
+                % (self._select.sql(dialect=Flink, pretty=True), columns))
+
+    def print_explain(self, *extra_details):
+        print(self.explain(*extra_details))
+
     def execute(self):
         """Runs the query: its rows are read from the returned TableResult (collect() or print())."""
         return self._t_env._run_query(self._select.copy())
 
 
-for _name in ("distinct", "join", "left_outer_join", "right_outer_join", "full_outer_join", "minus", "minus_all",
-              "union", "intersect", "intersect_all", "order_by", "offset", "fetch", "limit", "over_window",
-              "aggregate", "flat_aggregate", "to_pandas", "get_schema", "get_resolved_schema", "explain",
-              "print_explain", "insert_into", "to_changelog", "from_changelog"):
+for _name in ("minus", "minus_all",
+              "union", "intersect", "intersect_all", "over_window",
+              "aggregate", "flat_aggregate", "to_pandas", "get_schema", "get_resolved_schema", "insert_into", "to_changelog", "from_changelog"):
     if hasattr(_StandIns.Table, _name):
         setattr(Table, _name, getattr(_StandIns.Table, _name))
 

@@ -321,8 +321,9 @@ CASES = [
     # too: SPLIT keeps empty pieces); UNNEST with a filter, LEFT JOIN UNNEST ... ON TRUE, SPLIT / CARDINALITY /
     # SPLIT_INDEX printed as tableaus; COUNT(DISTINCT ...) / SUM(DISTINCT ...) in a GROUP BY changelog
     Case(name="sql-word-count", job="sql_word_count.py", args=["{bootstrap}", "{lines}"],
-         inputs={"lines": Input(records={0: ["to be or not to be", "", "a  b", "  lead", "trail ", "to"]})},
-         prints=Prints(count=99, order="exact")),
+         inputs={"lines": Input(records={0: ["to be or not to be", "", "a  b", "  lead", "trail ", "to",
+                                             '{"user":"ann","n":3,"x":1.50,"tags":["a","b"],"big":1e3}']})},
+         prints=Prints(count=115, order="exact")),
     # Flink SQL window table functions: TUMBLE per user into print and Kafka, HOP and CUMULATE over all users,
     # window_time in a tableau; GROUP BY window_start, window_end (and keys) as Flink's window aggregation; Top-N
     # and deduplication (ROW_NUMBER) over a 'datagen' table, their changelogs in Flink's order; ORDER BY ... LIMIT,

@@ -59,6 +59,11 @@ def _redacted(options: Dict[str, str]) -> Dict[str, str]:
     return redacted(options)
 
 
+def flink_type_name(kind: exp.DataType) -> Optional[str]:
+    """Flink's root name of a parsed type (INT, STRING for VARCHAR(n), ...), None for a type not read here."""
+    return _TYPES.get(kind.this)
+
+
 def sql_type(kind: exp.DataType, column: str) -> SqlType:
     name = _TYPES.get(kind.this)
     if name is None:

@@ -4,6 +4,7 @@ import sqlglot
 import sqlglot.errors
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
+from sqlglot.generator import Generator
 from sqlglot.parser import Parser
 from sqlglot.tokens import Tokenizer, TokenType
 
@@ -46,6 +47,54 @@ def _window_function(kind: str):
     return parse
 
 
+class JsonValue(exp.Expression, exp.Func):
+    """``JSON_VALUE(json, path [RETURNING type] [{NULL | ERROR | DEFAULT expr} ON {EMPTY | ERROR}] ...)``:
+    ``this`` the JSON text, ``path``, ``returning`` (a DataType or None), ``on_empty`` / ``on_error``: a Var NULL,
+    ERROR or DEFAULT, with ``empty_default`` / ``error_default``."""
+    arg_types = {"this": True, "path": True, "returning": False, "on_empty": False, "empty_default": False,
+                 "on_error": False, "error_default": False}
+
+
+def _json_value(parser) -> exp.Expr:
+    this = parser._parse_assignment()
+    parser._match(TokenType.COMMA)
+    path = parser._parse_assignment()
+    args = {"this": this, "path": path}
+    if parser._match_text_seq("RETURNING"):
+        args["returning"] = parser._parse_types()
+    for _ in range(2):
+        if parser._match(TokenType.NULL):
+            kind, default = "NULL", None
+        elif parser._match_text_seq("ERROR"):
+            kind, default = "ERROR", None
+        elif parser._match(TokenType.DEFAULT):
+            kind, default = "DEFAULT", parser._parse_bitwise()
+        else:
+            break
+        if not parser._match(TokenType.ON):
+            parser.raise_error("Expecting ON after the JSON_VALUE behaviour %s" % kind)
+        target = "empty" if parser._match_text_seq("EMPTY") else "error" if parser._match_text_seq("ERROR") else None
+        if target is None:
+            parser.raise_error("Expecting EMPTY or ERROR")
+        args["on_" + target] = exp.Var(this=kind)
+        if default is not None:
+            args[target + "_default"] = default
+    return parser.expression(JsonValue(**args))
+
+
+def _json_value_sql(generator, node: JsonValue) -> str:
+    text = "JSON_VALUE(%s, %s" % (generator.sql(node, "this"), generator.sql(node, "path"))
+    if node.args.get("returning") is not None:
+        text += " RETURNING %s" % generator.sql(node, "returning")
+    for target in ("empty", "error"):
+        kind = node.args.get("on_" + target)
+        if kind is not None:
+            default = node.args.get(target + "_default")
+            text += " %s ON %s" % ("DEFAULT " + generator.sql(default) if default is not None else kind.name,
+                                   target.upper())
+    return text + ")"
+
+
 class Flink(Dialect):
     class Tokenizer(Tokenizer):
         # SESSION is Flink's session window function (GROUP BY SESSION(ts, INTERVAL ...)), not a keyword
@@ -57,8 +106,13 @@ class Flink(Dialect):
     class Parser(Parser):
         CONSTRAINT_PARSERS = {**Parser.CONSTRAINT_PARSERS, "WATERMARK": _watermark, "METADATA": _metadata}
         FUNCTION_PARSERS = {**Parser.FUNCTION_PARSERS,
-                            **{kind: _window_function(kind) for kind in ("TUMBLE", "HOP", "CUMULATE", "SESSION")}}
+                            **{kind: _window_function(kind) for kind in ("TUMBLE", "HOP", "CUMULATE", "SESSION")},
+                            "JSON_VALUE": _json_value}
         SCHEMA_UNNAMED_CONSTRAINTS = {*Parser.SCHEMA_UNNAMED_CONSTRAINTS, "WATERMARK"}
+
+    class Generator(Generator):
+        TRANSFORMS = {**Generator.TRANSFORMS, JsonValue: _json_value_sql}
+        TYPE_MAPPING = {**Generator.TYPE_MAPPING, exp.DType.TEXT: "STRING"}
 
 
 def parse(sql: str) -> list:
@@ -79,14 +133,28 @@ def parse(sql: str) -> list:
                              "executeSql") from None
     finally:
         sqlglot_log.setLevel(level)
-    return [statement.transform(_limit_as_top_n) for statement in statements]
+    return [statement.transform(distinct_as_group_by).transform(limit_as_top_n) for statement in statements]
+
+
+def distinct_as_group_by(node):
+    """``SELECT DISTINCT items FROM ...`` as Flink's planner runs it: an aggregation grouped by the items without
+    aggregates (``+I`` for each new row; one seen before changes nothing)."""
+    distinct = node.args.get("distinct") if isinstance(node, exp.Select) else None
+    if distinct is None or distinct.args.get("on") is not None or node.args.get("group") \
+            or any(isinstance(item, exp.Star) or item.find(exp.AggFunc) for item in node.expressions):
+        return node
+    grouped = node.copy()
+    grouped.set("distinct", None)
+    keys = [item.this.copy() if isinstance(item, exp.Alias) else item.copy() for item in grouped.expressions]
+    grouped.set("group", exp.Group(expressions=keys))
+    return grouped
 
 
 # the row number of a query's LIMIT, as Flink's planner turns ORDER BY ... LIMIT n into a Top-n
 LIMIT_RANK = "$limit_rank"
 
 
-def _limit_as_top_n(node):
+def limit_as_top_n(node):
     """``SELECT items FROM t [WHERE c] [ORDER BY o] LIMIT n`` as Flink runs it on a stream: a Top-n over the whole
     input, ``SELECT items FROM (SELECT *, ROW_NUMBER() OVER (ORDER BY o) AS $limit_rank FROM t [WHERE c]) AS t
     WHERE $limit_rank <= n``; without ORDER BY, the first n rows (a constant order keeps the arrival order)."""

@@ -7,7 +7,7 @@ from typing import Callable, Dict, Tuple
 import attrs
 from sqlglot import exp
 
-from pyflink_compat.table.sql.catalog import SECTION, SqlType, sql_type
+from pyflink_compat.table.sql.catalog import SECTION, SqlType, flink_type_name, sql_type
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
 Compiled = Tuple[Callable, SqlType]      # (function of the row's values, the result's type)
@@ -274,6 +274,11 @@ class Compiler:
         operand, _ = self.compile(node.this)
         if isinstance(node.expression, exp.Null):
             return (lambda values: operand(values) is None), SqlType("BOOLEAN", nullable=False)
+        if isinstance(node.expression, exp.JSON):           # x IS JSON [VALUE | SCALAR | ARRAY | OBJECT]
+            from pyflink_compat.table.sql import json_functions
+            kind = node.expression.this
+            kind = "VALUE" if not kind else str(kind.name if isinstance(kind, exp.Expr) else kind).upper()
+            return (lambda values: json_functions.is_json(operand(values), kind)), SqlType("BOOLEAN", nullable=False)
         expected = bool(node.expression.this)
         return (lambda values: operand(values) is expected), SqlType("BOOLEAN", nullable=False)
 
@@ -505,6 +510,57 @@ class Compiler:
         """PROCTIME(): the processing time at which the row is read (a processing-time attribute)."""
         return (lambda values: _now_utc()), SqlType("TIMESTAMP_LTZ", nullable=False, precision=3,
                                                     time_attribute="PROCTIME")
+
+    def _jsonvalue(self, node):
+        """JSON_VALUE(json, path [RETURNING type] [... ON EMPTY] [... ON ERROR]) (json_functions)."""
+        from pyflink_compat.table.sql import json_functions
+        from pyflink_compat.table.sql.dialect import Flink
+        text, _ = self.compile(node.this)
+        path = self._json_path(node.args["path"], "JSON_VALUE")
+        returning = node.args.get("returning")
+        if returning is None:
+            result_type = SqlType("STRING")
+        else:
+            name = flink_type_name(returning)
+            if name not in json_functions.RETURNING_TYPES:
+                raise JavaStyleError("org.apache.flink.table.planner.codegen.CodeGenException",
+                                     "Unsupported type '%s' for RETURNING in JSON_VALUE()."
+                                     % returning.sql(dialect=Flink).upper(), "executeSql")
+            result_type = SqlType(name)
+        on_error = node.args.get("on_error")
+        default = node.args.get("error_default")
+        behaviour = json_functions.Behaviour(on_error.name if on_error is not None else "NULL")
+        if default is not None:
+            compiled_default = self.compile(default)
+            behaviour.default = lambda values: cast_value(compiled_default[0](values), result_type,
+                                                          compiled_default[1])
+        returning_name = result_type.name
+
+        def value(values):
+            return json_functions.json_value(text(values), path, returning_name, behaviour, values)
+        return value, result_type
+
+    def _json_path(self, node, function: str) -> str:
+        if not isinstance(node, exp.Literal) or not node.is_string:
+            raise UnsupportedFeatureError("%s with a path that is not a string literal (%s)" % (function, node.sql()),
+                                          SECTION)
+        return node.this
+
+    def _function_json_query(self, arguments):
+        from pyflink_compat.table.sql import json_functions
+        if len(arguments) != 2:
+            raise UnsupportedFeatureError("JSON_QUERY with a wrapper or ON EMPTY / ON ERROR clause", SECTION)
+        text, _ = self.compile(arguments[0])
+        path = self._json_path(arguments[1], "JSON_QUERY")
+        return (lambda values: json_functions.json_query(text(values), path)), SqlType("STRING")
+
+    def _function_json_exists(self, arguments):
+        from pyflink_compat.table.sql import json_functions
+        if len(arguments) != 2:
+            raise UnsupportedFeatureError("JSON_EXISTS with an ON ERROR clause", SECTION)
+        text, _ = self.compile(arguments[0])
+        path = self._json_path(arguments[1], "JSON_EXISTS")
+        return (lambda values: json_functions.json_exists(text(values), path)), SqlType("BOOLEAN")
 
     def _anonymous(self, node):
         python_function = node.args.get("function")

@@ -566,8 +566,9 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
             _refuse("%s in a query" % clause.upper(), "queries of one table, view or subquery run: projections, "
                                                       "filters, GROUP BY, group windows and CROSS JOIN UNNEST")
     source_clause = select.args.get("from") or select.args.get("from_")
-    if source_clause is None:
-        _refuse("A query without a FROM clause")
+    if source_clause is None:         # SELECT expressions: one row (Flink's VALUES of one empty row)
+        from pyflink_compat.table.sql.bridge import ElementsRelation
+        return CatalogTable("$one_row", (), {}, None, ElementsRelation(((),)))
     relation = source_clause.this
     if isinstance(relation, exp.Subquery):
         table = view_of(relation.alias_or_name or "subquery", relation.this, tables)
@@ -635,9 +636,12 @@ def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, Cat
         _refuse("%s JOIN" % " ".join(each for each in (side, kind) if each),
                 "inner, left, right and full outer joins run")
     right_node = join.this
-    if not isinstance(right_node, exp.Table) or isinstance(right_node.this, exp.Anonymous):
-        _refuse("JOIN %s" % right_node.sql(), "a join of two tables or views runs")
-    right = _lookup(tables, right_node.name)
+    if isinstance(right_node, exp.Subquery):
+        right = view_of(right_node.alias_or_name or "subquery", right_node.this, tables)
+    elif not isinstance(right_node, exp.Table) or isinstance(right_node.this, exp.Anonymous):
+        _refuse("JOIN %s" % right_node.sql(), "a join of two tables, views or subqueries runs")
+    else:
+        right = _lookup(tables, right_node.name)
     on = join.args.get("on")
     if on is None and not kind and not side and where is not None:      # FROM a, b WHERE a.k = b.k AND ...
         on = where

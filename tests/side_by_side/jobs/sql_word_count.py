@@ -2,7 +2,9 @@
 a print table (GROUP BY's changelog: empty words counted too, as SPLIT keeps the empty pieces between two
 delimiters, before a leading one and after a trailing one, and an empty line has no words); then, printed as
 tableaus, the words of each line with a filter on them, LEFT JOIN UNNEST ... ON TRUE keeping the empty line with a
-NULL word, and SPLIT, CARDINALITY, SPLIT with an empty delimiter (characters) and SPLIT_INDEX.
+NULL word, and SPLIT, CARDINALITY, SPLIT with an empty delimiter (characters) and SPLIT_INDEX; the JSON functions
+over the lines (one of them a JSON object): JSON_VALUE with RETURNING and ON ERROR, JSON_QUERY, JSON_EXISTS,
+IS JSON.
 
 Usage: sql_word_count.py BOOTSTRAP LINES_TOPIC
 """
@@ -35,3 +37,9 @@ t_env.execute_sql("""
 t_env.execute_sql("""
     SELECT CHAR_LENGTH(w) AS len, COUNT(DISTINCT w) AS words, COUNT(w) AS n, SUM(DISTINCT CHAR_LENGTH(line)) AS s
     FROM lines CROSS JOIN UNNEST(SPLIT(line, ' ')) AS t(w) GROUP BY CHAR_LENGTH(w)""").print()
+t_env.execute_sql("""
+    SELECT JSON_VALUE(line, '$.user') AS usr, JSON_VALUE(line, '$.n' RETURNING INT) AS n, JSON_VALUE(line, '$.x') AS x,
+           JSON_VALUE(line, '$.tags[1]') AS tag, JSON_VALUE(line, 'strict $.nope' DEFAULT 'none' ON ERROR) AS dflt,
+           JSON_VALUE(line, '$.big') AS big, JSON_QUERY(line, '$.tags') AS tags, JSON_EXISTS(line, '$.n') AS has_n,
+           line IS JSON AS is_json, line IS JSON OBJECT AS is_object
+    FROM lines""").print()

@@ -1,0 +1,220 @@
+"""Flink SQL's JSON functions on a JSON text: JSON_VALUE, JSON_QUERY, JSON_EXISTS and IS JSON.
+
+Flink reads the text with Jackson (integers as Java Integer / Long / BigInteger by size, other numbers as
+BigDecimal) and applies a JsonPath: ``$``, ``.name``, ``['name']``, ``[index]``, in ``lax`` (the default) or
+``strict`` mode. What Flink 2.3 gives, checked on PyFlink 2.3:
+
+- JSON_VALUE: a scalar at the path is the result (a number as Java prints it: ``1E+2`` for 1e2, ``3.0E-10``);
+  anything else (no value at the path, JSON null, an object or array, text that is no JSON, a path it cannot
+  read) takes the ON ERROR behaviour (NULL by default, DEFAULT x, or ERROR with Flink's message); ON EMPTY
+  never applies. RETURNING STRING (the default), INT (a JSON integer within 32 bits), DOUBLE (a JSON number with
+  a fraction or exponent) or BOOLEAN; a value of another kind fails the job as Flink's cast does.
+- JSON_QUERY: the JSON text of the object or array at the path (compact), NULL otherwise.
+- JSON_EXISTS: whether the path has a value; IS JSON: whether the text is JSON.
+"""
+import decimal
+import json
+import re
+from typing import List, Optional, Tuple
+
+RETURNING_TYPES = ("STRING", "INT", "DOUBLE", "BOOLEAN")
+
+_MISSING = object()
+
+
+class TableRuntimeException(Exception):
+    """Flink's error of a JSON function that fails the job (ERROR ON ERROR, a RETURNING cast)."""
+
+
+def _reject_constant(name):
+    raise ValueError("Non-standard token '%s'" % name)
+
+
+def parse(text: str):
+    """The JSON value of ``text`` as Jackson reads it (integers as int, other numbers as Decimal); raises
+    ValueError for text that is no JSON."""
+    return json.loads(text, parse_float=decimal.Decimal, parse_constant=_reject_constant)
+
+
+_STEP = re.compile(r"\.([A-Za-z_$][\w$]*)|\['((?:[^'\\]|\\.)*)'\]|\[(-?\d+)\]")
+
+
+def parse_path(path: str) -> Tuple[str, Optional[List]]:
+    """(mode, steps) of a JSON path: steps are names (str) and indexes (int); None when the path is not one of
+    the definite forms read here (wildcards, filters, deep scans, ...: their results are lists, not scalars)."""
+    text = path.strip()
+    mode = "lax"
+    for prefix in ("lax ", "strict "):
+        if text.lower().startswith(prefix):
+            mode, text = prefix.strip(), text[len(prefix):].strip()
+            break
+    if not text.startswith("$"):
+        return mode, None
+    steps, position = [], 1
+    while position < len(text):
+        match = _STEP.match(text, position)
+        if match is None:
+            return mode, None
+        name, quoted, index = match.groups()
+        steps.append(name if name is not None else quoted if quoted is not None else int(index))
+        position = match.end()
+    return mode, steps
+
+
+def _bracket_path(steps) -> str:
+    """A path as Jayway JsonPath writes it in its messages: ``$['a']['b'][0]``."""
+    return "$" + "".join("[%d]" % step if isinstance(step, int) else "['%s']" % step for step in steps)
+
+
+def find(document, steps):
+    """The value at ``steps`` of a parsed document, or _MISSING."""
+    value = document
+    for step in steps:
+        if isinstance(step, int):
+            if not isinstance(value, list) or not -len(value) <= step < len(value):
+                return _MISSING
+            value = value[step]
+        else:
+            if not isinstance(value, dict) or step not in value:
+                return _MISSING
+            value = value[step]
+    return value
+
+
+def java_text(value) -> str:
+    """A JSON value as Java's toString() of what Jackson made of it (Map and List texts for containers)."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, decimal.Decimal):
+        text = str(value)
+        return text[1:] if value.is_zero() and text.startswith("-") else text    # BigDecimal has no -0
+    if isinstance(value, dict):
+        return "{%s}" % ", ".join("%s=%s" % (key, java_text(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return "[%s]" % ", ".join(java_text(item) for item in value)
+    return str(value)
+
+
+def _is_scalar(value) -> bool:
+    return value is not None and not isinstance(value, (dict, list))
+
+
+class Behaviour:
+    """What JSON_VALUE gives where it has no scalar: ``kind`` NULL, ERROR or DEFAULT (with ``default``, a
+    function of the row's values)."""
+
+    def __init__(self, kind: str = "NULL", default=None):
+        self.kind, self.default = kind, default
+
+
+def json_value(text, path: str, returning: str, on_error: Behaviour, values):
+    """JSON_VALUE(text, path RETURNING returning ... ON ERROR) of one row (``values``: the row, for a DEFAULT
+    expression)."""
+    if text is None:
+        return None
+    mode, steps = parse_path(path)
+    try:
+        document = parse(text)
+    except (ValueError, RecursionError) as error:
+        return _on_error(on_error, values, "Failed to parse JSON: %s" % error)
+    if steps is None:
+        return _on_error(on_error, values, "Invalid JSON path: %s" % path)
+    value = find(document, steps)
+    if value is _MISSING:
+        return _on_error(on_error, values, "No results for path: %s" % _bracket_path(steps))
+    if not _is_scalar(value):
+        return _on_error(on_error, values, "Strict jsonpath mode requires scalar value, and the actual value is: "
+                                           "''%s''" % java_text(value))
+    return _returned(value, returning)
+
+
+def _on_error(behaviour: Behaviour, values, message: str):
+    if behaviour.kind == "ERROR":
+        raise TableRuntimeException(message)
+    if behaviour.kind == "DEFAULT":
+        return behaviour.default(values)
+    return None
+
+
+_JAVA_CLASS = {bool: "java.lang.Boolean", str: "java.lang.String", decimal.Decimal: "java.math.BigDecimal"}
+
+
+def _java_class(value) -> str:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return "java.lang.Integer" if -2 ** 31 <= value < 2 ** 31 else \
+            "java.lang.Long" if -2 ** 63 <= value < 2 ** 63 else "java.math.BigInteger"
+    return _JAVA_CLASS[type(value)]
+
+
+def _returned(value, returning: str):
+    """The scalar as the RETURNING type: STRING its Java text; INT, DOUBLE and BOOLEAN only a value Jackson made
+    an Integer, a BigDecimal or a Boolean (Flink casts the object: another one fails the job)."""
+    if returning == "STRING":
+        return java_text(value)
+    wanted = {"INT": "java.lang.Integer", "DOUBLE": "java.math.BigDecimal", "BOOLEAN": "java.lang.Boolean"}[returning]
+    given = _java_class(value)
+    if given != wanted:
+        short = lambda name: name.rsplit(".", 1)[-1]
+        raise TableRuntimeException("ClassCastException: class %s cannot be cast to class %s (JSON_VALUE ... RETURNING %s of "
+                            "a JSON %s)" % (given, wanted, returning, short(given)))
+    return float(value) if returning == "DOUBLE" else value
+
+
+def json_query(text, path: str):
+    """JSON_QUERY(text, path): the compact JSON text of the object or array at the path, else NULL."""
+    if text is None:
+        return None
+    mode, steps = parse_path(path)
+    try:
+        document = parse(text)
+    except (ValueError, RecursionError):
+        return None
+    if steps is None:
+        return None
+    value = find(document, steps)
+    if value is _MISSING or not isinstance(value, (dict, list)):
+        return None
+    return _compact(value)
+
+
+def _compact(value) -> str:
+    """JSON text without spaces, numbers as Jackson writes them back."""
+    if isinstance(value, dict):
+        return "{%s}" % ",".join("%s:%s" % (json.dumps(key, ensure_ascii=False), _compact(item))
+                                 for key, item in value.items())
+    if isinstance(value, list):
+        return "[%s]" % ",".join(_compact(item) for item in value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return java_text(value)
+
+
+def json_exists(text, path: str):
+    """JSON_EXISTS(text, path): whether the path has a value (FALSE for text that is no JSON)."""
+    if text is None:
+        return None
+    mode, steps = parse_path(path)
+    try:
+        document = parse(text)
+    except (ValueError, RecursionError):
+        return False
+    return steps is not None and find(document, steps) is not _MISSING
+
+
+def is_json(text, kind: str = "VALUE"):
+    """``text IS JSON [VALUE | SCALAR | ARRAY | OBJECT]``: FALSE for NULL."""
+    if text is None:
+        return False
+    try:
+        value = parse(text)
+    except (ValueError, RecursionError):
+        return False
+    if kind == "OBJECT":
+        return isinstance(value, dict)
+    if kind == "ARRAY":
+        return isinstance(value, list)
+    if kind == "SCALAR":
+        return not isinstance(value, (dict, list))
+    return True
