@@ -224,9 +224,10 @@ class Expression(_StandIns.Expression):
     def try_cast(self, data_type):
         return Expression(exp.TryCast(this=self._node, to=_data_type_node(data_type)))
 
-    # order_by(col('a').asc, col('b').desc): ascending with NULLs first, descending with NULLs last (as parsed SQL)
-    asc = _unary(lambda node: exp.Ordered(this=node, nulls_first=True))
-    desc = _unary(lambda node: exp.Ordered(this=node, desc=True, nulls_first=False))
+    # order_by(col('a').asc, col('b').desc): NULL sorts as the greatest value in the Table API (last ascending,
+    # first descending), where Flink SQL's ORDER BY sorts it as the least
+    asc = _unary(lambda node: exp.Ordered(this=node, nulls_first=False))
+    desc = _unary(lambda node: exp.Ordered(this=node, desc=True, nulls_first=True))
 
     # JSON
     def json_value(self, path: str, returning_type=None, on_empty=None, default_on_empty=None, on_error=None,

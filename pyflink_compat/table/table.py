@@ -382,12 +382,12 @@ class Table(object):
         """Sorted by ``fields`` (``col('a').desc``); on a stream it runs only with a fetch / limit after it (a
         Top-N), as in Flink."""
         items = [to_node(field).copy() for field in fields]
-        items = [item if isinstance(item, exp.Ordered) else exp.Ordered(this=item, nulls_first=True)
+        items = [item if isinstance(item, exp.Ordered) else exp.Ordered(this=item, nulls_first=False)
                  for item in items]
         _check_fields([item.this for item in items], self._names(), "orderBy")
         query = _select_from([exp.Star()], self._select)
         query.set("order", exp.Order(expressions=items))
-        return self._made(query)
+        return Table(query, self._t_env)        # a sort alone fails when it runs (a fetch / limit makes it a Top-N)
 
     def offset(self, offset: int) -> 'Table':
         return self._limited(None, offset)

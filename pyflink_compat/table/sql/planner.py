@@ -207,8 +207,9 @@ class JobBuilder:
             operator = (ranking.FirstRowAtWatermark() if time_order == "rowtime" and not descending
                         else ranking.Deduplicate(keep_last=descending))
         else:
-            operator, name = ranking.AppendOnlyTopN(limit, tuple(desc for _, desc in relation.order),
-                                                    relation.rank_position if selected else None, first), "Rank"
+            operator, name = ranking.AppendOnlyTopN(limit, tuple(desc for _, desc, _ in relation.order),
+                                                    relation.rank_position if selected else None, first,
+                                                    tuple(nulls_first for _, _, nulls_first in relation.order)), "Rank"
         key = ("rank", id(relation), first, limit, selected)
         if key not in self.streams:
             rows = self._source_stream(relation.base).flat_map(relation.keyed_rows(time_order == "proctime")) \
@@ -1013,7 +1014,7 @@ class RankRelation:
     def keyed_rows(self, processing_time: bool):
         """(partition key, (sort key, the select items' values)) of a base row; the sort key of processing-time
         order is None (arrival order)."""
-        items, partition, order = self.items, self.partition, [function for function, _ in self.order]
+        items, partition, order = self.items, self.partition, [entry[0] for entry in self.order]
         condition = self.condition
 
         def keyed(row):
@@ -1046,7 +1047,10 @@ def _rank_view(name: str, select, source: CatalogTable, compiler, ranked) -> Cat
                                            "non-constant fields. please re-check the over window statement.")
     partition_nodes = window.args.get("partition_by") or []
     partition = [compiler.compile(node) for node in partition_nodes]
-    ordered = [(compiler.compile(each.this)[0], bool(each.args.get("desc"))) for each in order.expressions]
+    # (sort key, descending, NULL first): Flink SQL sorts NULL as the least value, the Table API as the greatest
+    ordered = [(compiler.compile(each.this)[0], bool(each.args.get("desc")),
+                bool(each.args["nulls_first"]) if each.args.get("nulls_first") is not None else not each.args.get("desc"))
+               for each in order.expressions]
     time_order = None
     first = order.expressions[0].this
     if isinstance(first, exp.Column):

@@ -7,15 +7,17 @@ from typing import Optional, Tuple
 from pyflink_compat.datastream.functions import KeyedProcessFunction
 
 
-def compare_sort_keys(a: tuple, b: tuple, descending: Tuple[bool, ...]) -> int:
-    """-1, 0 or 1 as ``a`` sorts before, with or after ``b`` (NULL before any value ascending, after descending)."""
-    for x, y, desc in zip(a, b, descending):
+def compare_sort_keys(a: tuple, b: tuple, descending: Tuple[bool, ...], nulls_first: Tuple[bool, ...] = None) -> int:
+    """-1, 0 or 1 as ``a`` sorts before, with or after ``b``; NULL first where ``nulls_first`` says so (by default
+    as Flink SQL sorts it: before any value ascending, after descending)."""
+    if nulls_first is None:
+        nulls_first = tuple(not desc for desc in descending)
+    for x, y, desc, null_first in zip(a, b, descending, nulls_first):
         if x == y:
             continue
         if x is None or y is None:
-            order = -1 if x is None else 1
-        else:
-            order = -1 if x < y else 1
+            return (-1 if x is None else 1) * (1 if null_first else -1)
+        order = -1 if x < y else 1
         return -order if desc else order
     return 0
 
@@ -26,8 +28,10 @@ class AppendOnlyTopN(KeyedProcessFunction):
     (``-D``), then the new one inserted (``+I``). With it: each rank from the new row's down changes its row
     (``-U`` old, ``+U`` new, with that rank), and a rank that had no row gets one (``+I``)."""
 
-    def __init__(self, limit: int, descending: Tuple[bool, ...], rank_position: Optional[int], first: int = 1):
+    def __init__(self, limit: int, descending: Tuple[bool, ...], rank_position: Optional[int], first: int = 1,
+                 nulls_first: Tuple[bool, ...] = None):
         self.limit, self.descending, self.rank_position = limit, descending, rank_position
+        self.nulls_first = nulls_first
         self.first = first             # ranks before it are kept but not emitted (an offset)
 
     def open(self, runtime_context):
@@ -50,7 +54,7 @@ class AppendOnlyTopN(KeyedProcessFunction):
         rows = list(self.kept.value() or [])
         position = len(rows)
         for index, (other, _) in enumerate(rows):
-            if compare_sort_keys(sort_key, other, self.descending) < 0:
+            if compare_sort_keys(sort_key, other, self.descending, self.nulls_first) < 0:
                 position = index
                 break
         if position >= self.limit:

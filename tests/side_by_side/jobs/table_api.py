@@ -10,7 +10,10 @@ functions kept in a module of their own (table_functions.py) as real projects ke
 4. print_schema() of tables the operations make, and a tableau of map() with a function registered for SQL and
    called there;
 5. Python aggregate functions: an AggregateFunction in group_by (results once per bundle of records, as
-   PyFlink's Python operator emits them) and a pandas one in a SQL group window.
+   PyFlink's Python operator emits them) and a pandas one in a SQL group window;
+6. from_elements tables;
+7. Table API joins (join with a predicate, join(...).where(...), full_outer_join), distinct(), and order_by with
+   fetch / limit (NULL sorts as the greatest value in the Table API) into print tables, from one statement set.
 
 Usage: table_api.py BOOTSTRAP EVENTS_TOPIC OUT_TOPIC TOTALS_TOPIC
 """
@@ -118,3 +121,21 @@ typed.print_schema()
 typed.where(col("a") > 1).select(col("b"), col("c") * 2).execute().print()
 t_env.execute_sql("CREATE TABLE typed_out (a INT, b STRING) WITH ('connector' = 'print', 'print-identifier' = 'typed')")
 typed.select(col("a"), col("b")).execute_insert("typed_out").wait()
+
+# 7. joins, distinct, order_by + fetch / limit
+tiers = t_env.from_elements([("Hi", "gold"), ("Hello", "silver"), ("Bye", "none")], ["name", "tier"])
+outputs = {"joined": "id BIGINT, word STRING, tier STRING", "matched": "id BIGINT, tier STRING",
+           "padded": "id BIGINT, word STRING, score DOUBLE, name STRING, tier STRING", "distinct_words": "word STRING",
+           "top_scores": "id BIGINT, word STRING, score DOUBLE", "second_third": "id BIGINT, word STRING, score DOUBLE"}
+for name, columns in outputs.items():
+    t_env.execute_sql("CREATE TABLE %s (%s) WITH ('connector' = 'print', 'print-identifier' = '%s')"
+                      % (name, columns, name))
+statements = t_env.create_statement_set()
+statements.add_insert("joined", words.join(tiers, col("word") == col("name")).select(col("id"), col("word"), col("tier")))
+statements.add_insert("matched", words.join(tiers).where(col("word") == col("name")).select(col("id"), col("tier")))
+# (rows without a match on either side only: which source comes first decides the padded rows retracted later)
+statements.add_insert("padded", words.full_outer_join(tiers.where(col("name") == "Bye"), col("word") == col("name")))
+statements.add_insert("distinct_words", words.select(col("word")).distinct())
+statements.add_insert("top_scores", words.order_by(col("score").desc).fetch(2))
+statements.add_insert("second_third", words.order_by(col("id")).limit(2, 1))
+statements.execute().wait()
