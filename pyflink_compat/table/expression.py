@@ -229,6 +229,10 @@ class Expression(_StandIns.Expression):
     asc = _unary(lambda node: exp.Ordered(this=node, nulls_first=False))
     desc = _unary(lambda node: exp.Ordered(this=node, desc=True, nulls_first=True))
 
+    def over(self, alias) -> 'Expression':
+        """This aggregate over the table's over window ``alias`` (``col('w')``)."""
+        return Expression(exp.Window(this=self._node, alias=exp.to_identifier(to_node(alias).name)))
+
     # JSON
     def json_value(self, path: str, returning_type=None, on_empty=None, default_on_empty=None, on_error=None,
                    default_on_error=None):

@@ -11,6 +11,18 @@ _StandIns = missing.stand_ins(__name__)
 __all__ = list(_StandIns.__all__)
 
 
+# Over windows' bounds (Over...preceding(...) / following(...))
+UNBOUNDED_ROW = Expression(exp.Var(this="UNBOUNDED_ROW"))
+UNBOUNDED_RANGE = Expression(exp.Var(this="UNBOUNDED_RANGE"))
+CURRENT_ROW = Expression(exp.Var(this="CURRENT_ROW"))
+CURRENT_RANGE = Expression(exp.Var(this="CURRENT_RANGE"))
+
+
+def row_interval(rows: int) -> Expression:
+    """A row-count interval for an over window's preceding: ``row_interval(2)``."""
+    return Expression(exp.Anonymous(this="ROW_INTERVAL", expressions=[exp.Literal.number(rows)]))
+
+
 def col(name: str) -> Expression:
     """The column ``name``."""
     return Expression(exp.column(name, quoted=True))

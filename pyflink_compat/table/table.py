@@ -378,6 +378,9 @@ class Table(object):
         query.set("distinct", exp.Distinct())
         return self._made(distinct_as_group_by(query))
 
+    def over_window(self, *over_windows) -> 'OverWindowedTable':
+        return OverWindowedTable((self, over_windows), self._t_env)
+
     def order_by(self, *fields: Expression) -> 'Table':
         """Sorted by ``fields`` (``col('a').desc``); on a stream it runs only with a fetch / limit after it (a
         Top-N), as in Flink."""
@@ -432,7 +435,7 @@ class Table(object):
 
 
 for _name in ("minus", "minus_all",
-              "union", "intersect", "intersect_all", "over_window",
+              "union", "intersect", "intersect_all",
               "aggregate", "flat_aggregate", "to_pandas", "get_schema", "get_resolved_schema", "insert_into", "to_changelog", "from_changelog"):
     if hasattr(_StandIns.Table, _name):
         setattr(Table, _name, getattr(_StandIns.Table, _name))
@@ -512,6 +515,21 @@ class GroupedTable(object):
 
 GroupedTable.aggregate = _StandIns.GroupedTable.aggregate
 GroupedTable.flat_aggregate = _StandIns.GroupedTable.flat_aggregate
+
+
+class OverWindowedTable(object):
+    """A table with over windows: ``select`` computes aggregates ``.over(col('w'))`` of them per row."""
+
+    def __init__(self, java_over_windowed_table, t_env):
+        self._table, self._windows = java_over_windowed_table
+        self._t_env = t_env
+
+    def select(self, *fields: Expression) -> 'Table':
+        from pyflink_compat.table.sql.over import over_as_view
+        items = [_item(field, position, "_c%d") for position, field in enumerate(fields)]
+        query = _select_from(items, self._table._select)
+        query.set("windows", [window._definition() for window in self._windows])
+        return self._table._made(over_as_view(query))
 
 
 class GroupWindowedTable(object):

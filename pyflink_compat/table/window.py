@@ -1,6 +1,6 @@
 """pyflink.table.window: the Table API's group windows (``Tumble``, ``Slide``, ``Session``), each planned as
-Flink SQL's group window function of the same size (``TUMBLE`` / ``HOP`` / ``SESSION`` in GROUP BY). Over windows
-are PyFlink's stand-ins and raise ``UnsupportedFeatureError``."""
+Flink SQL's group window function of the same size (``TUMBLE`` / ``HOP`` / ``SESSION`` in GROUP BY). Over windows (``Over``) are
+the ``WINDOW w AS (PARTITION BY ... ORDER BY ... ROWS | RANGE BETWEEN ... PRECEDING AND CURRENT ROW)`` of SQL."""
 import sys
 
 from sqlglot import exp
@@ -110,5 +110,76 @@ class SlideWithSizeAndSlide(object):
 class SlideWithSizeAndSlideOnTime(_OnTime):
     pass
 
+
+class OverWindow(object):
+    """An over window with its alias: the SQL window definition it stands for (``_definition``)."""
+
+    def __init__(self, java_over_window):
+        self._partition, self._order, self._preceding, self._following, self._alias = java_over_window
+
+    def _definition(self) -> exp.Window:
+        """``WINDOW alias AS (PARTITION BY ... ORDER BY ... frame)``: Flink's defaults, UNBOUNDED_RANGE preceding
+        and a following of the preceding's kind (CURRENT_ROW for rows, CURRENT_RANGE for time)."""
+        preceding = to_node(self._preceding) if self._preceding is not None else exp.Var(this="UNBOUNDED_RANGE")
+        following = to_node(self._following) if self._following is not None else None
+        if isinstance(preceding, exp.Var) and preceding.name in ("UNBOUNDED_ROW", "UNBOUNDED_RANGE"):
+            kind, start = ("ROWS" if preceding.name == "UNBOUNDED_ROW" else "RANGE"), "UNBOUNDED"
+        elif isinstance(preceding, exp.Anonymous) and preceding.name == "ROW_INTERVAL":
+            kind, start = "ROWS", preceding.expressions[0].copy()
+        elif isinstance(preceding, exp.Interval):
+            kind, start = "RANGE", preceding.copy()
+        else:
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("An over window preceding '%s'" % preceding.sql(), "table-api")
+        if following is not None and not (isinstance(following, exp.Var)
+                                          and following.name in ("CURRENT_ROW", "CURRENT_RANGE")):
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("An over window following '%s'" % following.sql(), "table-api",
+                                          "over windows end at CURRENT_ROW / CURRENT_RANGE")
+        spec = exp.WindowSpec(kind=kind, start=start, start_side="PRECEDING", end="CURRENT ROW")
+        order = to_node(self._order).copy()
+        if not isinstance(order, exp.Ordered):
+            order = exp.Ordered(this=order, nulls_first=True)
+        return exp.Window(this=exp.to_identifier(self._alias), partition_by=[each.copy() for each in self._partition],
+                          order=exp.Order(expressions=[order]), spec=spec)
+
+
+class _OverBuilder(object):
+    def __init__(self, java_over_window):
+        self._partition, self._order, self._preceding, self._following = java_over_window
+
+    def _with(self, **changes) -> '_OverBuilder':
+        state = dict(partition=self._partition, order=self._order, preceding=self._preceding,
+                     following=self._following)
+        state.update(changes)
+        return _OverBuilder((state["partition"], state["order"], state["preceding"], state["following"]))
+
+    def order_by(self, order_by: Expression) -> '_OverBuilder':
+        return self._with(order=order_by)
+
+    def preceding(self, preceding: Expression) -> '_OverBuilder':
+        return self._with(preceding=preceding)
+
+    def following(self, following: Expression) -> '_OverBuilder':
+        return self._with(following=following)
+
+    def alias(self, alias: str) -> OverWindow:
+        return OverWindow((self._partition, self._order, self._preceding, self._following, alias))
+
+
+class Over(object):
+    """Over windows: ``Over.partition_by(col('k')).order_by(col('ts')).preceding(row_interval(2)).alias('w')``."""
+
+    @classmethod
+    def order_by(cls, order_by: Expression) -> _OverBuilder:
+        return _OverBuilder(([], order_by, None, None))
+
+    @classmethod
+    def partition_by(cls, *partition_by: Expression) -> _OverBuilder:
+        return _OverBuilder(([to_node(each).copy() for each in partition_by], None, None, None))
+
+
+for _name in ("OverWindowPartitioned", "OverWindowPartitionedOrdered", "OverWindowPartitionedOrderedPreceding"):
+    globals()[_name] = _OverBuilder
 
 missing.complete(sys.modules[__name__])

@@ -335,7 +335,7 @@ CASES = [
              '{"usr":"ann","url":"/c","ts":"2024-01-02 03:04:12"}', '{"usr":"bob","url":"/d","ts":"2024-01-02 03:04:25"}',
              '{"usr":"ann","url":"/late","ts":"2024-01-02 03:04:05"}',
              '{"usr":"bob","url":"/e","ts":"2024-01-02 03:04:27.250"}']})},
-         outputs={"windows": Output(count=4)}, prints=Prints(count=18 + 4 + 181, order="per-identifier")),
+         outputs={"windows": Output(count=4)}, prints=Prints(count=18 + 4 + 181 + 67, order="per-identifier")),
     # Flink SQL regular inner joins: an equality and a further condition into print, an equality into Kafka, a
     # GROUP BY over a join as a tableau (the joined rows' order depends on how the two inputs interleave); UNION
     # ALL of three queries (two reading one table) into print and of two as a tableau; the tables a LEFT, a RIGHT
@@ -380,7 +380,7 @@ CASES = [
          inputs={"lines": Input(records={0: ["the cat sat on the mat", "", "The Hat", "a cat and a hat",
                                              "extraordinary"]}, timestamp_ms=1704164640000,
                                    timestamp_step_ms=1500)},
-         outputs={"out": Output(count=13)}, prints=Prints(count=101, order="per-identifier")),
+         outputs={"out": Output(count=13)}, prints=Prints(count=112, order="per-identifier")),
     # Flink SQL metadata columns: the record timestamp as a TIMESTAMP_LTZ(3) rowtime, partition / offset / topic
     # VIRTUAL, computed columns of them; printed (instants as ...Z), written to a Kafka table whose 'timestamp'
     # metadata column sets the records' timestamps (compared), tableaus, print_schema() of the table and a query;

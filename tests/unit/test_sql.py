@@ -73,7 +73,7 @@ def test_watermark_and_metadata_clauses_parse_as_flink_writes_them():
     ("a / b", {"a": ("DOUBLE", -7.0), "b": ("INT", 2)}, (-3.5, "DOUBLE")),
     ("a % b", {"a": ("INT", -7), "b": ("INT", 2)}, (-1, "INT")),
     # exact on large BIGINTs (not through a double), the dividend's sign
-    ("ABS(a) % 10", {"a": ("BIGINT", 6009322851045653658)}, (8, "BIGINT")),
+    ("ABS(a) % 10", {"a": ("BIGINT", 6009322851045653658)}, (8, "INT")),      # MOD has the divisor's type
     ("MOD(a, b)", {"a": ("BIGINT", -9223372036854775807), "b": ("BIGINT", 10)}, (-7, "BIGINT")),
     ("a * 2", {"a": ("DOUBLE", None)}, (None, "DOUBLE")),
     ("a > 1 AND b", {"a": ("INT", None), "b": ("BOOLEAN", False)}, (False, "BOOLEAN")),
@@ -775,3 +775,33 @@ def test_a_sliced_window_accumulator_is_the_in_order_merge_of_its_slices(rows):
             per_slice = plain.add(((), tuple(partial_of(name, value) for name in names)), per_slice)
         expected = plain.merge(expected, per_slice)
     assert sliced.get_result(accumulator) == expected
+
+
+def test_a_query_with_over_aggregates_reads_a_view_computing_them():
+    from pyflink_compat.table.sql.over import over_as_view
+    query = dialect.parse("SELECT a, SUM(x) OVER w AS s, COUNT(*) OVER w FROM t WHERE a > 1 "
+                          "WINDOW w AS (PARTITION BY a ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)")[0]
+    assert over_as_view(query) is query            # dialect.parse made the view already
+    text = query.sql(dialect=dialect.Flink)
+    assert text == ("SELECT a, `$over0` AS s, `$over1` AS `EXPR$2` FROM (SELECT *, SUM(x) OVER (PARTITION BY a "
+                    "ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS `$over0`, COUNT(*) OVER (PARTITION BY a "
+                    "ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS `$over1` FROM t WHERE a > 1) AS t")
+
+
+def test_a_bounded_over_window_retracts_the_oldest_row_before_it_adds_the_new_one():
+    from pyflink_compat.table.sql import over
+    names = ["SUM:double", "MIN", "COUNT(*)", "AVG"]
+    accumulators = [over.initial(name) for name in names]
+    window, outputs = [], []
+    for value in (0.1, 0.2, 0.3, None, 0.7):
+        if len(window) > 1:                        # ROWS BETWEEN 1 PRECEDING AND CURRENT ROW
+            old = window.pop(0)
+            accumulators = [over.retract(name, acc, old) for name, acc in zip(names, accumulators)]
+        accumulators = [over.add(name, acc, value) for name, acc in zip(names, accumulators)]
+        window.append(value)
+        outputs.append(tuple(over.result(name, acc) for name, acc in zip(names, accumulators)))
+    # Java's doubles: ((0.1 + 0.2) - 0.1) + 0.3 is 0.5000000000000001; MIN of a window without values is NULL
+    assert outputs == [(0.1, 0.1, 1, 0.1), (0.1 + 0.2, 0.1, 2, (0.1 + 0.2) / 2),
+                       ((0.1 + 0.2) - 0.1 + 0.3, 0.2, 2, ((0.1 + 0.2) - 0.1 + 0.3) / 2),
+                       ((0.1 + 0.2) - 0.1 + 0.3 - 0.2, 0.3, 2, (0.1 + 0.2) - 0.1 + 0.3 - 0.2),
+                       (((0.1 + 0.2) - 0.1 + 0.3 - 0.2) - 0.3 + 0.7, 0.7, 2, ((0.1 + 0.2) - 0.1 + 0.3 - 0.2) - 0.3 + 0.7)]

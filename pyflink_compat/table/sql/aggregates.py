@@ -405,3 +405,7 @@ class SessionAggregate(WindowAggregate):
         for element in elements:
             accumulators = accumulate.add(element, accumulators)
         yield from super().process(key, context, [accumulators])
+
+
+# the accumulator steps of the built-in aggregates, for operators of their own (over.OverAggregate)
+initial_of, accumulate_of, result_of = _initial, _accumulate, _result

@@ -133,7 +133,9 @@ def parse(sql: str) -> list:
                              "executeSql") from None
     finally:
         sqlglot_log.setLevel(level)
-    return [statement.transform(distinct_as_group_by).transform(limit_as_top_n) for statement in statements]
+    from pyflink_compat.table.sql.over import over_as_view
+    return [statement.transform(distinct_as_group_by).transform(limit_as_top_n).transform(over_as_view)
+            for statement in statements]
 
 
 def distinct_as_group_by(node):

@@ -216,7 +216,12 @@ class Compiler:
                           left, right), result
 
     def _mod(self, node):
-        return self._arithmetic(node, _modulo)
+        """MOD(a, b) / a % b: of integers, the type of b (Calcite's MOD: MOD(BIGINT, INT) is an INT)."""
+        function, result = self._arithmetic(node, _modulo)
+        right_type = self.compile(node.expression)[1]
+        if result.name in INTEGERS and right_type.name in INTEGERS:
+            result = SqlType(right_type.name, nullable=result.nullable)
+        return function, result
 
     def _neg(self, node):
         operand, operand_type = self.compile(node.this)

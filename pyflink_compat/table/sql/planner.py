@@ -281,6 +281,14 @@ class JobBuilder:
             return self._unnested_stream(view)
         if isinstance(view.query, WindowTableRelation):       # its window columns come with the aggregation
             return self._source_stream(view.query.base)
+        if isinstance(view.query, OverRelation):
+            key = ("over", view.name, id(view.query))
+            if key not in self.streams:
+                relation = view.query
+                self.streams[key] = self._source_stream(relation.base).flat_map(relation.keyed_rows()).name("Calc") \
+                    .key_by(_group_key, relation.key_type) \
+                    .process(relation.operator, output_type=_row_type(view)).name("OverAggregate")
+            return self.streams[key]
         if isinstance(view.query, JoinRelation):
             if view.query.outer:
                 _refuse("A view, GROUP BY, UNION or UNNEST of an outer join", "an outer join's projections and "
@@ -984,6 +992,8 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     _refuse_window_table_without_aggregation(source)
     ranked = [position for position, item in enumerate(select.expressions) if isinstance(item, exp.Alias)
               and isinstance(item.this, exp.Window)]
+    if ranked and any(not isinstance(select.expressions[position].this.this, exp.RowNumber) for position in ranked):
+        return _over_view(name, select, source, compiler, ranked)
     if ranked:
         return _rank_view(name, select, source, compiler, ranked)
     projections = _projections(select, source, compiler)
@@ -1067,6 +1077,106 @@ def _rank_view(name: str, select, source: CatalogTable, compiler, ranked) -> Cat
                             binary_keys.key_type_of([key_type for _, key_type in partition]))
     relation.insert_only = all(isinstance(each.this, exp.Literal) for each in order.expressions)
     return CatalogTable(name, tuple(columns), {}, None, relation)
+
+
+class OverRelation:
+    """A view of a relation (``base``) with OVER aggregates as columns (over.py): per base row that passes
+    ``condition``, the values of ``items`` (the view's other columns) and of the aggregates' arguments, keyed by
+    ``partition``."""
+
+    def __init__(self, base: CatalogTable, condition, items, partition, key_type, arguments, operator, text):
+        self.base, self.condition, self.items, self.partition = base, condition, items, partition
+        self.key_type, self.arguments, self.operator, self.text = key_type, arguments, operator, text
+
+    def keyed_rows(self):
+        items, partition, arguments, condition = self.items, self.partition, self.arguments, self.condition
+
+        def keyed(row):
+            if row is None:
+                return
+            values = tuple(row)
+            if condition is not None and condition(values) is not True:
+                return
+            yield (tuple(function(values) for function in partition),
+                   (tuple(function(values) for function in items),
+                    tuple(None if function is None else function(values) for function in arguments)))
+        return keyed
+
+
+def _over_view(name: str, select, source: CatalogTable, compiler, positions) -> CatalogTable:
+    """The view of OVER aggregates (over.over_as_view made it): Flink's checks and messages, the operator."""
+    from pyflink_compat.table.sql import aggregates, over
+    from pyflink_compat.table.sql.dialect import Flink
+    windows = [select.expressions[position].this for position in positions]
+    if any(isinstance(window.this, exp.RowNumber) for window in windows):
+        _refuse("ROW_NUMBER() and OVER aggregations in one query")
+    specs = {(tuple(node.sql(dialect=Flink) for node in window.args.get("partition_by") or []),
+              window.args["order"].sql(dialect=Flink) if window.args.get("order") is not None else "",
+              window.args["spec"].sql(dialect=Flink) if window.args.get("spec") is not None else "")
+             for window in windows}
+    if len(specs) > 1:
+        raise table_exception("Over Agg: Unsupported use of OVER windows. All aggregates must be computed on the "
+                              "same window. please re-check the over window statement.")
+    window = windows[0]
+    order = window.args.get("order")
+    ordered = order.expressions if order is not None else []
+    first = ordered[0].this if ordered else None
+    time_order = None
+    if len(ordered) == 1 and isinstance(first, exp.Column) and not ordered[0].args.get("desc"):
+        if aggregates.is_proctime(source, first.name):
+            time_order = "proctime"
+        elif source.watermark is not None and source.watermark[0] == first.name:
+            time_order = "rowtime"
+    spec = window.args.get("spec")
+    if time_order is None:
+        start = spec.args.get("start") if spec is not None else "UNBOUNDED"
+        if not (isinstance(start, str) and start.upper() == "UNBOUNDED"):
+            raise table_exception("Non-time attribute sort is not supported for bounded OVER window.")
+        raise expressions.validation_error("OVER windows' ordering in stream mode must be defined on a time "
+                                           "attribute.")
+    kind, preceding = "RANGE", None          # no frame: RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    if spec is not None:
+        kind = str(spec.args.get("kind") or "RANGE").upper()
+        end = spec.args.get("end")
+        end_text = (end if isinstance(end, str) else end.sql() if end is not None else "CURRENT ROW").upper()
+        if end_text != "CURRENT ROW" or spec.args.get("end_side"):
+            _refuse("An OVER window ending after the current row (%s)" % spec.sql(dialect=Flink),
+                    "OVER windows end at CURRENT ROW, as Flink's streaming ones must")
+        start = spec.args.get("start")
+        start_text = start.upper() if isinstance(start, str) else None
+        if start_text == "UNBOUNDED":
+            preceding = None
+        elif start_text == "CURRENT ROW":
+            preceding = 0
+        elif kind == "ROWS" and isinstance(start, exp.Literal) and not start.is_string:
+            preceding = int(start.this)
+        elif kind == "RANGE" and isinstance(start, exp.Interval):
+            preceding = catalog_module.interval_ms(start)
+        else:
+            _refuse("The OVER window frame %s" % spec.sql(dialect=Flink))
+    names, arguments, over_types = [], [], []
+    for each in windows:
+        call = aggregates.call_of(each.this, compiler)
+        if call is None or not isinstance(call[0], str) or call[0].startswith(aggregates.DISTINCT):
+            _refuse("%s OVER (...)" % each.this.sql(dialect=Flink), "COUNT, SUM, MIN, MAX and AVG over a window run")
+        names.append(call[0])
+        arguments.append(call[1])
+        over_types.append(call[2])
+    others = [item for index, item in enumerate(select.expressions) if index not in positions]
+    projections = _projections(exp.Select(expressions=others), source, compiler)
+    columns = [Column(column_name, column_type) for column_name, (_, column_type) in projections]
+    for position, over_type in zip(positions, over_types):
+        columns.insert(position, Column(select.expressions[position].alias, over_type))
+    partition = [compiler.compile(node) for node in window.args.get("partition_by") or []]
+    operator = over.OverAggregate(names, list(positions), kind, preceding, time_order == "rowtime")
+    relation = OverRelation(source, _condition(select, compiler), [function for _, (function, _) in projections],
+                            [function for function, _ in partition],
+                            binary_keys.key_type_of([key_type for _, key_type in partition]), arguments, operator,
+                            window.sql(dialect=Flink))
+    watermark = None
+    if source.watermark is not None and any(column.name == source.watermark[0] for column in columns):
+        watermark = source.watermark
+    return CatalogTable(name, tuple(columns), {}, watermark, relation)
 
 
 def _rank_limit(condition, rank_name: str):

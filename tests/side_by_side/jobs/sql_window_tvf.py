@@ -1,7 +1,8 @@
 """Flink SQL window table functions with window aggregation over a Kafka table of clicks whose rowtime is a
 TIMESTAMP(3) column with WATERMARK FOR: TUMBLE per user into a print table and into a Kafka table (JSON),
 HOP over all users (a record in two windows), CUMULATE over all users (windows growing by a step), window_time (the window's last millisecond) printed as a tableau;
-a record behind the watermark comes in the same micro-batch as the records that moved it.
+a record behind the watermark comes in the same micro-batch as the records that moved it; Top-N, deduplication
+and ORDER BY ... LIMIT over a 'datagen' table; OVER aggregations (ROWS and RANGE frames, named windows).
 
 Usage: sql_window_tvf.py BOOTSTRAP CLICKS_TOPIC WINDOWS_TOPIC
 """
@@ -115,3 +116,24 @@ try:
     t_env.execute_sql("SELECT name FROM numbers ORDER BY v").print()
 except Exception as e:
     print(type(e).__name__, str(e).splitlines()[0])
+
+# OVER aggregations over a 'datagen' table with an out-of-order rowtime: ROWS (2 preceding, per key: floating sums
+# retracted as Flink does, rows not after the last time taken dropped), a named RANGE window with WHERE, UNBOUNDED
+# without a partition, the default frame; a bounded window ordered by a non-time column fails as in Flink
+t_env.execute_sql("""CREATE TABLE readings (id BIGINT, k AS MOD(id * 7, 3), v AS CAST(MOD(id * 5, 11) AS DOUBLE) + 0.1,
+    ts AS TO_TIMESTAMP_LTZ(id * 1000 - MOD(id, 3) * 1500, 3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)
+    WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '14')""")
+t_env.execute_sql("SELECT id, k, v, SUM(v) OVER w AS s, COUNT(v) OVER w AS c, MIN(v) OVER w AS mn FROM readings "
+                  "WINDOW w AS (PARTITION BY k ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)").print()
+t_env.execute_sql("SELECT id, k, ts, MAX(v) OVER w AS mx, AVG(v) OVER w AS av, COUNT(*) OVER w AS n FROM readings "
+                  "WHERE id <> 5 WINDOW w AS (PARTITION BY k ORDER BY ts RANGE BETWEEN INTERVAL '3' SECOND PRECEDING "
+                  "AND CURRENT ROW)").print()
+t_env.execute_sql("SELECT id, SUM(id) OVER (ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS total, "
+                  "COUNT(*) OVER (ORDER BY ts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM readings "
+                  "WHERE id < 10").print()
+t_env.execute_sql("SELECT id, k, SUM(id) OVER (PARTITION BY k ORDER BY ts) AS by_key FROM readings").print()
+try:
+    t_env.execute_sql("SELECT id, SUM(v) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) "
+                      "FROM readings").print()
+except Exception as e:
+    print(type(e).__name__, [line for line in str(e).splitlines() if "Exception: " in line][0].split("Exception: ")[-1])

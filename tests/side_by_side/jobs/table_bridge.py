@@ -10,7 +10,8 @@
 4. from_data_stream with a Schema: the records' timestamps as a 'rowtime' metadata column with the stream's own
    watermarks (SOURCE_WATERMARK()) under a Table API Tumble window; and, as Flink's windowing examples write it,
    an Instant field cast to a TIMESTAMP(3) computed column with a watermark of its own, the declared columns
-   only, aliased, in window TVFs (FLOAT and DOUBLE sums of a HOP window, added up per slice as Flink does);
+   only, aliased, in window TVFs (FLOAT and DOUBLE sums of a HOP window, added up per slice as Flink does), an
+   over window (Over.partition_by(...).order_by(...).preceding(row_interval(1))) and a Slide window;
    all back by to_data_stream in the same job.
 
 Usage: table_bridge.py BOOTSTRAP LINES_TOPIC OUT_TOPIC
@@ -24,8 +25,8 @@ from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
                                                  KafkaSink, KafkaSource)
 from pyflink.table import DataTypes, Schema, StreamTableEnvironment
-from pyflink.table.expressions import col, lit
-from pyflink.table.window import Slide, Tumble
+from pyflink.table.expressions import col, lit, row_interval
+from pyflink.table.window import Over, Slide, Tumble
 
 brokers, lines_topic, out_topic = sys.argv[1:4]
 env = StreamExecutionEnvironment.get_execution_environment()
@@ -101,9 +102,15 @@ readings = env.from_collection([(Instant.of_epoch_milli(4200), "x", 30.2), (Inst
                                  (Instant.of_epoch_milli(3700), "x", 3.1), (Instant.of_epoch_milli(1100), "y", 0.1),
                                  (Instant.of_epoch_milli(2900), "y", 0.7), (Instant.of_epoch_milli(2100), "y", 0.2)],
                                 type_info=Types.ROW([Types.INSTANT(), Types.STRING(), Types.FLOAT()]))
-t_env.from_data_stream(readings, Schema.new_builder().column_by_expression("ts", "CAST(f0 AS TIMESTAMP(3))")
-                       .column("f1", DataTypes.STRING()).column("f2", DataTypes.FLOAT())
-                       .watermark("ts", "ts - INTERVAL '5' SECOND").build()).alias("ts", "name", "reading") \
+readings_table = t_env.from_data_stream(
+    readings, Schema.new_builder().column_by_expression("ts", "CAST(f0 AS TIMESTAMP(3))")
+    .column("f1", DataTypes.STRING()).column("f2", DataTypes.FLOAT())
+    .watermark("ts", "ts - INTERVAL '5' SECOND").build()).alias("ts", "name", "reading")
+# an over window of the Table API: the row and the one before it, per name
+readings_table.over_window(Over.partition_by(col("name")).order_by(col("ts")).preceding(row_interval(1)).alias("o")) \
+    .select(col("name"), col("ts"), col("reading").max.over(col("o")), col("reading").sum.over(col("o"))) \
+    .execute().print()
+readings_table \
     .window(Slide.over(lit(4).seconds).every(lit(1).seconds).on(col("ts")).alias("w")) \
     .group_by(col("name"), col("w")) \
     .select(col("name"), col("reading").sum, col("reading").cast(DataTypes.DOUBLE()).sum, col("w").end) \
