@@ -4,6 +4,7 @@ methods listed here are implemented; the others are PyFlink's stand-ins and rais
 import datetime
 import decimal
 import sys
+from enum import Enum
 
 from sqlglot import exp
 
@@ -13,6 +14,29 @@ __all__ = ['Expression', 'TimeIntervalUnit', 'TimePointUnit', 'JsonType', 'JsonE
            'JsonValueOnEmptyOrError', 'JsonQueryWrapper', 'JsonQueryOnEmptyOrError', 'JsonOnNull']
 
 _StandIns = missing.stand_ins(__name__)
+
+
+# PyFlink's enums of the JSON functions' behaviours (their values are one-element tuples, as PyFlink's are)
+class JsonValueOnEmptyOrError(Enum):
+    """What json_value gives where it finds no scalar: NULL, an ERROR, or a DEFAULT value."""
+    NULL = 0,
+    ERROR = 1,
+    DEFAULT = 2
+
+
+class JsonQueryWrapper(Enum):
+    """How json_query wraps what it finds in an array."""
+    WITHOUT_ARRAY = 0,
+    CONDITIONAL_ARRAY = 1,
+    UNCONDITIONAL_ARRAY = 2
+
+
+class JsonQueryOnEmptyOrError(Enum):
+    """What json_query gives where it finds nothing: NULL, an EMPTY_ARRAY, an EMPTY_OBJECT or an ERROR."""
+    NULL = 0,
+    EMPTY_ARRAY = 1,
+    EMPTY_OBJECT = 2,
+    ERROR = 3
 
 
 class WindowProperty(exp.Expression, exp.Func):
@@ -71,6 +95,14 @@ def _aggregate(node_class):
 
 def _unary(make):
     return property(lambda self: Expression(make(self._node)))
+
+
+def _string_type():
+    from pyflink_compat.table.types import DataTypes
+    return DataTypes.STRING()
+
+
+_STRING = _string_type()
 
 
 class Expression(_StandIns.Expression):
@@ -234,8 +266,8 @@ class Expression(_StandIns.Expression):
         return Expression(exp.Window(this=self._node, alias=exp.to_identifier(to_node(alias).name)))
 
     # JSON
-    def json_value(self, path: str, returning_type=None, on_empty=None, default_on_empty=None, on_error=None,
-                   default_on_error=None):
+    def json_value(self, path: str, returning_type=_STRING, on_empty=JsonValueOnEmptyOrError.NULL,
+                   default_on_empty=None, on_error=JsonValueOnEmptyOrError.NULL, default_on_error=None):
         """JSON_VALUE(self, path RETURNING returning_type {NULL | ERROR | DEFAULT x} ON EMPTY ... ON ERROR)."""
         from pyflink_compat.table.sql.dialect import JsonValue
         args = {"this": self._node, "path": exp.Literal.string(path)}
@@ -249,7 +281,8 @@ class Expression(_StandIns.Expression):
                 args[target + "_default"] = to_node(default)
         return Expression(JsonValue(**args))
 
-    def json_query(self, path: str, wrapping_behavior=None, on_empty=None, on_error=None):
+    def json_query(self, path: str, wrapping_behavior=JsonQueryWrapper.WITHOUT_ARRAY,
+                   on_empty=JsonQueryOnEmptyOrError.NULL, on_error=JsonQueryOnEmptyOrError.NULL):
         """JSON_QUERY(self, path) (without an array wrapper, NULL on empty and on error)."""
         for given, default in ((wrapping_behavior, "WITHOUT_ARRAY"), (on_empty, "NULL"), (on_error, "NULL")):
             if given is not None and getattr(given, "name", None) != default:

@@ -436,7 +436,8 @@ class Table(object):
 
 for _name in ("minus", "minus_all",
               "union", "intersect", "intersect_all",
-              "aggregate", "flat_aggregate", "to_pandas", "get_schema", "get_resolved_schema", "insert_into", "to_changelog", "from_changelog"):
+              "aggregate", "flat_aggregate", "to_pandas", "get_schema", "get_resolved_schema", "insert_into",
+              "to_changelog", "from_changelog"):
     if hasattr(_StandIns.Table, _name):
         setattr(Table, _name, getattr(_StandIns.Table, _name))
 

@@ -1,6 +1,7 @@
 """pyflink.table.window: the Table API's group windows (``Tumble``, ``Slide``, ``Session``), each planned as
-Flink SQL's group window function of the same size (``TUMBLE`` / ``HOP`` / ``SESSION`` in GROUP BY). Over windows (``Over``) are
-the ``WINDOW w AS (PARTITION BY ... ORDER BY ... ROWS | RANGE BETWEEN ... PRECEDING AND CURRENT ROW)`` of SQL."""
+Flink SQL's group window function of the same size (``TUMBLE`` / ``HOP`` / ``SESSION`` in GROUP BY). Over windows
+(``Over``) are the ``WINDOW w AS (PARTITION BY ... ORDER BY ... ROWS | RANGE BETWEEN ... PRECEDING AND CURRENT
+ROW)`` of SQL."""
 import sys
 
 from sqlglot import exp

@@ -148,7 +148,8 @@ def test_a_dead_sink_broker_fails_the_job_within_the_delivery_timeout(guarantee,
     delivery_timeout_ms = 10000
     run = run_through_fault("dead-sink", bootstrap, sink, guarantee, lambda *_: memory_broker.stop(), tmp_path,
                             RECORDS, deadline_s=FAILURE_WAIT_S, held_back=RECORDS // 2,
-                            sink_properties=[("delivery.timeout.ms", delivery_timeout_ms), ("request.timeout.ms", 5000)])
+                            sink_properties=[("delivery.timeout.ms", delivery_timeout_ms),
+                                             ("request.timeout.ms", 5000)])
     assert run.exit_code not in (0, None), "the job ended with %s although its sink broker is gone:\n%s" % (
         run.exit_code, tail(run.log_path))
     error = job_error(run.log_path)

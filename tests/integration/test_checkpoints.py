@@ -122,7 +122,8 @@ def _run_keyed_job_with_kills(job, bootstrap, tmp_path, records, keys, seed_offs
 @pytest.mark.crash_full
 def test_keyed_state_survives_restarts_from_checkpoints(bootstrap, tmp_path):
     expected, output, report_and_check_resumed = _run_keyed_job_with_kills(
-        "keyed-sum", bootstrap, tmp_path, records=40_000, keys=50, seed_offset=1, kills=max(3, int(KILLS_OVERRIDE or "10") // 4))
+        "keyed-sum", bootstrap, tmp_path, records=40_000, keys=50, seed_offset=1,
+        kills=max(3, int(KILLS_OVERRIDE or "10") // 4))
     seen = _sums_by_key(output)
     for key, sums in expected.items():
         assert seen.get(key) == set(sums), (
@@ -165,7 +166,8 @@ def test_keyed_and_broadcast_state_of_a_broadcast_connect_survive_kill_9_and_res
     assert seen == {key: set(sums) for key, sums in expected.items()}, "seed %d" % SEED
     print("seed %d: %d kills, %d outputs for %d inputs, up to %d batches resumed"
           % (SEED, killed, len(output), records, resumed_batches))
-    assert killed == kills, "the job finished after %d of %d kills: %s" % (killed, kills, _tail(str(tmp_path / "job.log")))
+    assert killed == kills, "the job finished after %d of %d kills: %s" % (killed, kills,
+                                                                           _tail(str(tmp_path / "job.log")))
     assert resumed_batches >= 1, "no restart resumed a checkpoint with state in it"
 
 

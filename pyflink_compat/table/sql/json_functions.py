@@ -157,26 +157,30 @@ def _returned(value, returning: str):
     given = _java_class(value)
     if given != wanted:
         short = lambda name: name.rsplit(".", 1)[-1]
-        raise TableRuntimeException("ClassCastException: class %s cannot be cast to class %s (JSON_VALUE ... RETURNING %s of "
-                            "a JSON %s)" % (given, wanted, returning, short(given)))
+        raise TableRuntimeException("ClassCastException: class %s cannot be cast to class %s (JSON_VALUE ... "
+                                    "RETURNING %s of a JSON %s)" % (given, wanted, returning, short(given)))
     return float(value) if returning == "DOUBLE" else value
+
+
+def _located(text: str, path: str):
+    """The value at ``path`` of the JSON ``text``; _MISSING where it has none, or the text or path cannot be
+    read."""
+    _, steps = parse_path(path)
+    if steps is None:
+        return _MISSING
+    try:
+        document = parse(text)
+    except (ValueError, RecursionError):
+        return _MISSING
+    return find(document, steps)
 
 
 def json_query(text, path: str):
     """JSON_QUERY(text, path): the compact JSON text of the object or array at the path, else NULL."""
     if text is None:
         return None
-    mode, steps = parse_path(path)
-    try:
-        document = parse(text)
-    except (ValueError, RecursionError):
-        return None
-    if steps is None:
-        return None
-    value = find(document, steps)
-    if value is _MISSING or not isinstance(value, (dict, list)):
-        return None
-    return _compact(value)
+    value = _located(text, path)
+    return _compact(value) if isinstance(value, (dict, list)) else None
 
 
 def _compact(value) -> str:
@@ -195,12 +199,7 @@ def json_exists(text, path: str):
     """JSON_EXISTS(text, path): whether the path has a value (FALSE for text that is no JSON)."""
     if text is None:
         return None
-    mode, steps = parse_path(path)
-    try:
-        document = parse(text)
-    except (ValueError, RecursionError):
-        return False
-    return steps is not None and find(document, steps) is not _MISSING
+    return _located(text, path) is not _MISSING
 
 
 def is_json(text, kind: str = "VALUE"):

@@ -42,11 +42,12 @@ def over_as_view(node):
     for item in outer.expressions:
         for window in _aggregate_windows(item):
             definition = named.get(window.alias) if window.args.get("alias") is not None else None
+            source = definition or window
+            spec = source.args.get("spec")
             resolved = exp.Window(this=window.this.copy(),
-                                  partition_by=[each.copy() for each in (definition or window).args.get("partition_by") or []],
-                                  order=((definition or window).args.get("order") or exp.Order(expressions=[])).copy(),
-                                  spec=(definition or window).args.get("spec").copy()
-                                  if (definition or window).args.get("spec") is not None else None)
+                                  partition_by=[each.copy() for each in source.args.get("partition_by") or []],
+                                  order=(source.args.get("order") or exp.Order(expressions=[])).copy(),
+                                  spec=spec.copy() if spec is not None else None)
             name = "%s%d" % (OVER_PREFIX, number)
             number += 1
             inner.append("expressions", exp.alias_(resolved, exp.to_identifier(name, quoted=True)))

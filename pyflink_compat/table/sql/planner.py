@@ -1058,9 +1058,12 @@ def _rank_view(name: str, select, source: CatalogTable, compiler, ranked) -> Cat
     partition_nodes = window.args.get("partition_by") or []
     partition = [compiler.compile(node) for node in partition_nodes]
     # (sort key, descending, NULL first): Flink SQL sorts NULL as the least value, the Table API as the greatest
-    ordered = [(compiler.compile(each.this)[0], bool(each.args.get("desc")),
-                bool(each.args["nulls_first"]) if each.args.get("nulls_first") is not None else not each.args.get("desc"))
-               for each in order.expressions]
+    ordered = []
+    for each in order.expressions:
+        descending = bool(each.args.get("desc"))
+        nulls_first = each.args.get("nulls_first")
+        ordered.append((compiler.compile(each.this)[0], descending,
+                        bool(nulls_first) if nulls_first is not None else not descending))
     time_order = None
     first = order.expressions[0].this
     if isinstance(first, exp.Column):
