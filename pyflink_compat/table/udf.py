@@ -258,21 +258,24 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         self._accumulator_type = accumulator_type
         self._is_table_aggregate = is_table_aggregate
 
-    def _aggregate(self):
-        """The aggregate the planner runs: accumulators made, updated and read as Flink's operator does."""
-        return _Aggregate(self._func, self._func_type == "pandas")
+    def _aggregate(self, argument_types=()):
+        """The aggregate the planner runs: accumulators made, updated and read as Flink's operator does
+        (``argument_types``: the SqlTypes of its arguments; a pandas function gets a FLOAT one as float32)."""
+        dtypes = tuple({"FLOAT": "float32", "DOUBLE": "float64"}.get(getattr(each, "name", None))
+                       for each in argument_types)
+        return _Aggregate(self._func, self._func_type == "pandas", dtypes)
 
 
 class _Aggregate:
     """A Python aggregate function run per group: ``initial`` / ``accumulate`` / ``result`` / ``merge`` of its
     accumulator (for a pandas function, the group's argument rows, given to it as Series at the end)."""
 
-    def __init__(self, function, pandas: bool):
-        self.function, self.pandas = function, pandas
+    def __init__(self, function, pandas: bool, dtypes=()):
+        self.function, self.pandas, self.dtypes = function, pandas, dtypes
         self.opened = False
 
     def __getstate__(self):
-        return {"function": self.function, "pandas": self.pandas, "opened": False}
+        return {"function": self.function, "pandas": self.pandas, "dtypes": self.dtypes, "opened": False}
 
     def _open(self):
         if not self.opened:
@@ -297,7 +300,9 @@ class _Aggregate:
             return self.function.get_value(accumulator)
         import pandas
         columns = list(zip(*accumulator)) if accumulator else []
-        return _first_value(pandas.Series([self.function(*[pandas.Series(list(column)) for column in columns])]))
+        dtypes = list(self.dtypes) + [None] * (len(columns) - len(self.dtypes))
+        series = [pandas.Series(list(column), dtype=dtype) for column, dtype in zip(columns, dtypes)]
+        return _first_value(pandas.Series([self.function(*series)]))
 
     def merge(self, a, b):
         self._open()

@@ -805,3 +805,17 @@ def test_a_bounded_over_window_retracts_the_oldest_row_before_it_adds_the_new_on
                        ((0.1 + 0.2) - 0.1 + 0.3, 0.2, 2, ((0.1 + 0.2) - 0.1 + 0.3) / 2),
                        ((0.1 + 0.2) - 0.1 + 0.3 - 0.2, 0.3, 2, (0.1 + 0.2) - 0.1 + 0.3 - 0.2),
                        (((0.1 + 0.2) - 0.1 + 0.3 - 0.2) - 0.3 + 0.7, 0.7, 2, ((0.1 + 0.2) - 0.1 + 0.3 - 0.2) - 0.3 + 0.7)]
+
+
+def test_a_pandas_aggregate_gets_a_float_column_as_float32_values():
+    import numpy
+    from pyflink_compat.table import DataTypes
+    from pyflink_compat.table.sql.catalog import SqlType
+    from pyflink_compat.table.udf import udaf
+    mean = udaf(lambda v: v.mean(), result_type=DataTypes.FLOAT(), func_type="pandas")
+    aggregate = mean._aggregate((SqlType("FLOAT"),))
+    accumulator = aggregate.initial()
+    for value in (30.2, 53.1, 3.1):
+        accumulator = aggregate.accumulate(accumulator, (float(numpy.float32(value)),))
+    # PyFlink's pandas functions see a FLOAT column as float32 (the mean of these: 28.800001 as a float)
+    assert aggregate.result(accumulator) == float(numpy.float32(numpy.array([30.2, 53.1, 3.1], numpy.float32).mean()))

@@ -25,11 +25,13 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
     wrapper = node.args.get("function") if isinstance(node, exp.Anonymous) else None
     if isinstance(wrapper, UserDefinedAggregateFunctionWrapper):
         from pyflink_compat.table.sql.catalog import sql_type_of
-        arguments = [compiler.compile(each)[0] for each in node.expressions]
+        compiled = [compiler.compile(each) for each in node.expressions]
+        arguments = [function for function, _ in compiled]
 
         def argument_values(values):
             return tuple(argument(values) for argument in arguments)
-        return wrapper._aggregate(), argument_values, sql_type_of(wrapper._result_type)
+        return wrapper._aggregate(tuple(argument_type for _, argument_type in compiled)), argument_values, \
+            sql_type_of(wrapper._result_type)
     name = _AGGREGATES.get(type(node))
     if name is None:
         return None
