@@ -501,6 +501,7 @@ def read_split(spec, element_type, task: KafkaSplit):
         else:
             position = max(position, consumer.position(tp) or position)
             if position < task.end and time.monotonic() - last_progress > stall_limit_s:
+                _fail_if_partition_vanished(consumer, task, position, properties)
                 raise KafkaReadStalledError(
                     "No progress reading Kafka topic %s partition %d at offset %d (reading up to %d) from "
                     "bootstrap servers '%s' for %.0f s" % (task.topic, task.partition, position, task.end,
@@ -510,6 +511,23 @@ def read_split(spec, element_type, task: KafkaSplit):
     if skipped[0]:
         log.warning("Skipped %d malformed %s records in topic %s partition %d", skipped[0],
                     getattr(deserializer, "_FORMAT_NAME", type(deserializer).__name__), task.topic, task.partition)
+
+
+def _fail_if_partition_vanished(consumer, task: KafkaSplit, position: int, properties):
+    """A read that stalls because its partition is gone (the broker came back empty, the topic was deleted) fails
+    naming it, as the driver does when it plans a micro-batch of a vanished partition."""
+    from pyflink_compat.kafka_io.cluster import KafkaTopicNotFoundError
+    try:
+        topics = consumer.topics()                    # a fresh metadata request, not the cached one
+        partitions = consumer.partitions_for_topic(task.topic) if task.topic in topics else set()
+    except Exception:                                 # the broker does not answer: the stall is the error
+        return
+    if task.partition not in (partitions or set()):
+        raise KafkaTopicNotFoundError(
+            "Kafka topic '%s' partition %d (the source had read up to offset %d) no longer exists on bootstrap "
+            "servers '%s' (the broker lost it, or it was deleted): the source cannot go on without losing records. "
+            "Restart the job once the topic is back, from a checkpoint or from chosen starting offsets."
+            % (task.topic, task.partition, position, properties["bootstrap.servers"]))
 
 
 def _poll(consumer, tp, task: KafkaSplit, position: int, properties, max_records: int):

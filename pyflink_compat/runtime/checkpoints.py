@@ -152,6 +152,20 @@ def last_committed_offsets(location: str) -> Optional[List[dict]]:
     return None
 
 
+def drop_unfinished_log_writes(location: str):
+    """Remove the temporary files of log entries Spark was writing when the job was killed (``.<batch>.<uuid>.tmp``
+    and their ``.crc``): never an entry Spark reads, but a query with no entry yet (killed while writing its
+    first) is started afresh, and Spark refuses to start one in a log directory that is not empty."""
+    for log_name in ("offsets", "commits"):
+        directory = os.path.join(location, log_name)
+        if not os.path.isdir(directory):
+            continue
+        for name in os.listdir(directory):
+            if name.startswith(".") and (name.endswith(".tmp") or name.endswith(".tmp.crc")):
+                log.info("Dropping %s, an unfinished write of Spark's %s log", name, log_name)
+                os.remove(os.path.join(directory, name))
+
+
 def plan(job, job_name: str, job_id: str) -> JobCheckpoints:
     """This run's checkpoint directory for ``job`` (a plan.job.JobPlan), restored from
     ``execution.savepoint.path`` when that is set."""
@@ -224,5 +238,6 @@ def _restore(checkpoints: JobCheckpoints, savepoint: str, sinks, ignore_unclaime
             % (savepoint, ", ".join(unclaimed)), "execute")
     for name in sorted(stored & wanted):
         shutil.copytree(os.path.join(source, name), os.path.join(checkpoints.directory, name))
+        drop_unfinished_log_writes(os.path.join(checkpoints.directory, name))
     checkpoints.record["sinks"] = {name: entry for name, entry in saved.get("sinks", {}).items() if name in wanted}
     checkpoints.restored_from = savepoint

@@ -150,3 +150,21 @@ def test_a_restore_from_a_directory_that_is_no_job_checkpoint_fails(tmp_path):
 def test_each_route_of_a_sink_behind_a_union_has_its_own_location():
     assert checkpoints.sink_directory_name(sink(3)) == "sink-3"
     assert checkpoints.sink_directory_name(sink(3), 1) == "sink-3-route-1"
+
+
+def test_a_restore_drops_the_unfinished_log_writes_of_a_killed_run(tmp_path):
+    # kill -9 while Spark wrote its first offsets entry leaves only the temporary file: the restored query starts
+    # afresh, which Spark refuses in a log directory that is not empty
+    location = tmp_path / "sink-3"
+    (location / "offsets").mkdir(parents=True)
+    (location / "commits").mkdir()
+    (location / "offsets" / ".0.2ef77c6c.tmp").write_text("v1")
+    (location / "offsets" / "..0.2ef77c6c.tmp.crc").write_text("")
+    (location / "offsets" / "0").write_text("v1\n{}\n-")
+    (location / "commits" / ".1.a.tmp").write_text("v1")
+    (location / "metadata").write_text("{}")
+    checkpoints.drop_unfinished_log_writes(str(location))
+    assert sorted(os.listdir(location / "offsets")) == ["0"]
+    assert os.listdir(location / "commits") == []
+    assert (location / "metadata").is_file()
+

@@ -703,3 +703,28 @@ def test_random_secrets_never_logged_or_raised(secret, quote):
 @given(st.integers(min_value=-(2 ** 63), max_value=2 ** 63 - 1))
 def test_int_round_trip(number):
     assert consumer_config({"max.poll.records": str(number)}) == {"max_poll_records": number}
+
+
+def test_a_stalled_read_of_a_vanished_partition_fails_naming_it():
+    from pyflink_compat.kafka_io.cluster import KafkaTopicNotFoundError
+    from pyflink_compat.kafka_io.source import KafkaSplit, _fail_if_partition_vanished
+
+    class Metadata:                       # what a consumer's fresh metadata says (a unit check of the decision)
+        def __init__(self, topics):
+            self.known = topics
+
+        def topics(self):
+            return set(self.known)
+
+        def partitions_for_topic(self, topic):
+            return self.known.get(topic)
+
+    task = KafkaSplit.__new__(KafkaSplit)
+    task.topic, task.partition = "orders", 1
+    properties = {"bootstrap.servers": "broker:9092"}
+    _fail_if_partition_vanished(Metadata({"orders": {0, 1}}), task, 6000, properties)     # there: the stall stands
+    for gone in ({}, {"orders": {0}}):
+        with pytest.raises(KafkaTopicNotFoundError, match="Kafka topic 'orders' partition 1 \\(the source had read "
+                                                          "up to offset 6000\\) no longer exists on bootstrap "
+                                                          "servers 'broker:9092'"):
+            _fail_if_partition_vanished(Metadata(gone), task, 6000, properties)
