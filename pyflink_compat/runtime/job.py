@@ -204,14 +204,14 @@ class JobRun:
                     if not active:
                         pending.remove((plan, query))
                         continue
-                    progress = query.lastProgress
+                    progress = self._query_call(query, lambda: query.lastProgress)
                     if id(query) not in started and _ran_tasks(query, progress):
                         started.add(id(query))
                     for source, end in plan.source_ends(progress):
                         if end and source.offset_committer is not None:
                             source.offset_committer.batch_completed(end)
                     if plan.is_done(progress):
-                        query.stop()
+                        self._query_call(query, query.stop)
                         pending.remove((plan, query))
                 time.sleep(POLL_INTERVAL_S)
             if self._cancel_requested.is_set():
@@ -220,6 +220,10 @@ class JobRun:
             else:
                 self.status = JobStatus.FINISHED
         except BaseException as e:       # noqa: B902 - any failure fails the job
+            if isinstance(e, (Py4JError, ConnectionError)) and not isinstance(e, Py4JJavaError):
+                wrapped = self._driver_gone(e)     # a Spark call outside _query_call met the dead JVM
+                wrapped.__cause__ = e
+                e = wrapped
             self.error = e
             self.status = JobStatus.CANCELED if self._cancel_requested.is_set() else JobStatus.FAILED
         finally:
@@ -248,9 +252,12 @@ class JobRun:
         except (Py4JError, ConnectionError) as e:
             if isinstance(e, Py4JJavaError):
                 raise
-            raise JobExecutionError(
-                "Job '%s' failed: the Spark driver JVM of this process no longer answers (it was "
-                "killed or crashed): %s" % (self.job_name, str(e).splitlines()[0])) from e
+            raise self._driver_gone(e) from e
+
+    def _driver_gone(self, e: BaseException) -> "JobExecutionError":
+        return JobExecutionError(
+            "Job '%s' failed: the Spark driver JVM of this process no longer answers (it was "
+            "killed or crashed): %s" % (self.job_name, (str(e).splitlines() or [type(e).__name__])[0]))
 
     def _raise_failure(self, plan, query):
         exception = self._query_call(query, query.exception)
