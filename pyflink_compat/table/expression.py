@@ -3,6 +3,7 @@
 methods listed here are implemented; the others are PyFlink's stand-ins and raise ``UnsupportedFeatureError``."""
 import datetime
 import decimal
+import math
 import sys
 from enum import Enum
 
@@ -53,7 +54,10 @@ def to_node(value) -> exp.Expr:
         return exp.Null()
     if isinstance(value, bool):
         return exp.Boolean(this=value)
-    if isinstance(value, (int, float, decimal.Decimal)):
+    if isinstance(value, float):         # a DOUBLE, as PyFlink's lit(1.5); 1.5 in SQL would be a DECIMAL
+        text = repr(value)
+        return exp.Literal.number(text if "e" in text or not math.isfinite(value) else text + "E0")
+    if isinstance(value, (int, decimal.Decimal)):
         return exp.Literal.number(value)
     if isinstance(value, str):
         return exp.Literal.string(value)

@@ -47,8 +47,14 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
     function, argument_type = compiler.compile(argument)
     if name == "COUNT":
         result_type = SqlType("BIGINT", nullable=False)
+    elif argument_type.name == "DECIMAL" and name in ("SUM", "AVG"):
+        # Flink's SUM of a DECIMAL(p, s) is a DECIMAL(38, s); its AVG a DECIMAL(38, max(6, s)), rounded half up
+        scale = argument_type.scale if name == "SUM" else max(6, argument_type.scale)
+        result_type = SqlType("DECIMAL", precision=38, scale=scale)
+        if name == "AVG":
+            return (DISTINCT if distinct else "") + "AVG:decimal%d" % scale, function, result_type
     else:                    # Flink's SUM, MIN, MAX and AVG keep their argument's type (AVG of an INT: an INT)
-        result_type = SqlType(argument_type.name, precision=argument_type.precision)
+        result_type = SqlType(argument_type.name, precision=argument_type.precision, scale=argument_type.scale)
     # AVG of an integer column is an integer; a SUM of FLOAT adds in single precision, as Java's floats do
     suffix = ":int" if name == "AVG" and argument_type.name in expressions.INTEGERS else \
         ":float" if name == "SUM" and argument_type.name == "FLOAT" else \
@@ -128,6 +134,9 @@ def _result(name: str, accumulator):
         return None
     if name.endswith(":int"):                       # AVG of an integer column is an integer, truncated
         return expressions.integer_division(total, count)
+    if name.startswith("AVG:decimal"):
+        from pyflink_compat.table.sql.values import DECIMAL_CONTEXT, decimal_of
+        return decimal_of(DECIMAL_CONTEXT.divide(total, count), 38, int(name[len("AVG:decimal"):]))
     return total / count
 
 

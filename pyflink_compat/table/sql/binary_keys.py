@@ -78,6 +78,13 @@ def binary_row(values: tuple, types: tuple) -> bytes:
                 fixed[slot + 7] = 0x80 | len(data)
             else:
                 struct.pack_into("<Q", fixed, slot, (append_variable(data) << 32) | len(data))
+        elif name == "DATE":                     # days since the epoch, an int
+            struct.pack_into("<i", fixed, slot, (value - _EPOCH.date()).days)
+        elif name == "DECIMAL":                  # a compact one (precision <= 18): its unscaled long
+            digits, scale = precision
+            if digits > 18:
+                raise NotImplementedError("the binary row of a DECIMAL(%d, %d)" % precision)
+            struct.pack_into("<q", fixed, slot, int(value.scaleb(scale)))
         elif name in ("TIMESTAMP", "TIMESTAMP_LTZ"):
             millis, nanos = _epoch_ms_and_nanos(value)
             if precision is not None and precision <= 3:
@@ -114,11 +121,13 @@ class SqlKeyType(TypeInformation):
         return "SqlKeyType(%s)" % ", ".join(name for name, _ in self.types)
 
 
-_HASHABLE = tuple(_FIXED) + ("BOOLEAN", "STRING", "TIMESTAMP", "TIMESTAMP_LTZ")
+_HASHABLE = tuple(_FIXED) + ("BOOLEAN", "STRING", "TIMESTAMP", "TIMESTAMP_LTZ", "DATE")
 
 
 def key_type_of(sql_types) -> "SqlKeyType | None":
     """The key type of columns of these SqlTypes, None when one of them has no binary form here."""
-    if not sql_types or any(t is None or t.name not in _HASHABLE for t in sql_types):
+    if not sql_types or any(t is None or not (t.name in _HASHABLE or (t.name == "DECIMAL" and t.precision <= 18))
+                            for t in sql_types):
         return None
-    return SqlKeyType(tuple((t.name, t.precision) for t in sql_types))
+    return SqlKeyType(tuple((t.name, (t.precision, t.scale) if t.name == "DECIMAL" else t.precision)
+                            for t in sql_types))

@@ -15,8 +15,11 @@ class SqlType:
     """A SQL type as Flink names it (``INT``, ``VARCHAR(10)``, ``DOUBLE``...) and whether it is nullable."""
     name: str                       # Flink's root name: INT, BIGINT, STRING, DOUBLE, ...
     nullable: bool = True
-    precision: Optional[int] = None  # TIMESTAMP(p): digits of the second's fraction
-    element: Optional["SqlType"] = None   # ARRAY<element>
+    precision: Optional[int] = None  # TIMESTAMP(p): digits of the second's fraction; DECIMAL(p, s): all digits
+    element: Optional["SqlType"] = None   # ARRAY<element>, MAP<key, element>
+    scale: Optional[int] = None      # DECIMAL(p, s): digits after the point
+    key: Optional["SqlType"] = None  # MAP<key, element>
+    fields: Optional[Tuple[Tuple[str, "SqlType"], ...]] = None    # ROW<name type, ...>
     length: Optional[int] = attrs.field(default=None, eq=False)   # VARCHAR(n), CHAR(n): n (read as STRING)
     # "PROCTIME": a processing-time attribute (PROCTIME(), and a column that is it as it is)
     time_attribute: Optional[str] = attrs.field(default=None, eq=False)
@@ -28,16 +31,28 @@ class SqlType:
         """The type as Flink prints it in a schema: ``BIGINT``, ``TIMESTAMP(3)``, ``ARRAY<STRING>``,
         ``BIGINT NOT NULL``."""
         root = self.name
-        if self.precision is not None:
+        if self.name == "DECIMAL":
+            root = "DECIMAL(%d, %d)" % (self.precision, self.scale)
+        elif self.precision is not None:
             root = "%s(%d)" % (root, self.precision)
-        if self.element is not None:
+        if self.fields is not None:
+            root = "ROW<%s>" % ", ".join("`%s` %s" % (name, field.text()) for name, field in self.fields)
+        elif self.key is not None:
+            root = "MAP<%s, %s>" % (self.key.text(), self.element.text())
+        elif self.element is not None:
             root = "%s<%s>" % (root, self.element.text())
         return root if self.nullable else root + " NOT NULL"
 
     def type_info(self):
         """The DataStream TypeInformation of the column's values."""
         from pyflink_compat.common.typeinfo import Types
-        return {"INT": Types.INT, "BIGINT": Types.LONG, "SMALLINT": Types.SHORT, "TINYINT": Types.BYTE,
+        if self.fields is not None:
+            return Types.ROW_NAMED([name for name, _ in self.fields], [field.type_info() for _, field in self.fields])
+        if self.key is not None:
+            return Types.MAP(self.key.type_info(), self.element.type_info())
+        if self.element is not None:
+            return Types.OBJECT_ARRAY(self.element.type_info())
+        return {"DECIMAL": Types.BIG_DEC, "DATE": Types.SQL_DATE,"INT": Types.INT, "BIGINT": Types.LONG, "SMALLINT": Types.SHORT, "TINYINT": Types.BYTE,
                 "STRING": Types.STRING, "BOOLEAN": Types.BOOLEAN, "DOUBLE": Types.DOUBLE,
                 "FLOAT": Types.FLOAT, "TIMESTAMP": Types.SQL_TIMESTAMP,
                 "TIMESTAMP_LTZ": Types.SQL_TIMESTAMP}[self.name]()
@@ -49,7 +64,10 @@ _TYPES = {
     exp.DType.TINYINT: "TINYINT", exp.DType.TEXT: "STRING", exp.DType.VARCHAR: "STRING",
     exp.DType.CHAR: "STRING", exp.DType.BOOLEAN: "BOOLEAN", exp.DType.DOUBLE: "DOUBLE",
     exp.DType.FLOAT: "FLOAT", exp.DType.TIMESTAMP: "TIMESTAMP", exp.DType.TIMESTAMPLTZ: "TIMESTAMP_LTZ",
+    exp.DType.DECIMAL: "DECIMAL", exp.DType.DATE: "DATE", exp.DType.STRUCT: "ROW", exp.DType.MAP: "MAP",
+    exp.DType.ARRAY: "ARRAY",
 }
+MAX_DECIMAL_PRECISION = 38
 # a rowtime column's types: TIMESTAMP(3) and TIMESTAMP_LTZ(3) (an instant; its values are UTC date-times here)
 TIME_TYPES = ("TIMESTAMP", "TIMESTAMP_LTZ")
 
@@ -64,12 +82,42 @@ def flink_type_name(kind: exp.DataType) -> Optional[str]:
     return _TYPES.get(kind.this)
 
 
+def _not_null(definition: exp.ColumnDef) -> bool:
+    return any(isinstance(constraint.args.get("kind"), exp.NotNullColumnConstraint)
+               and not constraint.args["kind"].args.get("allow_null")
+               for constraint in definition.args.get("constraints") or [])
+
+
+def _parameters(kind: exp.DataType) -> List[int]:
+    return [int(parameter.this.this) for parameter in kind.expressions]
+
+
 def sql_type(kind: exp.DataType, column: str) -> SqlType:
     name = _TYPES.get(kind.this)
     if name is None:
         raise UnsupportedFeatureError("The SQL type %s of column '%s'" % (kind.sql(), column), SECTION,
-                                      "a first version of SQL support reads STRING, VARCHAR, CHAR, BOOLEAN, "
-                                      "TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE and TIMESTAMP columns")
+                                      "SQL support reads STRING, VARCHAR, CHAR, BOOLEAN, TINYINT, SMALLINT, INT, "
+                                      "BIGINT, FLOAT, DOUBLE, DECIMAL, DATE, TIMESTAMP, TIMESTAMP_LTZ, ROW, MAP and "
+                                      "ARRAY columns")
+    if name == "DECIMAL":
+        parameters = _parameters(kind) + [10, 0][len(kind.expressions):]     # Flink's DECIMAL: DECIMAL(10, 0)
+        precision, scale = parameters[0], parameters[1]
+        if not 1 <= precision <= MAX_DECIMAL_PRECISION or not 0 <= scale <= precision:
+            from pyflink_compat.table.sql.expressions import validation_error
+            raise validation_error("Decimal precision must be between 1 and 38 and scale between 0 and the "
+                                   "precision: DECIMAL(%d, %d)" % (precision, scale))
+        return SqlType(name, precision=precision, scale=scale)
+    if name == "ROW":
+        fields = []
+        for definition in kind.expressions:
+            field = sql_type(definition.args["kind"], "%s.%s" % (column, definition.name))
+            fields.append((definition.name, attrs.evolve(field, nullable=False) if _not_null(definition) else field))
+        return SqlType(name, fields=tuple(fields))
+    if name == "MAP":
+        key, value = kind.expressions
+        return SqlType(name, key=sql_type(key, column), element=sql_type(value, column))
+    if name == "ARRAY":
+        return SqlType(name, element=sql_type(kind.expressions[0], column))
     if name in TIME_TYPES:
         parameters = kind.expressions
         return SqlType(name, precision=int(parameters[0].this.this) if parameters else 6)   # Flink's default: 6

@@ -98,7 +98,9 @@ def _json_value_sql(generator, node: JsonValue) -> str:
 class Flink(Dialect):
     class Tokenizer(Tokenizer):
         # SESSION is Flink's session window function (GROUP BY SESSION(ts, INTERVAL ...)), not a keyword
-        KEYWORDS = {key: token for key, token in Tokenizer.KEYWORDS.items() if key != "SESSION"}
+        # ROW<name type, ...> is Flink's structured type (sqlglot's STRUCT); ROW(a, b) stays a function call
+        KEYWORDS = {**{key: token for key, token in Tokenizer.KEYWORDS.items() if key != "SESSION"},
+                    "ROW": TokenType.STRUCT}
         IDENTIFIERS = ["`"]
         QUOTES = ["'"]
         STRING_ESCAPES = ["'"]
@@ -112,7 +114,7 @@ class Flink(Dialect):
 
     class Generator(Generator):
         TRANSFORMS = {**Generator.TRANSFORMS, JsonValue: _json_value_sql}
-        TYPE_MAPPING = {**Generator.TYPE_MAPPING, exp.DType.TEXT: "STRING"}
+        TYPE_MAPPING = {**Generator.TYPE_MAPPING, exp.DType.TEXT: "STRING", exp.DType.STRUCT: "ROW"}
 
 
 def parse(sql: str) -> list:

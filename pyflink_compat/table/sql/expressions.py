@@ -2,7 +2,7 @@
 NULL is NULL; AND, OR and NOT use three-valued logic) and Flink's typing of the results (INT / INT is an INT
 truncated toward zero, a comparison is BOOLEAN)."""
 import math
-from typing import Callable, Dict, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 import attrs
 from sqlglot import exp
@@ -26,6 +26,66 @@ def _wider(a: SqlType, b: SqlType) -> SqlType:
     if a.name in _WIDTH and b.name in _WIDTH:
         return a if _WIDTH[a.name] >= _WIDTH[b.name] else b
     return a
+
+
+# an exact number's type as a DECIMAL (Flink's view of an integer in decimal arithmetic)
+_INTEGER_DIGITS = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
+
+
+def _as_decimal(t: SqlType) -> Tuple[int, int]:
+    return (_INTEGER_DIGITS[t.name], 0) if t.name in _INTEGER_DIGITS else (t.precision, t.scale)
+
+
+def _bounded_decimal(precision: int, scale: int, nullable: bool = True) -> SqlType:
+    """DECIMAL(precision, scale) within Flink's 38 digits: beyond them the scale gives way, down to 6 digits."""
+    from pyflink_compat.table.sql.catalog import MAX_DECIMAL_PRECISION
+    if precision > MAX_DECIMAL_PRECISION:
+        scale = max(MAX_DECIMAL_PRECISION - (precision - scale), min(scale, 6))
+        precision = MAX_DECIMAL_PRECISION
+    return SqlType("DECIMAL", nullable=nullable, precision=precision, scale=scale)
+
+
+def decimal_result_type(operator: str, a: SqlType, b: SqlType) -> Optional[SqlType]:
+    """The DECIMAL type of ``a operator b`` when one operand is a DECIMAL and the other an exact number (Flink's
+    LogicalTypeMerging rules); None for other operands."""
+    if "DECIMAL" not in (a.name, b.name) or not all(t.name == "DECIMAL" or t.name in INTEGERS for t in (a, b)):
+        return None
+    (p1, s1), (p2, s2) = _as_decimal(a), _as_decimal(b)
+    nullable = a.nullable or b.nullable
+    if operator in "+-":
+        scale = max(s1, s2)
+        return _bounded_decimal(max(p1 - s1, p2 - s2) + scale + 1, scale, nullable)
+    if operator == "*":
+        return _bounded_decimal(p1 + p2 + 1, s1 + s2, nullable)
+    if operator == "/":
+        scale = max(6, s1 + p2 + 1)
+        return _bounded_decimal(p1 - s1 + s2 + scale, scale, nullable)
+    scale = max(s1, s2)                                            # %
+    return _bounded_decimal(min(p1 - s1, p2 - s2) + scale, scale, nullable)
+
+
+def _decimal_operation(operator: str, result: SqlType):
+    from pyflink_compat.table.sql.values import DECIMAL_CONTEXT, decimal_of
+    context = DECIMAL_CONTEXT
+
+    def divide(a, b):
+        if b == 0:
+            raise ArithmeticError("Division by zero")
+        return context.divide(a, b)
+
+    def remainder(a, b):
+        if b == 0:
+            raise ArithmeticError("Division by zero")
+        return context.remainder(a, b)        # the dividend's sign, as Java's BigDecimal.remainder
+    operation = {"+": context.add, "-": context.subtract, "*": context.multiply, "/": divide,
+                 "%": remainder}[operator]
+    precision, scale = result.precision, result.scale
+    return lambda a, b: decimal_of(operation(a, b), precision, scale)
+
+
+def _as_double(value):
+    import decimal
+    return float(value) if isinstance(value, decimal.Decimal) else value
 
 
 def _now_utc():
@@ -97,6 +157,26 @@ def cast_value(value, target: SqlType, source: SqlType = None):
         return None if local is None else sql_values.utc_of_local(local)
     if source is not None and source.name == "TIMESTAMP" and name == "STRING":
         return sql_values.timestamp_cast_text(value, source.precision)
+    if name == "STRING" and source is not None and source.name in ("DECIMAL", "DATE", "ROW", "MAP", "ARRAY"):
+        return sql_values.cast_text(value, source)
+    if name == "DECIMAL":
+        import decimal
+        if isinstance(value, str):
+            try:
+                value = decimal.Decimal(value.strip())
+            except decimal.InvalidOperation:
+                value = decimal.Decimal(0)        # Flink 2.3 casts a text that is no number to zero
+        elif isinstance(value, bool):
+            value = int(value)
+        return sql_values.decimal_of(value, target.precision, target.scale)
+    if name == "DATE":
+        import datetime
+        if isinstance(value, str):
+            return datetime.date.fromisoformat(value.strip())
+        return value.date() if isinstance(value, datetime.datetime) else value
+    if name == "TIMESTAMP" and source is not None and source.name == "DATE":
+        import datetime
+        return datetime.datetime.combine(value, datetime.time())
     if name == "TIMESTAMP":
         if isinstance(value, str):
             from pyflink_compat.table.sql.values import parse_sql_timestamp
@@ -109,6 +189,9 @@ def cast_value(value, target: SqlType, source: SqlType = None):
     if name in APPROXIMATE:
         if isinstance(value, str):
             value = value.strip()
+        import decimal
+        if isinstance(value, decimal.Decimal):
+            value = float(value)
         return sql_values.single_precision(float(value)) if name == "FLOAT" else float(value)
     if name == "STRING":
         from pyflink_compat.common.types import _java_str
@@ -144,6 +227,9 @@ class Compiler:
 
     # leaves ----------------------------------------------------------------------------------------
     def _column(self, node):
+        field_access = self._field_access(node)
+        if field_access is not None:
+            return field_access
         name = node.name
         qualified = "%s.%s" % (node.table, name) if node.table else None
         if qualified in self.columns:
@@ -160,14 +246,83 @@ class Compiler:
         position, column_type = self.columns[name]
         return (lambda values: values[position]), column_type
 
+    def _field_access(self, node) -> Optional[Compiled]:
+        """``row_column.field`` (also ``table.row_column.field``, nested ``a.b.c``): a field of a ROW column."""
+        parts = [part.name for part in node.parts]
+        if len(parts) < 2 or (len(parts) == 2 and ".".join(parts) in self.columns):
+            return None                          # a column, or a table's column
+        if parts[0] in self.columns and self.columns[parts[0]][1].name == "ROW" and \
+                ".".join(parts[:2]) not in self.columns:
+            width = 1                            # row_column.field...
+        elif len(parts) > 2 and (".".join(parts[:2]) in self.columns or parts[1] in self.columns):
+            width = 2                            # table.row_column.field...
+        else:
+            return None
+        column = exp.column(parts[width - 1], table=parts[0] if width == 2 else None)
+        function, row_type = self._column(column)
+        for field_name in parts[width:]:
+            if row_type.name != "ROW":
+                self._not_a_row(node, row_type)
+            position = next((i for i, (each, _) in enumerate(row_type.fields) if each == field_name), None)
+            if position is None:
+                raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Unknown "
+                                       "field '%s'" % (len(node.sql()), field_name))
+            function = (lambda inner, at: lambda values: None if inner(values) is None else inner(values)[at])(
+                function, position)
+            row_type = attrs.evolve(row_type.fields[position][1], nullable=True, origin=field_name)
+        return function, row_type
+
+    def _dot(self, node):
+        """``expression.field``: a field of a ROW value that is no column (``items[1].name``)."""
+        function, row_type = self.compile(node.this)
+        field_name = node.expression.name
+        if row_type.name != "ROW":
+            self._not_a_row(node, row_type)
+        position = next((i for i, (each, _) in enumerate(row_type.fields) if each == field_name), None)
+        if position is None:
+            raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Unknown "
+                                   "field '%s'" % (len(node.sql()), field_name))
+        return (lambda values: None if function(values) is None else function(values)[position]), \
+            attrs.evolve(row_type.fields[position][1], nullable=True)
+
+    def _not_a_row(self, node, column_type):
+        raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Column '%s' of "
+                               "type %s has no fields" % (len(node.sql()), node.sql(), column_type.text()))
+
+    def _bracket(self, node):
+        """``map[key]`` (NULL for a missing key) and ``array[index]`` (from 1; NULL beyond the last)."""
+        container, container_type = self.compile(node.this)
+        if len(node.expressions) != 1:
+            raise UnsupportedFeatureError("The SQL expression '%s'" % node.sql(), SECTION)
+        index_node = node.expressions[0]
+        index, _ = self.compile(index_node)
+        if container_type.name == "MAP":
+            return _null_safe(lambda mapping, key: mapping.get(key), container, index), \
+                attrs.evolve(container_type.element, nullable=True)
+        if container_type.name == "ARRAY":
+            if isinstance(index_node, exp.Literal) and not index_node.is_string and int(index_node.this) < 1:
+                raise validation_error("Array element access needs an index starting at 1 but was %s."
+                                       % index_node.this)
+            return _null_safe(lambda items, at: items[at - 1] if 1 <= at <= len(items) else None, container, index), \
+                attrs.evolve(container_type.element, nullable=True)
+        raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Cannot apply "
+                               "'ITEM' to arguments of type 'ITEM(<%s>, <...>)'" % (len(node.sql()),
+                                                                                container_type.text()))
+
     def _literal(self, node):
         if node.is_string:
             text = node.this
             return (lambda values: text), SqlType("STRING", nullable=False)
         text = node.this
-        if any(c in text for c in ".eE"):
+        if any(c in text for c in "eE"):
             value = float(text)
             return (lambda values: value), SqlType("DOUBLE", nullable=False)
+        if "." in text:              # an exact literal: a DECIMAL of its digits (1.5: DECIMAL(2, 1))
+            import decimal
+            value = decimal.Decimal(text)
+            scale = max(0, -value.as_tuple().exponent)
+            precision = max(len(str(abs(int(value.scaleb(scale))))), scale + 1)
+            return (lambda values: value), SqlType("DECIMAL", nullable=False, precision=precision, scale=scale)
         value = int(text)
         return (lambda values: value), SqlType("INT" if -2**31 <= value < 2**31 else "BIGINT", nullable=False)
 
@@ -185,10 +340,18 @@ class Compiler:
         return self.compile(node.this)
 
     # arithmetic ------------------------------------------------------------------------------------
-    def _arithmetic(self, node, operation):
+    def _arithmetic(self, node, operation, operator: str):
         (left, left_type), (right, right_type) = self.compile(node.this), self.compile(node.expression)
         if left_type.name == "INTERVAL" and right_type.name != "INTERVAL":     # INTERVAL + ts: the time's type
             return _null_safe(operation, left, right), right_type
+        decimal_type = decimal_result_type(operator, left_type, right_type)
+        if decimal_type is not None:
+            return _null_safe(_decimal_operation(operator, decimal_type), left, right), decimal_type
+        if "DECIMAL" in (left_type.name, right_type.name):      # with a DOUBLE or FLOAT: a DOUBLE
+            left, right = (lambda f: lambda values: _as_double(f(values)))(left), \
+                (lambda f: lambda values: _as_double(f(values)))(right)
+            return _null_safe(operation, left, right), SqlType("DOUBLE", nullable=left_type.nullable or
+                                                               right_type.nullable)
         return _null_safe(operation, left, right), _wider(left_type, right_type)
 
     def _interval(self, node):
@@ -199,16 +362,19 @@ class Compiler:
         return (lambda values: value), SqlType("INTERVAL", nullable=False)
 
     def _add(self, node):
-        return self._arithmetic(node, lambda a, b: a + b)
+        return self._arithmetic(node, lambda a, b: a + b, "+")
 
     def _sub(self, node):
-        return self._arithmetic(node, lambda a, b: a - b)
+        return self._arithmetic(node, lambda a, b: a - b, "-")
 
     def _mul(self, node):
-        return self._arithmetic(node, lambda a, b: a * b)
+        return self._arithmetic(node, lambda a, b: a * b, "*")
 
     def _div(self, node):
         (left, left_type), (right, right_type) = self.compile(node.this), self.compile(node.expression)
+        if "DECIMAL" in (left_type.name, right_type.name):
+            return self._arithmetic(node, lambda a, b: a / b if b else (math.copysign(math.inf, a) if a else math.nan),
+                                    "/")
         result = _wider(left_type, right_type)
         if result.name in INTEGERS:
             return _null_safe(integer_division, left, right), result
@@ -217,7 +383,7 @@ class Compiler:
 
     def _mod(self, node):
         """MOD(a, b) / a % b: of integers, the type of b (Calcite's MOD: MOD(BIGINT, INT) is an INT)."""
-        function, result = self._arithmetic(node, _modulo)
+        function, result = self._arithmetic(node, _modulo, "%")
         right_type = self.compile(node.expression)[1]
         if result.name in INTEGERS and right_type.name in INTEGERS:
             result = SqlType(right_type.name, nullable=result.nullable)

@@ -3,6 +3,7 @@ refused that does not run), where each physical column travels (the message key,
 key.fields, key.fields-prefix, value.fields-include), the formats 'json' and 'raw', and the KafkaSource /
 KafkaSink of the mirror that read and write them. A table with a key format reads whole records (keys and
 tombstones); one without reads values only, as Flink does."""
+from decimal import Decimal
 from typing import Callable, Dict, Optional, Tuple
 
 import attrs
@@ -428,18 +429,29 @@ def _decoder(table: CatalogTable, side: str, fmt: str, columns, names) -> Callab
     fail_on_missing = format_option(table, side, "fail-on-missing-field", "false") == "true"
     if ignore_errors and fail_on_missing:
         raise expressions.validation_error("fail-on-missing-field and ignore-parse-errors shouldn't both be true.")
-    return json_fields([(name, json_converter(column.type.name)) for name, column in zip(names, columns)],
-                       ignore_errors, fail_on_missing)
+    return json_fields([(name, json_converter(column.type)) for name, column in zip(names, columns)],
+                       ignore_errors, fail_on_missing, exact_numbers=any(_has_decimal(c.type) for c in columns))
 
 
-def json_fields(fields, ignore_errors: bool, fail_on_missing: bool) -> Callable:
+def _has_decimal(sql_type) -> bool:
+    if sql_type.name == "DECIMAL":
+        return True
+    inner = [field for _, field in sql_type.fields or ()] + [t for t in (sql_type.key, sql_type.element) if t]
+    return any(_has_decimal(each) for each in inner)
+
+
+def json_fields(fields, ignore_errors: bool, fail_on_missing: bool, exact_numbers: bool = False) -> Callable:
     """Flink SQL's 'json' format reading one message into its fields' values: a number or a numeric string for a
     numeric column, any scalar's text for a STRING, NULL for a missing field unless fail-on-missing-field; a
     message that is no JSON object of the schema fails the job, or is skipped (None) with ignore-parse-errors."""
+    import decimal
+    import json
+    # a DECIMAL column reads the number's digits as written (Jackson's BigDecimal), not a double's
+    parse_float = decimal.Decimal if exact_numbers else float
+
     def values_of(text):
-        import json
         try:
-            node = json.loads(text)
+            node = json.loads(text, parse_float=parse_float)
             if not isinstance(node, dict):
                 raise ValueError("not a JSON object")
             values = []
@@ -478,7 +490,7 @@ def _json_integer(low: int, high: int):
     def convert(value):
         if isinstance(value, bool):
             raise ValueError("a boolean for an integer column")
-        if isinstance(value, (int, float)):
+        if isinstance(value, (int, float, Decimal)):
             if not low <= value <= high:
                 raise ValueError("out of range")
             return int(value)
@@ -500,7 +512,75 @@ def _json_ltz(value):
     return _json_timestamp(value)
 
 
-def json_converter(name: str):
+def _json_decimal(sql_type):
+    from pyflink_compat.table.sql.values import decimal_of
+
+    def convert(value):
+        if isinstance(value, bool) or isinstance(value, (dict, list)):
+            raise ValueError("not a number for a DECIMAL column")
+        if isinstance(value, str):           # Flink reads a string's text as a BigDecimal
+            import decimal
+            try:
+                value = decimal.Decimal(value.strip())
+            except decimal.InvalidOperation:
+                raise ValueError("Character array is missing \"exponent\" mark 'e' or 'E'.") from None
+        return decimal_of(value, sql_type.precision, sql_type.scale)
+    return convert
+
+
+def _json_date(value):
+    import datetime
+    if not isinstance(value, str):
+        raise ValueError("a DATE is text")
+    return datetime.date.fromisoformat(value) if len(value) == 10 else _not_iso_date(value)
+
+
+def _not_iso_date(value):
+    raise ValueError("Text '%s' could not be parsed as an ISO local date" % value)
+
+
+def _json_row(sql_type):
+    converters = [(name, json_converter(field)) for name, field in sql_type.fields]
+    names = tuple(name for name, _ in converters)
+
+    def convert(value):
+        if not isinstance(value, dict):
+            raise ValueError("not a JSON object for a ROW column")
+        from pyflink_compat.common.types import Row
+        row = Row(*[None if value.get(name) is None else each(value[name]) for name, each in converters])
+        row._fields = list(names)
+        return row
+    return convert
+
+
+def _json_map(sql_type):
+    key, element = json_converter(sql_type.key), json_converter(sql_type.element)
+
+    def convert(value):
+        if not isinstance(value, dict):
+            raise ValueError("not a JSON object for a MAP column")
+        return {key(name): None if each is None else element(each) for name, each in value.items()}
+    return convert
+
+
+def _json_array(sql_type):
+    element = json_converter(sql_type.element)
+
+    def convert(value):
+        if not isinstance(value, list):
+            raise ValueError("not a JSON array for an ARRAY column")
+        return [None if each is None else element(each) for each in value]
+    return convert
+
+
+def json_converter(sql_type):
+    """The function reading a (non-null) JSON value into a column's value, of a SqlType or a type's name."""
+    name = getattr(sql_type, "name", sql_type)
+    nested = {"DECIMAL": _json_decimal, "ROW": _json_row, "MAP": _json_map, "ARRAY": _json_array}.get(name)
+    if nested is not None:
+        return nested(sql_type)
+    if name == "DATE":
+        return _json_date
     if name == "TIMESTAMP":
         return _json_timestamp
     if name == "TIMESTAMP_LTZ":
@@ -512,7 +592,7 @@ def json_converter(name: str):
         double = json_converter("DOUBLE")
         return lambda value: single_precision(double(value))
     if name == "DOUBLE":
-        return lambda value: float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        return lambda value: float(value) if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) \
             else float(_json_scalar_text(value).strip())
     if name == "BOOLEAN":
         return lambda value: value if isinstance(value, bool) else _json_scalar_text(value).strip().lower() == "true"

@@ -541,7 +541,21 @@ def _projections(select: exp.Select, source: CatalogTable, compiler) -> list:
                                for position, column in enumerate(source.columns) if column.name != LIMIT_RANK)
         else:
             projections.append((output_name(item, len(projections)), compiler.compile(item)))
-    return projections
+    return _unique_names(projections)
+
+
+def _unique_names(projections: list) -> list:
+    """Flink's planner's names for repeated output names: the second ``name`` is ``name0``, the next ``name1``."""
+    seen, unique = set(), []
+    for name, compiled in projections:
+        if name in seen:
+            suffix = 0
+            while "%s%d" % (name, suffix) in seen:
+                suffix += 1
+            name = "%s%d" % (name, suffix)
+        seen.add(name)
+        unique.append((name, compiled))
+    return unique
 
 
 def output_name(item, position: int) -> str:

@@ -17,6 +17,10 @@ _TYPE_WIDTHS = {"TINYINT": 4, "SMALLINT": 6, "INT": 11, "BIGINT": 20, "BOOLEAN":
 def _type_width(sql_type) -> int:
     if sql_type.name in _TYPE_WIDTHS:
         return _TYPE_WIDTHS[sql_type.name]
+    if sql_type.name == "DECIMAL":            # the digits, a point and a sign
+        return sql_type.precision + 2
+    if sql_type.name == "DATE":
+        return 10
     if sql_type.name in ("TIMESTAMP", "TIMESTAMP_LTZ"):
         precision = 6 if sql_type.precision is None else sql_type.precision
         return 19 if precision == 0 else 20 + precision
@@ -71,6 +75,9 @@ def cell_text(value, sql_type) -> str:
     if sql_type.name == "TIMESTAMP_LTZ":           # in the session time zone
         from pyflink_compat.table.sql.values import local_of_utc
         return timestamp_cast_text(local_of_utc(value), 6 if sql_type.precision is None else sql_type.precision)
+    if sql_type.name in ("ROW", "ARRAY", "MAP", "DECIMAL"):
+        from pyflink_compat.table.sql.values import cast_text
+        return cast_text(value, sql_type)
     return printed(value, sql_type, null_text="NULL")
 
 

@@ -1,6 +1,7 @@
 """SQL values as Flink writes them: in the print connector's rows (Java's toString of the external types:
 LocalDateTime for TIMESTAMP), in CAST(... AS STRING), and in the 'json' format (Flink SQL's JSON writing)."""
 import datetime
+import decimal
 import json
 import re
 
@@ -15,6 +16,30 @@ def single_precision(value: float) -> float:
     import numpy
     with numpy.errstate(over="ignore"):
         return float(numpy.float32(value))
+
+
+# Decimal arithmetic wide enough for two DECIMAL(38, s) operands; results are rounded to their type's scale
+DECIMAL_CONTEXT = decimal.Context(prec=100, rounding=decimal.ROUND_HALF_UP, Emax=999999, Emin=-999999)
+
+
+def decimal_of(value, precision: int, scale: int):
+    """A DECIMAL(precision, scale)'s value (a Decimal of exactly ``scale`` digits after the point), rounded half up
+    as Java's BigDecimal; None when its integer digits do not fit (Flink gives NULL on such an overflow)."""
+    if not isinstance(value, decimal.Decimal):
+        value = decimal.Decimal(repr(value)) if isinstance(value, float) else decimal.Decimal(value)
+    if not value.is_finite():
+        return None
+    rounded = value.quantize(decimal.Decimal(1).scaleb(-scale), context=DECIMAL_CONTEXT)
+    if rounded.is_zero():
+        return rounded.copy_abs()            # BigDecimal has no -0.0
+    if rounded.adjusted() >= precision - scale:
+        return None
+    return rounded
+
+
+def decimal_text(value) -> str:
+    """A DECIMAL as Flink's CAST(... AS STRING) and print connector show it: its plain digits, no exponent."""
+    return format(value, "f")
 
 
 def parse_sql_timestamp(text: str) -> datetime.datetime:
@@ -140,9 +165,22 @@ def json_timestamp_text(value: datetime.datetime) -> str:
 
 def printed(value, sql_type, null_text: str = "null") -> str:
     """One field of a print connector row (an array's elements as Java's toString shows them)."""
-    if value is not None and sql_type.name == "ARRAY":
+    if value is None:
+        return null_text
+    name = sql_type.name
+    if name == "ARRAY":
         return "[%s]" % ", ".join(null_text if each is None else printed(each, sql_type.element, null_text)
                                   for each in value)
+    if name == "ROW":
+        return "+I[%s]" % ", ".join(printed(each, field, null_text) for each, (_, field) in zip(value, sql_type.fields))
+    if name == "MAP":
+        return "{%s}" % ", ".join("%s=%s" % (printed(key, sql_type.key, null_text),
+                                             printed(each, sql_type.element, null_text))
+                                  for key, each in value.items())
+    if name == "DECIMAL":
+        return str(value)                   # DecimalData's toString: BigDecimal's (0E-13)
+    if name == "DATE":
+        return value.isoformat()
     if value is not None and sql_type.name == "TIMESTAMP":
         return local_date_time_text(value)
     if value is not None and sql_type.name == "TIMESTAMP_LTZ":
@@ -151,6 +189,24 @@ def printed(value, sql_type, null_text: str = "null") -> str:
         from pyflink_compat.datastream.formats.json import java_float_str
         return java_float_str(value)
     return _java_str(value)
+
+
+def cast_text(value, sql_type) -> str:
+    """CAST(value AS STRING) of a DECIMAL, DATE or nested value (a ROW as ``(ann, NULL)``), as the tableau shows
+    them too."""
+    name = sql_type.name
+    if name == "ROW":
+        return "(%s)" % ", ".join("NULL" if each is None else cast_text(each, field)
+                                  for each, (_, field) in zip(value, sql_type.fields))
+    if name == "ARRAY":
+        return "[%s]" % ", ".join("NULL" if each is None else cast_text(each, sql_type.element) for each in value)
+    if name == "MAP":
+        return "{%s}" % ", ".join("%s=%s" % ("NULL" if key is None else cast_text(key, sql_type.key),
+                                             "NULL" if each is None else cast_text(each, sql_type.element))
+                                  for key, each in value.items())
+    if name == "DECIMAL":
+        return decimal_text(value)
+    return printed(value, sql_type, "NULL")
 
 
 def row_text(kind: str, values, sql_types) -> str:
@@ -173,6 +229,18 @@ def _json_value(value, sql_type) -> str:
         return json.dumps(json_timestamp_text(value) + "Z")
     if name == "STRING":
         return json.dumps(value, ensure_ascii=False)
+    if name == "DATE":
+        return '"%s"' % value.isoformat()
+    if name == "ROW":
+        return json_row_writer([field_name for field_name, _ in sql_type.fields],
+                               [field for _, field in sql_type.fields])(value)
+    if name == "MAP":
+        return "{" + ",".join(json.dumps(printed(key, sql_type.key), ensure_ascii=False) + ":" +
+                              _json_value(each, sql_type.element) for key, each in value.items()) + "}"
+    if name == "ARRAY":
+        return "[" + ",".join(_json_value(each, sql_type.element) for each in value) + "]"
+    if name == "DECIMAL":    # Flink's JSON writer strips the trailing zeros (100.00 -> 1E+2, 0.00 -> 0)
+        return str(value.normalize(DECIMAL_CONTEXT))
     return str(value)
 
 
