@@ -433,13 +433,26 @@ class Table(object):
         """Runs the query: its rows are read from the returned TableResult (collect() or print())."""
         return self._t_env._run_query(self._select.copy())
 
+    def to_pandas(self):
+        """The table's rows (its changelog applied) as a pandas DataFrame; an unbounded table never returns."""
+        from pyflink_compat.table.sql.pandas_tables import dataframe_of, materialized
+        columns = self._columns()
+        result = self.execute()
+        with result.collect() as rows:
+            changes = [(_SHORT_KINDS[row.get_row_kind().name], tuple(row)) for row in rows]
+        return dataframe_of([column.name for column in columns], [column.type for column in columns],
+                            materialized(changes))
+
 
 for _name in ("minus", "minus_all",
               "union", "intersect", "intersect_all",
-              "aggregate", "flat_aggregate", "to_pandas", "get_schema", "get_resolved_schema", "insert_into",
+              "aggregate", "flat_aggregate", "get_schema", "get_resolved_schema", "insert_into",
               "to_changelog", "from_changelog"):
     if hasattr(_StandIns.Table, _name):
         setattr(Table, _name, getattr(_StandIns.Table, _name))
+
+
+_SHORT_KINDS = {"INSERT": "+I", "UPDATE_BEFORE": "-U", "UPDATE_AFTER": "+U", "DELETE": "-D"}
 
 
 def _grouped_select(table: Table, keys: list, window, fields) -> Table:

@@ -292,6 +292,18 @@ class TableEnvironment(_StandIns.TableEnvironment):
         table._name = name
         return table
 
+    def from_pandas(self, pdf, schema=None, splits_num: int = 1):
+        """A bounded table of a pandas DataFrame's rows: columns typed from its Arrow schema, or by ``schema``
+        (DataTypes.ROW, column names, or a list of DataTypes)."""
+        from sqlglot import exp
+        from pyflink_compat.table.sql.pandas_tables import table_of_dataframe
+        from pyflink_compat.table.table import Table
+        name = self._unnamed()
+        self._catalog()[name] = table_of_dataframe(name, pdf, schema)
+        table = Table(exp.select("*").from_(exp.to_table(name)), self)
+        table._name = name
+        return table
+
     def create_temporary_view(self, view_path: str, table_or_data_stream, *fields_or_schema):
         from pyflink_compat.table.table import Table
         from pyflink_compat.util.exceptions import UnsupportedFeatureError

@@ -13,12 +13,14 @@ functions kept in a module of their own (table_functions.py) as real projects ke
    PyFlink's Python operator emits them) and a pandas one in a SQL group window;
 6. from_elements tables;
 7. Table API joins (join with a predicate, join(...).where(...), full_outer_join), distinct(), and order_by with
-   fetch / limit (NULL sorts as the greatest value in the Table API) into print tables, from one statement set.
+   fetch / limit (NULL sorts as the greatest value in the Table API) into print tables, from one statement set;
+8. from_pandas and to_pandas (the DataFrames printed, their dtypes).
 
 Usage: table_api.py BOOTSTRAP EVENTS_TOPIC OUT_TOPIC TOTALS_TOPIC
 """
 import sys
 
+import pandas as pd
 from pyflink.common import Row
 from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
 from pyflink.table.expressions import col, concat, lit
@@ -139,3 +141,21 @@ statements.add_insert("distinct_words", words.select(col("word")).distinct())
 statements.add_insert("top_scores", words.order_by(col("score").desc).fetch(2))
 statements.add_insert("second_third", words.order_by(col("id")).limit(2, 1))
 statements.execute().wait()
+
+# 8. pandas: from_pandas (types from the DataFrame, or names / DataTypes / a ROW), to_pandas of a query and of a
+# GROUP BY's changelog, dtypes as PyFlink converts them (a NaN is NULL; an integer column with NULLs is float64)
+frame = pd.DataFrame({"a": [1, 2, 3], "b": [1.5, None, 2.5], "c": ["x", "y", None], "d": [True, False, True]})
+from_frame = t_env.from_pandas(frame)
+from_frame.print_schema()
+print(from_frame.to_pandas())
+print(from_frame.to_pandas().dtypes.to_dict())
+t_env.from_pandas(frame, ["k", "v", "s", "f"]).print_schema()
+typed_frame = t_env.from_pandas(frame, [DataTypes.INT(), DataTypes.DOUBLE(), DataTypes.STRING(), DataTypes.BOOLEAN()])
+typed_frame.print_schema()
+print(typed_frame.select(col("a") + 1, col("c")).to_pandas())
+summed = from_frame.group_by(col("d")).select(col("d"), col("a").sum.alias("s"))
+print(summed.to_pandas())
+print(t_env.from_pandas(pd.DataFrame([[0.0, 0.25], [0.5, 0.75]]), schema=DataTypes.ROW(
+    [DataTypes.FIELD("x", DataTypes.DOUBLE()), DataTypes.FIELD("y", DataTypes.DOUBLE())])).to_pandas())
+with_null = t_env.from_pandas(pd.DataFrame({"n": [1, None]}))
+print(with_null.to_pandas(), with_null.to_pandas().dtypes.to_dict())
