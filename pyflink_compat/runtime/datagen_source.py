@@ -83,10 +83,11 @@ class _ValueMaker:
             if field.variable_length:
                 return lambda rng, position: _hex(rng, rng.randint(1, length)) if length > 0 else ""
             return lambda rng, position: _hex(rng, length)
-        if name == "TIMESTAMP":          # the local date-time now, as Flink's LocalDateTime.now()
-            return lambda rng, position: datetime.datetime.now() - self._past(rng)
+        # Flink's generator takes the time in epoch milliseconds: values to the millisecond
+        if name == "TIMESTAMP":          # the local date-time now
+            return lambda rng, position: _to_millisecond(datetime.datetime.now() - self._past(rng))
         if name == "TIMESTAMP_LTZ":      # an instant, as a UTC date-time
-            return lambda rng, position: _utc_now() - self._past(rng)
+            return lambda rng, position: _to_millisecond(_utc_now() - self._past(rng))
         raise ValueError("no generator for %s" % name)
 
     def _past(self, rng) -> datetime.timedelta:
@@ -102,6 +103,10 @@ class _ValueMaker:
 
 def _hex(rng, digits: int) -> str:
     return ("%0*x" % (digits, rng.getrandbits(4 * digits)))[:digits] if digits > 0 else ""
+
+
+def _to_millisecond(value: datetime.datetime) -> datetime.datetime:
+    return value.replace(microsecond=value.microsecond // 1000 * 1000)
 
 
 def _utc_now() -> datetime.datetime:

@@ -121,3 +121,9 @@ def test_random_values_keep_to_their_options_and_a_re_read_generates_the_same(su
         assert before - datetime.timedelta(seconds=6) <= ts <= before + datetime.timedelta(seconds=60)
     again = datagen_source.generate(spec, subtask, 4, first, first + count)
     assert [row[:-1] for row in again] == [row[:-1] for row in rows]
+
+
+def test_random_timestamps_are_to_the_millisecond_as_flinks_generator_makes_them():
+    spec = _spec("ts TIMESTAMP(3), lt TIMESTAMP_LTZ(3)", ", 'number-of-rows' = '20'")
+    rows = datagen_source.generate(spec, 0, 1, 0, 20)
+    assert len(rows) == 20 and all(value.microsecond % 1000 == 0 for row in rows for value in row)
