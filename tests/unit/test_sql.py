@@ -508,8 +508,8 @@ def test_a_window_table_function_is_a_window_aggregation_of_its_group_by_and_ref
                ("SELECT usr, COUNT(*) FROM %s GROUP BY window_start, usr" % tumble, "without both window_start"),
                ("SELECT CAST(window_start AS STRING), COUNT(*) FROM %s GROUP BY window_start, window_end" % tumble,
                 "window_start in an expression"),
-               ("SELECT COUNT(*) FROM TABLE(SESSION(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' SECOND)) "
-                "GROUP BY window_start, window_end", "The SESSION window table function")]
+               ("SELECT COUNT(*) FROM TABLE(SESSION(TABLE clicks PARTITION BY usr, DESCRIPTOR(ts), INTERVAL '1' "
+                "SECOND)) GROUP BY window_start, window_end", "whose PARTITION BY keys are not all in the GROUP BY")]
     for query, message in refused:
         with pytest.raises(UnsupportedFeatureError, match=message):
             planner.query_columns(dialect.parse(query)[0], tables)
@@ -819,3 +819,46 @@ def test_a_pandas_aggregate_gets_a_float_column_as_float32_values():
         accumulator = aggregate.accumulate(accumulator, (float(numpy.float32(value)),))
     # PyFlink's pandas functions see a FLOAT column as float32 (the mean of these: 28.800001 as a float)
     assert aggregate.result(accumulator) == float(numpy.float32(numpy.array([30.2, 53.1, 3.1], numpy.float32).mean()))
+
+
+@pytest.mark.parametrize("function", ["RANK", "DENSE_RANK"])
+def test_rank_and_dense_rank_are_refused_on_streaming_tables_as_flink_refuses_them(function):
+    tables = {"t": _table("CREATE TABLE t (k STRING, v BIGINT) WITH ('connector' = 'kafka')")}
+    from pyflink_compat.util.exceptions import TableException
+    with pytest.raises(TableException, match=r"TableException: %s\(\) on streaming table is not supported "
+                                             r"currently" % function):
+        planner.query_columns(dialect.parse("SELECT k, v FROM (SELECT *, %s() OVER (PARTITION BY k ORDER BY v DESC) "
+                                            "AS r FROM t) WHERE r <= 2" % function)[0], tables)
+
+
+def test_a_top_n_over_a_changelog_follows_retractions_as_flinks_retract_strategy():
+    """The input is the changelog PyFlink 2.3's GROUP BY gave for sums per product; the outputs are its Rank's."""
+    from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator, ListCollector
+    from pyflink_compat.table.sql.ranking import RetractableTopN
+    changes = [("+I", 5, "a"), ("+I", 3, "b"), ("+I", 4, "c"), ("-U", 3, "b"), ("+U", 6, "b"), ("+I", 1, "d"),
+               ("-U", 5, "a"), ("+U", 1, "a"), ("-U", 1, "d"), ("+U", 11, "d")]
+
+    def ranked(function):
+        out = ListCollector()
+        operator = KeyedProcessOperator(function, output=out)
+        operator.open()
+        for kind, total, product in changes:
+            operator.process_element(("x",), (("x",), (kind, (total,), (product, total))), 0)
+        return [(kind, values) for (kind, values), _ in out.records]
+    assert ranked(RetractableTopN(2, (True,), 2)) == [
+        ("+I", ("a", 5, 1)), ("+I", ("b", 3, 2)), ("-U", ("b", 3, 2)), ("+U", ("c", 4, 2)), ("-U", ("a", 5, 1)),
+        ("+U", ("b", 6, 1)), ("-U", ("c", 4, 2)), ("+U", ("a", 5, 2)), ("-U", ("a", 5, 2)), ("+U", ("c", 4, 2)),
+        ("-U", ("b", 6, 1)), ("+U", ("d", 11, 1)), ("-U", ("c", 4, 2)), ("+U", ("b", 6, 2))]
+    assert ranked(RetractableTopN(2, (True,), None)) == [
+        ("+I", ("a", 5)), ("+I", ("b", 3)), ("-D", ("b", 3)), ("+I", ("c", 4)), ("-D", ("c", 4)), ("+I", ("b", 6)),
+        ("-D", ("a", 5)), ("+I", ("c", 4)), ("-D", ("c", 4)), ("+I", ("d", 11))]
+
+
+def test_a_group_by_subquery_is_an_updating_view_and_a_windowed_one_is_refused():
+    tables = {"t": _table("CREATE TABLE t (k STRING, v BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) "
+                          "WITH ('connector' = 'kafka')")}
+    view = planner.view_of("v", dialect.parse("SELECT k, SUM(v) AS s FROM t GROUP BY k")[0], tables)
+    assert [c.name for c in view.columns] == ["k", "s"] and planner._is_changelog_source(view)
+    with pytest.raises(UnsupportedFeatureError, match="A view or subquery of a window aggregation"):
+        planner.view_of("w", dialect.parse("SELECT k, COUNT(*) FROM t GROUP BY k, TUMBLE(ts, INTERVAL '1' SECOND)")[0],
+                        tables)

@@ -177,7 +177,8 @@ class GroupAggregate(KeyedProcessFunction):
     def _row(self, key, accumulators):
         values = []
         for (kind, index), column_type in zip(self.outputs, self.column_types):
-            value = key[index] if kind == "key" else _result(self.names[index], accumulators[index])
+            value = key[index] if kind == "key" else index if kind == "constant" else \
+                _result(self.names[index], accumulators[index])
             values.append(expressions.cast_value(value, column_type))
         return values
 
@@ -212,9 +213,10 @@ class GroupAggregate(KeyedProcessFunction):
 class GroupWindow:
     """TUMBLE(ts, size), HOP(ts, slide, size) or SESSION(ts, gap) of a GROUP BY, over the table's rowtime."""
 
-    def __init__(self, kind: str, column: str, intervals: list, processing: bool = False):
+    def __init__(self, kind: str, column: str, intervals: list, processing: bool = False, partition: tuple = ()):
         self.kind, self.column, self.intervals = kind, column, intervals
         self.processing = processing          # over a processing-time attribute (PROCTIME())
+        self.partition = partition            # SESSION(TABLE t PARTITION BY keys, ...): the keys
 
     def assigner(self):
         from pyflink_compat.common.time import Time
@@ -401,6 +403,8 @@ class WindowAggregate(ProcessWindowFunction):
                 value = key[index]
             elif kind == "window":
                 value = bounds[index]
+            elif kind == "constant":
+                value = index
             else:
                 value = _result(self.names[index], accumulators[index])
             values.append(expressions.cast_value(value, column_type))

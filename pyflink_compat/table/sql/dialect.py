@@ -30,7 +30,7 @@ class WindowTableFunction(exp.Expression):
     """A windowing table-valued function: ``TUMBLE(TABLE t, DESCRIPTOR(ts), size)``, ``HOP(..., slide, size)``,
     ``CUMULATE(..., step, size)``; ``this``: the table, ``kind``: the function's name, ``expressions``: the
     descriptor's column then the intervals."""
-    arg_types = {"this": True, "kind": True, "expressions": False}
+    arg_types = {"this": True, "kind": True, "expressions": False, "partition": False}
 
 
 def _window_function(kind: str):
@@ -39,10 +39,16 @@ def _window_function(kind: str):
     def parse(parser) -> exp.Expr:
         if parser._match(TokenType.TABLE):
             table = parser._parse_table_parts()
+            partition = None
+            if parser._match(TokenType.PARTITION_BY):         # SESSION(TABLE t PARTITION BY k, ...)
+                partition = parser._parse_wrapped_csv(parser._parse_assignment) \
+                    if parser._curr is not None and parser._curr.token_type == TokenType.L_PAREN \
+                    else [parser._parse_assignment()]        # one key, or (k1, k2)
             arguments = []
             while parser._match(TokenType.COMMA):
                 arguments.append(parser._parse_assignment())
-            return parser.expression(WindowTableFunction(this=table, kind=kind, expressions=arguments))
+            return parser.expression(WindowTableFunction(this=table, kind=kind, expressions=arguments,
+                                                         partition=partition))
         return parser.expression(exp.Anonymous(this=kind, expressions=parser._parse_csv(parser._parse_assignment)))
     return parse
 

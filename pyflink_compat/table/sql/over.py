@@ -21,7 +21,12 @@ OVER_PREFIX = "$over"
 
 
 def _aggregate_windows(item) -> List[exp.Window]:
-    return [window for window in item.find_all(exp.Window) if not isinstance(window.this, exp.RowNumber)]
+    return [window for window in item.find_all(exp.Window)
+            if not isinstance(window.this, (exp.RowNumber,) + RANKINGS)]
+
+
+# ranking functions Flink's streaming planner refuses (a Top-N takes ROW_NUMBER only)
+RANKINGS = (exp.Rank, exp.DenseRank)
 
 
 def over_as_view(node):

@@ -72,11 +72,10 @@ class JobBuilder:
             changes = self._changelog_changes(select, source, compiler, converters)
             if target.option("connector") == kafka_table.KAFKA and not (
                     isinstance(source.query, RankRelation) and source.query.insert_only):
-                node = ("ChangelogNormalize(key=[%s])" % ", ".join(source.primary_key) if _is_upsert_source(source)
-                        else "Join(joinType=[%s])" % source.query.join_type())
-                raise expressions.validation_error(
-                    "Table sink '%s.%s' doesn't support consuming update and delete changes which is produced by "
-                    "node %s" % (CATALOG_PATH, target.name, node))
+                changes_kind, node = _updating_node(source)
+                error = table_exception if node.startswith("GroupAggregate") else expressions.validation_error
+                raise error("Table sink '%s.%s' doesn't support consuming %s which is produced by node %s"
+                            % (CATALOG_PATH, target.name, changes_kind, node))
             self._sink_changes(changes, target)
             return
         if select.args.get("group"):
@@ -84,9 +83,8 @@ class JobBuilder:
             _check_column_count(len(grouping.outputs), target)
             if grouping.window is None and target.option("connector") not in ("print", "blackhole",
                                                                                 kafka_table.UPSERT_KAFKA):
-                raise expressions.validation_error(
-                    "Table sink '%s.%s' doesn't support consuming update changes which is produced by node "
-                    "GroupAggregate(groupBy=[%s])" % (CATALOG_PATH, target.name, ", ".join(grouping.key_sql)))
+                raise table_exception("Table sink '%s.%s' doesn't support consuming update changes which is "
+                                      "produced by node %s" % (CATALOG_PATH, target.name, grouping.node_text()))
             self._sink_changes(grouping.changes(self, [column.type for column in target.columns]), target)
             return
         _refuse_window_table_without_aggregation(source)
@@ -179,9 +177,21 @@ class JobBuilder:
         if isinstance(source.query, RankRelation):
             return self._ranked_changes(select, source, compiler, converters)
         if select.args.get("group"):
-            _refuse("GROUP BY of an outer join", "projections and filters of it run")
+            _refuse("GROUP BY of an updating relation (an outer join, a GROUP BY)", "projections and filters of it "
+                                                                                  "run")
         condition = _condition(select, compiler)
-        return self._joined_stream(source).flat_map(_filtered_change(condition, converters)).name("Calc")
+        changes = self._grouped_changes(source) if isinstance(source.query, GroupedRelation) \
+            else self._joined_stream(source)
+        return changes.flat_map(_filtered_change(condition, converters)).name("Calc")
+
+    def _grouped_changes(self, view: CatalogTable):
+        """The changelog of a GROUP BY view (its aggregation added to the job once)."""
+        key = ("grouped", view.name, id(view.query))
+        if key not in self.streams:
+            relation = view.query
+            grouping = plan_grouping(relation.select, relation.source, compiler_of(relation.source))
+            self.streams[key] = grouping.changes(self, grouping.types)
+        return self.streams[key]
 
     def _ranked_changes(self, select, source: CatalogTable, compiler, converters):
         """The changes of a query over a ROW_NUMBER() view: its filter on the row number makes a Top-N (or, with
@@ -201,7 +211,14 @@ class JobBuilder:
                        or (isinstance(node, exp.Column) and node.name == relation.rank_name)
                        for item in select.expressions for node in item.walk())
         time_order = relation.time_order if len(relation.order) == 1 and relation.rank_name != LIMIT_RANK else None
-        if limit == 1 and first == 1 and not selected and time_order is not None:
+        updating = _is_changelog_source(relation.base)
+        if updating:
+            if not isinstance(relation.base.query, GroupedRelation):
+                _refuse("Top-N over an outer join or an 'upsert-kafka' table", "Top-N over a GROUP BY view runs")
+            operator, name = ranking.RetractableTopN(
+                limit, tuple(desc for _, desc, _ in relation.order), relation.rank_position if selected else None,
+                first, tuple(nulls_first for _, _, nulls_first in relation.order)), "Rank(strategy=[RetractStrategy])"
+        elif limit == 1 and first == 1 and not selected and time_order is not None:
             descending = relation.order[0][1]
             name = "Deduplicate(keep=[%s])" % ("LastRow" if descending else "FirstRow")
             operator = (ranking.FirstRowAtWatermark() if time_order == "rowtime" and not descending
@@ -212,9 +229,11 @@ class JobBuilder:
                                                     tuple(nulls_first for _, _, nulls_first in relation.order)), "Rank"
         key = ("rank", id(relation), first, limit, selected)
         if key not in self.streams:
-            rows = self._source_stream(relation.base).flat_map(relation.keyed_rows(time_order == "proctime")) \
-                .name("Calc").key_by(_group_key, relation.key_type)
-            self.streams[key] = rows.process(operator).name(name)
+            if updating:
+                rows = self._grouped_changes(relation.base).flat_map(relation.keyed_changes())
+            else:
+                rows = self._source_stream(relation.base).flat_map(relation.keyed_rows(time_order == "proctime"))
+            self.streams[key] = rows.name("Calc").key_by(_group_key, relation.key_type).process(operator).name(name)
         width = len(source.columns)
         unselected = () if selected else (relation.rank_position,)
 
@@ -277,6 +296,9 @@ class JobBuilder:
 
     def _view_stream(self, view: CatalogTable):
         """The rows of a view: its query's projections and filter over its own source (read once per job)."""
+        if isinstance(view.query, GroupedRelation):
+            _refuse("A join, UNNEST, window or OVER aggregation of a GROUP BY view",
+                    "projections and filters of it, and Top-N over it, run")
         if isinstance(view.query, UnnestRelation):
             return self._unnested_stream(view)
         if isinstance(view.query, WindowTableRelation):       # its window columns come with the aggregation
@@ -461,6 +483,21 @@ class JobBuilder:
                                                                "tables")
 
 
+def _updating_node(source: CatalogTable):
+    """(the changes, the node) Flink's planner names when an append-only sink is given an updating relation."""
+    if _is_upsert_source(source):
+        return "update and delete changes", "ChangelogNormalize(key=[%s])" % ", ".join(source.primary_key)
+    relation = source.query
+    while isinstance(relation, RankRelation):
+        relation = relation.base.query
+    if isinstance(relation, GroupedRelation):
+        grouping = plan_grouping(relation.select, relation.source, compiler_of(relation.source))
+        return "update changes", grouping.node_text()
+    if isinstance(relation, JoinRelation):
+        return "update and delete changes", "Join(joinType=[%s])" % relation.join_type()
+    return "update and delete changes", "Rank"
+
+
 def _is_upsert_source(table: CatalogTable) -> bool:
     return table.query is None and table.option("connector") == kafka_table.UPSERT_KAFKA
 
@@ -469,7 +506,7 @@ def _is_changelog_source(table: CatalogTable) -> bool:
     """Whether a relation's rows are updates, not only insertions: an 'upsert-kafka' table, an outer join, a
     Top-N or deduplication."""
     return (_is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.outer)
-            or isinstance(table.query, RankRelation))
+            or isinstance(table.query, (RankRelation, GroupedRelation)))
 
 
 def _filtered_change(condition, converters):
@@ -752,6 +789,16 @@ def _shifted(function, width: int):
 _WINDOW_COLUMNS = {"window_start": "start", "window_end": "end", "window_time": "rowtime"}
 
 
+def _window_column_type(name: str, relation) -> SqlType:
+    """window_start / window_end: TIMESTAMP(3) NOT NULL; window_time: of the rowtime's type (a TIMESTAMP_LTZ(3)
+    over a TIMESTAMP_LTZ rowtime), NOT NULL."""
+    if name == "window_time" and not relation.window.processing:
+        rowtime = next((c.type for c in relation.base.columns if c.name == relation.window.column), None)
+        if rowtime is not None and rowtime.name == "TIMESTAMP_LTZ":
+            return SqlType("TIMESTAMP_LTZ", nullable=False, precision=3)
+    return SqlType("TIMESTAMP", nullable=False, precision=3)
+
+
 class WindowTableRelation:
     """A window table function over a table (TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), size)), HOP): the table's
     rows with window_start, window_end and window_time, of which a GROUP BY makes a window aggregation."""
@@ -767,16 +814,21 @@ def _window_table(function, tables: Dict[str, CatalogTable]) -> CatalogTable:
     if not isinstance(function, WindowTableFunction):
         _refuse("FROM TABLE(%s)" % function.sql())
     kind = function.args["kind"]
-    if kind not in ("TUMBLE", "HOP", "CUMULATE"):
-        _refuse("The %s window table function" % kind, "TUMBLE, HOP and CUMULATE window table functions run")
     base = _lookup(tables, function.this.name)
+    partition = function.args.get("partition") or []
+    if partition and kind != "SESSION":
+        raise expressions.validation_error("Only SESSION window table function supports PARTITION BY clause.")
+    for key in partition:
+        if not isinstance(key, exp.Column) or key.name not in base.column_names:
+            raise expressions.validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: "
+                                               "Column '%s' not found in any table" % (len(key.sql()), key.sql()))
     arguments = function.expressions
     descriptor = arguments[0] if arguments else None
     if not (isinstance(descriptor, exp.Anonymous) and descriptor.name.upper() == "DESCRIPTOR"
             and len(descriptor.expressions) == 1 and isinstance(descriptor.expressions[0], exp.Column)):
         _refuse("%s without DESCRIPTOR(time column) as its second argument" % kind)
     column = descriptor.expressions[0].name
-    expected = 1 if kind == "TUMBLE" else 2
+    expected = 1 if kind in ("TUMBLE", "SESSION") else 2
     if len(arguments) < expected + 1:
         raise expressions.validation_error("SQL validation failed. Invalid number of arguments to function '%s'. "
                                            "Was expecting %d arguments" % (kind, expected + 2))
@@ -789,7 +841,9 @@ def _window_table(function, tables: Dict[str, CatalogTable]) -> CatalogTable:
             "The window function requires the timecol is a time attribute type, but is %s."
             % ("TIMESTAMP(%d)" % column_type.precision if column_type is not None and column_type.name == "TIMESTAMP"
                else column_type.name if column_type is not None else column))
-    window = aggregates.GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]], processing)
+    # a SESSION's sessions are those of each group of the GROUP BY, which holds the PARTITION BY keys
+    window = aggregates.GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]], processing,
+                                    tuple(key.name for key in partition))
     if kind == "CUMULATE" and window.intervals[1] % window.intervals[0] != 0:
         raise expressions.validation_error(
             "CUMULATE table function based aggregate requires maxSize must be an integral multiple of step, but got "
@@ -1002,11 +1056,16 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     source = relation_of(select, tables)
     compiler = compiler_of(source)
     if select.args.get("group"):
-        _refuse("A view or subquery with GROUP BY", "insert the aggregation into its sink directly")
+        grouping = plan_grouping(select, source, compiler)
+        if grouping.window is not None:
+            _refuse("A view or subquery of a window aggregation", "insert the aggregation into its sink directly")
+        return CatalogTable(name, tuple(grouping.columns()), {}, None, GroupedRelation(select, source))
     _refuse_window_table_without_aggregation(source)
     ranked = [position for position, item in enumerate(select.expressions) if isinstance(item, exp.Alias)
               and isinstance(item.this, exp.Window)]
-    if ranked and any(not isinstance(select.expressions[position].this.this, exp.RowNumber) for position in ranked):
+    from pyflink_compat.table.sql.over import RANKINGS
+    if ranked and any(not isinstance(select.expressions[position].this.this, (exp.RowNumber,) + RANKINGS)
+                      for position in ranked):
         return _over_view(name, select, source, compiler, ranked)
     if ranked:
         return _rank_view(name, select, source, compiler, ranked)
@@ -1021,6 +1080,13 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
             elif isinstance(item, exp.Alias) and isinstance(item.this, exp.Column) and item.this.name == rowtime:
                 watermark = (item.alias, source.watermark[1])
     return CatalogTable(name, columns, {}, watermark, select)
+
+
+class GroupedRelation:
+    """A view or subquery with GROUP BY (no window): its rows are the aggregation's changelog (+I, -U / +U)."""
+
+    def __init__(self, select, source: CatalogTable):
+        self.select, self.source = select, source
 
 
 class RankRelation:
@@ -1052,6 +1118,21 @@ class RankRelation:
                    (sort_key, tuple(function(values) for function in items)))
         return keyed
 
+    def keyed_changes(self):
+        """(partition key, (row kind, sort key, the select items' values)) of a change of an updating base."""
+        items, partition, order = self.items, self.partition, [entry[0] for entry in self.order]
+        condition = self.condition
+
+        def keyed(change):
+            kind, values = change
+            values = tuple(values)
+            if condition is not None and condition(values) is not True:
+                return
+            yield (tuple(function(values) for function in partition),
+                   (kind, tuple(function(values) for function in order),
+                    tuple(function(values) for function in items)))
+        return keyed
+
 
 def _rank_view(name: str, select, source: CatalogTable, compiler, ranked) -> CatalogTable:
     from pyflink_compat.table.sql import aggregates
@@ -1060,6 +1141,10 @@ def _rank_view(name: str, select, source: CatalogTable, compiler, ranked) -> Cat
     position = ranked[0]
     alias = select.expressions[position]
     window = alias.this
+    from pyflink_compat.table.sql.over import RANKINGS
+    if isinstance(window.this, RANKINGS):
+        raise table_exception("%s() on streaming table is not supported currently"
+                              % ("RANK" if isinstance(window.this, exp.Rank) else "DENSE_RANK"))
     if not isinstance(window.this, exp.RowNumber):
         _refuse("%s OVER (...)" % window.this.sql(), "ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) for Top-N "
                                                      "and deduplication runs; OVER aggregations are not there yet")
@@ -1290,6 +1375,10 @@ def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Group
             _refuse("A window table function's GROUP BY without both window_start and window_end",
                     "group by window_start, window_end and the keys")
         key_nodes = [each for each in key_nodes if not (isinstance(each, exp.Column) and each.name in bounds)]
+        grouped = {each.name for each in key_nodes if isinstance(each, exp.Column)}
+        if window.kind == "SESSION" and not set(window.partition) <= grouped:
+            _refuse("A SESSION window table function whose PARTITION BY keys are not all in the GROUP BY",
+                    "group by the partition keys, window_start and window_end")
         for node in [item for item in select.expressions] + key_nodes:
             inner = [column.name for column in node.find_all(exp.Column) if column.name in _WINDOW_COLUMNS]
             bare = (node.this if isinstance(node, exp.Alias) else node)
@@ -1306,7 +1395,7 @@ def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Group
         grouping.names.append(output_name(item, len(grouping.names)))
         if table_window and isinstance(node, exp.Column) and node.name in _WINDOW_COLUMNS:
             grouping.outputs.append(("window", _WINDOW_COLUMNS[node.name]))
-            grouping.types.append(SqlType("TIMESTAMP", precision=3))
+            grouping.types.append(_window_column_type(node.name, source.query))
             continue
         if node.sql() in grouping.key_sql:
             index = grouping.key_sql.index(node.sql())
@@ -1319,6 +1408,11 @@ def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Group
             grouping.types.append(SqlType("TIMESTAMP", precision=3))
             continue
         call = aggregates.call_of(node, compiler)
+        if call is None and node.find(exp.Column) is None and not list(node.find_all(exp.AggFunc)):
+            function, constant_type = compiler.compile(node)       # a constant: 'all', 1 + 1
+            grouping.outputs.append(("constant", function(())))
+            grouping.types.append(constant_type)
+            continue
         if call is None:
             raise expressions.validation_error(
                 "SQL validation failed. Expression '%s' is not being grouped" % node.sql())
@@ -1338,13 +1432,22 @@ class _Grouping:
         self.source, self.select, self.compiler = source, select, compiler
         self.window, self.key_sql, self.keys = window, key_sql, keys
         self.names, self.types = [], []   # of the output columns
-        self.outputs = []     # per output column: ("key", index), ("agg", index) or ("window", "start" / "end")
+        # per output column: ("key", index), ("agg", index), ("window", "start" / "end"), ("constant", value)
+        self.outputs = []
         self.calls = []       # (aggregate name, compiled argument or None)
         self.call_nodes = []  # the aggregate calls' nodes
         self.key_nodes = []
 
     def columns(self) -> list:
         return [Column(name, sql_type) for name, sql_type in zip(self.names, self.types)]
+
+    def node_text(self) -> str:
+        """The aggregation as Flink's plan names it: ``GroupAggregate(groupBy=[k], select=[k, SUM(v) AS s])``."""
+        from pyflink_compat.table.sql.dialect import Flink
+        aggregated = ["%s AS %s" % (node.sql(dialect=Flink), self.names[self.outputs.index(("agg", index))])
+                      for index, node in enumerate(self.call_nodes)]
+        return "GroupAggregate(groupBy=[%s], select=[%s])" % (", ".join(self.key_sql),
+                                                             ", ".join(self.key_sql + aggregated))
 
     def changes(self, builder: "JobBuilder", column_types):
         """The stream of (row kind, values) changes of the job ``builder`` builds, the values converted to

@@ -136,3 +136,60 @@ class FirstRowAtWatermark(KeyedProcessFunction):
         if kept is not None and not kept[2] and kept[0] == timestamp:
             self.kept.update((kept[0], kept[1], True))
             yield "+I", kept[1]
+
+
+class RetractableTopN(AppendOnlyTopN):
+    """Top-N over an updating input (a GROUP BY's changelog), as Flink's Rank with its retract strategy: every
+    row of a partition is kept in sort order; an insertion (+I / +U) goes after the rows sorting equal to it, a
+    retraction (-U / -D) takes its row out, and what changed in the best ``limit`` rows is emitted. With the row
+    number (or ranks from an offset), rank by rank: ``-U`` the old row and ``+U`` the new one, ``+I`` for a rank
+    that had none, ``-D`` for one left empty; without it, the rows that left (``-D``) before those that came in
+    (``+I``)."""
+
+    def open(self, runtime_context):
+        from pyflink_compat.datastream.state import ValueStateDescriptor
+        self.kept = runtime_context.get_state(ValueStateDescriptor("retractable-top-n", None))   # all, sorted
+
+    def process_element(self, value, ctx):
+        _, (kind, sort_key, values) = value
+        rows = list(self.kept.value() or [])
+        before = [row_values for _, row_values in rows[:self.limit]]
+        entry = (tuple(sort_key), tuple(values))
+        if kind in ("+I", "+U"):
+            position = len(rows)
+            for index, (other, _) in enumerate(rows):
+                if compare_sort_keys(entry[0], other, self.descending, self.nulls_first) < 0:
+                    position = index
+                    break
+            rows.insert(position, entry)
+        elif entry in rows:
+            rows.remove(entry)
+        else:
+            return                        # a retraction of a row never kept (filtered out before)
+        self.kept.update(rows)
+        after = [row_values for _, row_values in rows[:self.limit]]
+        if self.rank_position is None and self.first == 1:
+            left, came = list(before), []
+            for row_values in after:
+                if row_values in left:
+                    left.remove(row_values)
+                else:
+                    came.append(row_values)
+            for row_values in left:
+                yield "-D", self._row(row_values, 0)
+            for row_values in came:
+                yield "+I", self._row(row_values, 0)
+            return
+        for index in range(self.limit):
+            old = before[index] if index < len(before) else None
+            new = after[index] if index < len(after) else None
+            if old == new:
+                continue
+            rank = index + 1
+            if old is not None and new is not None:
+                yield from self._emitted("-U", old, rank)
+                yield from self._emitted("+U", new, rank)
+            elif new is not None:
+                yield from self._emitted("+I", new, rank)
+            else:
+                yield from self._emitted("-D", old, rank)

@@ -1,14 +1,17 @@
 """Flink SQL window table functions with window aggregation over a Kafka table of clicks whose rowtime is a
 TIMESTAMP(3) column with WATERMARK FOR: TUMBLE per user into a print table and into a Kafka table (JSON),
-HOP over all users (a record in two windows), CUMULATE over all users (windows growing by a step), window_time (the window's last millisecond) printed as a tableau;
+HOP over all users (a record in two windows), CUMULATE over all users (windows growing by a step), SESSION
+per user (PARTITION BY) and over all users, window_time (the window's last millisecond) printed as a tableau;
 a record behind the watermark comes in the same micro-batch as the records that moved it; Top-N, deduplication
-and ORDER BY ... LIMIT over a 'datagen' table; OVER aggregations (ROWS and RANGE frames, named windows).
+and ORDER BY ... LIMIT over a 'datagen' table; OVER aggregations (ROWS and RANGE frames, named windows); Top-N over
+a GROUP BY, GROUP BY views, RANK refused.
 
 Usage: sql_window_tvf.py BOOTSTRAP CLICKS_TOPIC WINDOWS_TOPIC
 """
 import sys
 
 from pyflink.table import EnvironmentSettings, TableEnvironment
+from pyflink.table.expressions import col
 
 brokers, clicks_topic, windows_topic = sys.argv[1:4]
 t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
@@ -37,6 +40,9 @@ t_env.execute_sql("""
     CREATE TABLE cumulative (window_start TIMESTAMP(3), window_end TIMESTAMP(3), clicks BIGINT)
     WITH ('connector' = 'print', 'print-identifier' = 'cumulate')""")
 t_env.execute_sql("""
+    CREATE TABLE sessions (usr STRING, window_start TIMESTAMP(3), window_end TIMESTAMP(3), clicks BIGINT)
+    WITH ('connector' = 'print', 'print-identifier' = 'session')""")
+t_env.execute_sql("""
     CREATE TABLE windows (usr STRING, window_start TIMESTAMP(3), clicks BIGINT) WITH (
         'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json')"""
                   % (windows_topic, brokers))
@@ -55,6 +61,16 @@ statements.add_insert_sql("""
     INSERT INTO cumulative
     SELECT window_start, window_end, COUNT(*)
     FROM TABLE(CUMULATE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECONDS, INTERVAL '15' SECONDS))
+    GROUP BY window_start, window_end""")
+statements.add_insert_sql("""
+    INSERT INTO sessions
+    SELECT usr, window_start, window_end, COUNT(*)
+    FROM TABLE(SESSION(TABLE clicks PARTITION BY usr, DESCRIPTOR(ts), INTERVAL '5' SECONDS))
+    GROUP BY usr, window_start, window_end""")
+statements.add_insert_sql("""
+    INSERT INTO sessions
+    SELECT 'all', window_start, window_end, COUNT(*)
+    FROM TABLE(SESSION(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECONDS))
     GROUP BY window_start, window_end""")
 statements.add_insert_sql("""
     INSERT INTO windows
@@ -137,3 +153,31 @@ try:
                       "FROM readings").print()
 except Exception as e:
     print(type(e).__name__, [line for line in str(e).splitlines() if "Exception: " in line][0].split("Exception: ")[-1])
+
+# Top-N over a GROUP BY (the retract strategy: with and without the row number), a GROUP BY view read with a
+# filter into print and as a tableau, and a Table API group_by as a view
+sales = t_env.from_elements([("x", "a", 5), ("x", "b", 3), ("x", "c", 4), ("x", "b", 3), ("x", "d", 1), ("x", "a", -4),
+                             ("x", "d", 10), ("y", "e", 1)], ["cat", "p", "amt"])
+t_env.create_temporary_view("sales", sales)
+t_env.execute_sql("CREATE TABLE best_rn (cat STRING, p STRING, s BIGINT, rn BIGINT) "
+                  "WITH ('connector' = 'print', 'print-identifier' = 'best_rn')")
+t_env.execute_sql("CREATE TABLE best (cat STRING, p STRING, s BIGINT) "
+                  "WITH ('connector' = 'print', 'print-identifier' = 'best')")
+ranked = ("FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY cat ORDER BY s DESC) AS rn FROM "
+          "(SELECT cat, p, SUM(amt) AS s FROM sales GROUP BY cat, p)) WHERE rn <= 2")
+t_env.execute_sql("INSERT INTO best_rn SELECT cat, p, s, rn " + ranked).wait()
+t_env.execute_sql("INSERT INTO best SELECT cat, p, s " + ranked).wait()
+t_env.execute_sql("CREATE VIEW totals AS SELECT cat, COUNT(*) AS n, SUM(amt) AS s FROM sales GROUP BY cat")
+t_env.from_path("totals").print_schema()
+t_env.execute_sql("CREATE TABLE busy (cat STRING, s BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'busy')")
+t_env.execute_sql("INSERT INTO busy SELECT cat, s * 10 FROM totals WHERE n > 1").wait()
+t_env.execute_sql("SELECT cat, n FROM (SELECT cat, COUNT(*) AS n FROM sales GROUP BY cat) WHERE n >= 2").print()
+t_env.create_temporary_view("maxes", sales.group_by(col("cat")).select(col("cat"), col("amt").max.alias("m")))
+t_env.execute_sql("SELECT * FROM maxes").print()
+for function in ("RANK", "DENSE_RANK"):
+    try:
+        t_env.execute_sql("INSERT INTO best SELECT cat, p, amt FROM (SELECT *, %s() OVER (PARTITION BY cat ORDER BY "
+                          "amt DESC) AS rn FROM sales) WHERE rn <= 2" % function).wait()
+    except Exception as e:
+        print(type(e).__name__, [line for line in str(e).splitlines() if "Exception: " in line][0].split(
+            "Exception: ")[-1])
