@@ -258,36 +258,30 @@ class Compiler:
             width = 2                            # table.row_column.field...
         else:
             return None
-        column = exp.column(parts[width - 1], table=parts[0] if width == 2 else None)
-        function, row_type = self._column(column)
+        compiled = self._column(exp.column(parts[width - 1], table=parts[0] if width == 2 else None))
         for field_name in parts[width:]:
-            if row_type.name != "ROW":
-                self._not_a_row(node, row_type)
-            position = next((i for i, (each, _) in enumerate(row_type.fields) if each == field_name), None)
-            if position is None:
-                raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Unknown "
-                                       "field '%s'" % (len(node.sql()), field_name))
-            function = (lambda inner, at: lambda values: None if inner(values) is None else inner(values)[at])(
-                function, position)
-            row_type = attrs.evolve(row_type.fields[position][1], nullable=True, origin=field_name)
-        return function, row_type
+            compiled = self._row_field(node, compiled, field_name)
+        return compiled
 
     def _dot(self, node):
         """``expression.field``: a field of a ROW value that is no column (``items[1].name``)."""
-        function, row_type = self.compile(node.this)
-        field_name = node.expression.name
+        return self._row_field(node, self.compile(node.this), node.expression.name)
+
+    def _row_field(self, node, compiled: Compiled, field_name: str) -> Compiled:
+        """The field ``field_name`` of the ROW values ``compiled`` gives (NULL of a NULL row)."""
+        function, row_type = compiled
         if row_type.name != "ROW":
-            self._not_a_row(node, row_type)
+            raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Column '%s' "
+                                   "of type %s has no fields" % (len(node.sql()), node.sql(), row_type.text()))
         position = next((i for i, (each, _) in enumerate(row_type.fields) if each == field_name), None)
         if position is None:
             raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Unknown "
                                    "field '%s'" % (len(node.sql()), field_name))
-        return (lambda values: None if function(values) is None else function(values)[position]), \
-            attrs.evolve(row_type.fields[position][1], nullable=True)
 
-    def _not_a_row(self, node, column_type):
-        raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Column '%s' of "
-                               "type %s has no fields" % (len(node.sql()), node.sql(), column_type.text()))
+        def field(values):
+            row = function(values)
+            return None if row is None else row[position]
+        return field, attrs.evolve(row_type.fields[position][1], nullable=True, origin=field_name)
 
     def _bracket(self, node):
         """``map[key]`` (NULL for a missing key) and ``array[index]`` (from 1; NULL beyond the last)."""
