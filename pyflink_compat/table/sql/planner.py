@@ -504,7 +504,7 @@ def _is_upsert_source(table: CatalogTable) -> bool:
 
 def _is_changelog_source(table: CatalogTable) -> bool:
     """Whether a relation's rows are updates, not only insertions: an 'upsert-kafka' table, an outer join, a
-    Top-N or deduplication."""
+    Top-N or deduplication, a GROUP BY view."""
     return (_is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.outer)
             or isinstance(table.query, (RankRelation, GroupedRelation)))
 
