@@ -458,6 +458,9 @@ def _new_consumer(properties):
 #: response holds at most max_partition_fetch_bytes, which bounds a poll whatever the batches' sizes; this
 #: cap matters only for tiny batches, where it keeps a poll near ARROW_BATCH_ROWS records.
 POLL_MAX_CHUNKS = ARROW_BATCH_ROWS
+# after this long without records in a range that should have them, whether the log still holds the position is
+# asked (at most this often)
+POSITION_CHECK_S = 2.0
 
 
 def read_split(spec, element_type, task: KafkaSplit):
@@ -473,7 +476,7 @@ def read_split(spec, element_type, task: KafkaSplit):
     consumer.assign([tp])
     consumer.seek(tp, task.start)
     stall_limit_s = int(properties.get("request.timeout.ms", "30000")) / 1000.0
-    last_progress = time.monotonic()
+    last_progress = last_check = time.monotonic()
     position = task.start
     pending = _ColumnBuffer() if columnar else _RecordBuffer()
 
@@ -500,7 +503,14 @@ def read_split(spec, element_type, task: KafkaSplit):
                 yield flush(ARROW_BATCH_ROWS)
         else:
             position = max(position, consumer.position(tp) or position)
-            if position < task.end and time.monotonic() - last_progress > stall_limit_s:
+            now = time.monotonic()
+            if position < task.end and now - last_progress > POSITION_CHECK_S and now - last_check > POSITION_CHECK_S:
+                # a log that ends before the position (the broker lost records, the topic was re-created) gives
+                # empty polls from some brokers rather than an out-of-range error: decide as such an error would
+                last_check = now
+                if _log_ends_before(consumer, tp, task, position, properties):
+                    break
+            if position < task.end and now - last_progress > stall_limit_s:
                 _fail_if_partition_vanished(consumer, task, position, properties)
                 raise KafkaReadStalledError(
                     "No progress reading Kafka topic %s partition %d at offset %d (reading up to %d) from "
@@ -528,6 +538,31 @@ def _fail_if_partition_vanished(consumer, task: KafkaSplit, position: int, prope
             "servers '%s' (the broker lost it, or it was deleted): the source cannot go on without losing records. "
             "Restart the job once the topic is back, from a checkpoint or from chosen starting offsets."
             % (task.topic, task.partition, position, properties["bootstrap.servers"]))
+
+
+def _log_ends_before(consumer, tp, task: KafkaSplit, position: int, properties) -> bool:
+    """Whether the partition's log (fresh metadata and end offset) now ends before the read position. Then, as
+    at an out-of-range position: under auto.offset.reset none the read fails naming where; otherwise True (the
+    read ends there, and the driver starts the partition again when it plans the next micro-batch). A partition
+    missing from the metadata, or a broker that does not answer, is left to the stall check."""
+    try:
+        if task.topic not in consumer.topics() or task.partition not in (consumer.partitions_for_topic(task.topic)
+                                                                          or set()):
+            return False
+        end = consumer.end_offsets([tp])[tp]
+    except Exception:                                 # noqa: B902 - the stall check decides then
+        return False
+    if end >= position:
+        return False
+    where = "Kafka topic '%s' partition %d no longer holds offset %d on bootstrap servers '%s' (its log ends at " \
+            "offset %d)" % (task.topic, task.partition, position, properties["bootstrap.servers"], end)
+    strategy = reset_strategy(properties)
+    if strategy == kspec.RESET_NONE:
+        raise KafkaOffsetOutOfRangeError("%s (the broker lost records, or the topic was re-created), and "
+                                         "auto.offset.reset is none" % where)
+    log.warning("%s; auto.offset.reset is %s: this read ends at offset %d of its range [%d, %d)", where, strategy,
+                position, task.start, task.end)
+    return True
 
 
 def _poll(consumer, tp, task: KafkaSplit, position: int, properties, max_records: int):

@@ -728,3 +728,33 @@ def test_a_stalled_read_of_a_vanished_partition_fails_naming_it():
                                                           "up to offset 6000\\) no longer exists on bootstrap "
                                                           "servers 'broker:9092'"):
             _fail_if_partition_vanished(Metadata(gone), task, 6000, properties)
+
+
+def test_a_read_whose_log_now_ends_before_its_position_fails_under_reset_none_and_ends_otherwise():
+    from kafka import TopicPartition
+    from pyflink_compat.kafka_io.source import KafkaOffsetOutOfRangeError, KafkaSplit, _log_ends_before
+
+    class Broker:                         # fresh metadata and end offsets of a re-created topic
+        def __init__(self, partitions, end):
+            self.partitions, self.end = partitions, end
+
+        def topics(self):
+            return {"orders"} if self.partitions else set()
+
+        def partitions_for_topic(self, topic):
+            return self.partitions
+
+        def end_offsets(self, partitions):
+            return {tp: self.end for tp in partitions}
+
+    task = KafkaSplit.__new__(KafkaSplit)
+    task.topic, task.partition, task.start, task.end = "orders", 0, 5000, 7000
+    tp = TopicPartition("orders", 0)
+    none = {"bootstrap.servers": "broker:9092", "auto.offset.reset": "none"}
+    assert not _log_ends_before(Broker({0}, 9000), tp, task, 6000, none)          # the records are there
+    assert not _log_ends_before(Broker(set(), 0), tp, task, 6000, none)           # gone: the stall check decides
+    with pytest.raises(KafkaOffsetOutOfRangeError, match="Kafka topic 'orders' partition 0 no longer holds offset "
+                                                         "6000 on bootstrap servers 'broker:9092' \\(its log ends "
+                                                         "at offset 100\\).*auto.offset.reset is none"):
+        _log_ends_before(Broker({0}, 100), tp, task, 6000, none)
+    assert _log_ends_before(Broker({0}, 100), tp, task, 6000, {"bootstrap.servers": "b", "auto.offset.reset": "latest"})
