@@ -38,7 +38,8 @@ def decimal_of(value, precision: int, scale: int):
 
 
 def decimal_text(value) -> str:
-    """A DECIMAL as Flink's CAST(... AS STRING) and print connector show it: its plain digits, no exponent."""
+    """A DECIMAL as Flink's CAST(... AS STRING) and tableaus show it: its plain digits, no exponent (print lines
+    use BigDecimal's toString, ``str`` of the value)."""
     return format(value, "f")
 
 
