@@ -30,7 +30,7 @@ import pyarrow as pa
 from pyflink_compat.plan import graph
 from pyflink_compat import codec
 from pyflink_compat.runtime import exchange, gc_pause, live_functions
-from pyflink_compat.runtime.event_time import LONG_MIN, WatermarkTracker
+from pyflink_compat.runtime.event_time import LONG_MAX, LONG_MIN, WatermarkTracker
 
 CHUNK_ROWS = 20_000            # records a keyed subtask holds as Python objects at a time (all its inputs together)
 ROUTE = "subtask"              # the group column: a route value (see route_values), not the subtask number
@@ -703,8 +703,14 @@ def _forward(plan: KeyedStagePlan, subtask: int, result: SubtaskResult) -> List[
         for function in closing:
             if hasattr(function, "close"):
                 function.close()
+    # An operator whose output rows may be older than its watermark (an interval join's) holds the watermark
+    # it hands on back by that much, as Flink's does, so that they are not late for a window after it.
+    delay = max(getattr(node.payload, "output_watermark_delay_ms", 0) for node in plan.operator_nodes)
+    watermark = result.watermark
+    if delay and LONG_MIN + delay < watermark < LONG_MAX:
+        watermark -= delay
     progress = exchange.BatchProgress("%s:%d" % (plan.plan_id, subtask), None, len(elements),
-                                      result.finished, watermark=result.watermark, idle=result.idle,
+                                      result.finished, watermark=watermark, idle=result.idle,
                                       side=following.input_side)
     return exchange.payloads_by_subtask(columns, None if following.distribution == TO_ALL else targets,
                                         handed_type, following.parallelism, progress)

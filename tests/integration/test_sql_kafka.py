@@ -254,3 +254,42 @@ def test_a_group_window_summed_up_a_batch_at_a_time_drops_late_rows_skips_bad_me
         '{"k":"c","w":"1970-01-01 00:00:10","n":1,"total":1,"low":"c","high":1,"mean":1,"counted":1}',
         '{"k":null,"w":"1970-01-01 00:00:10","n":1,"total":2,"low":null,"high":2,"mean":2,"counted":1}',
         '{"k":"b","w":"1970-01-01 00:00:20","n":1,"total":3,"low":"b","high":3,"mean":3,"counted":1}'])
+
+
+def test_an_interval_join_pads_outer_rows_once_they_expire_and_holds_the_watermark_back_for_a_window(
+        spark, bootstrap, capsys):
+    """An event-time interval join (bounds on the two rowtimes) is insert-only: a LEFT join's order without a
+    shipment in its interval comes padded when the watermark passes the interval, never retracted. A window over
+    the join's rows: one record per micro-batch, so the watermark passes the window of 10:00 before the shipment
+    of order 1 (10:50 + 10 minutes) comes; the join holds its watermark back by the interval (as Flink's does),
+    so the joined row is not late."""
+    orders = create_topic(bootstrap, unique_topic("sql-interval-orders"))
+    ships = create_topic(bootstrap, unique_topic("sql-interval-ships"))
+    for message in ['{"id":1,"ts":"2024-01-01 10:50:00"}', '{"id":9,"ts":"2024-01-01 11:00:00.999"}',
+                    '{"id":3,"ts":"2024-01-01 11:20:00"}']:
+        produce(bootstrap, orders, [message])
+    for message in ['{"order_id":9,"ts":"2024-01-01 11:00:00.999"}', '{"order_id":7,"ts":"2024-01-01 11:00:00.999"}',
+                    '{"order_id":1,"ts":"2024-01-01 11:00:00"}']:
+        produce(bootstrap, ships, [message])
+    t_env = _table_environment()
+    t_env.get_config().set("pyflink-compat.source.max-records-per-batch", "1")
+    for name, topic in (("orders", orders), ("ships", ships)):
+        t_env.execute_sql(_kafka_table(name, "%s INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND"
+                                       % ("id" if name == "orders" else "order_id"), topic, bootstrap, "json"))
+    t_env.execute_sql("CREATE TABLE padded (id INT, shipped TIMESTAMP(3)) WITH ('connector' = 'print', "
+                      "'print-identifier' = 'left')")
+    t_env.execute_sql("CREATE TABLE hourly (w TIMESTAMP(3), n BIGINT) WITH ('connector' = 'print', "
+                      "'print-identifier' = 'hourly')")
+    t_env.execute_sql("""CREATE TEMPORARY VIEW shipped AS SELECT o.id, o.ts AS ordered, s.ts AS shipped
+        FROM orders o, ships s WHERE o.id = s.order_id AND s.ts BETWEEN o.ts AND o.ts + INTERVAL '10' MINUTE""")
+    statements = t_env.create_statement_set()
+    statements.add_insert_sql("""INSERT INTO padded SELECT o.id, s.ts FROM orders o LEFT JOIN ships s
+        ON o.id = s.order_id AND s.ts BETWEEN o.ts AND o.ts + INTERVAL '10' MINUTE""")
+    statements.add_insert_sql("""INSERT INTO hourly SELECT window_start, COUNT(*) FROM TABLE(TUMBLE(TABLE shipped,
+        DESCRIPTOR(ordered), INTERVAL '1' HOUR)) GROUP BY window_start, window_end""")
+    statements.execute().wait()
+    printed = capsys.readouterr().out.splitlines()
+    assert [line for line in printed if line.startswith("left> ")] == [
+        "left> +I[9, 2024-01-01T11:00:00.999]", "left> +I[1, 2024-01-01T11:00]", "left> +I[3, null]"]
+    assert sorted(line for line in printed if line.startswith("hourly> ")) == [
+        "hourly> +I[2024-01-01T10:00, 1]", "hourly> +I[2024-01-01T11:00, 1]"]

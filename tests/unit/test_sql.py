@@ -862,3 +862,56 @@ def test_a_group_by_subquery_is_an_updating_view_and_a_windowed_one_is_refused()
     with pytest.raises(UnsupportedFeatureError, match="A view or subquery of a window aggregation"):
         planner.view_of("w", dialect.parse("SELECT k, COUNT(*) FROM t GROUP BY k, TUMBLE(ts, INTERVAL '1' SECOND)")[0],
                         tables)
+
+
+@pytest.mark.parametrize("condition, bounds", [
+    ("p.ts BETWEEN o.ts AND o.ts + INTERVAL '1' HOUR", (-3_600_000, 0)),
+    ("o.ts BETWEEN p.ts - INTERVAL '10' MINUTE AND p.ts", (-600_000, 0)),
+    ("o.ts > p.ts - INTERVAL '30' SECOND AND o.ts <= p.ts", (-29_999, 0)),
+    ("p.ts < o.ts + INTERVAL '2' SECOND AND p.ts >= o.ts - INTERVAL '1' SECOND", (-1_999, 1_000)),
+    ("p.ts >= o.ts", None),                          # one bound: a regular join
+    ("p.plain BETWEEN o.ts AND o.ts + INTERVAL '1' HOUR", None),      # not a rowtime
+])
+def test_bounds_on_both_rowtimes_make_an_interval_join(condition, bounds):
+    """Flink plans a join whose condition bounds ``left.rowtime - right.rowtime`` on both sides as an interval
+    join: the bounds in milliseconds (a strict comparison 1 ms inside), the rowtime positions of each side."""
+    tables = {t.name: t for t in [
+        _table("CREATE TABLE o (id INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka')"),
+        _table("CREATE TABLE p (order_id INT, plain TIMESTAMP(3), ts TIMESTAMP(3), WATERMARK FOR ts AS ts) "
+               "WITH ('connector' = 'kafka')")]}
+    joined = planner.relation_of(dialect.parse("SELECT * FROM o, p WHERE o.id = p.order_id AND %s" % condition)[0],
+                                 tables)
+    relation = joined.query
+    if bounds is None:
+        assert relation.interval is None and joined.watermark is None
+    else:
+        assert relation.interval == (1, 2) + bounds
+        assert joined.watermark == ("ts", 0)        # the left rowtime stays a time attribute
+
+
+def test_an_interval_join_keeps_rows_while_they_can_join_and_pads_outer_ones_when_they_expire():
+    import datetime as dt
+    from pyflink_compat.runtime.keyed.operators import KeyedCoProcessOperator, ListCollector
+
+    from pyflink_compat.table.sql.joins import IntervalJoin
+
+    def at(second):
+        return dt.datetime(1970, 1, 1, 0, 0, second)
+
+    out = ListCollector()
+    # left time - right time in [-10 s, 0]: a right row within 10 s after its left row; a full outer join
+    def within(row):
+        return -10 <= (row[1] - row[3]).total_seconds() <= 0
+
+    join = KeyedCoProcessOperator(IntervalJoin(within, 2, 2, True, True, 1, 1, -10_000, 0), output=out)
+    join.open()
+    join.process_elements([(1, "a", (("a",), ("a", at(0))), 0), (2, "a", (("a",), ("a1", at(5))), 5000),
+                           (2, "b", (("b",), ("b1", at(6))), 6000), (1, "c", (("c",), ("c", at(7))), 7000)])
+    join.advance_watermark(10_000)      # b1 can no longer join a left row (none after 6 s can come)
+    join.process_elements([(2, "a", (("a",), ("a2", at(11))), 11000)])    # a's interval has passed: no join
+    join.advance_watermark(60_000)
+    rows = [tuple(record) for record, _ in out.records]
+    assert rows == [("a", at(0), "a1", at(5)), (None, None, "b1", at(6)), (None, None, "a2", at(11)),
+                    ("c", at(7), None, None)]
+    # a joined row carries its left rowtime, whichever side came last
+    assert out.records[0][1] == 0

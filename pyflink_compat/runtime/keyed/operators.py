@@ -363,7 +363,21 @@ class KeyedProcessOperator(UserFunctionOperator):
 class KeyedCoProcessOperator(KeyedProcessOperator):
     """Runs a ``KeyedCoProcessFunction`` (``ConnectedStreams.key_by(...).process``): records of
     the first input go to ``process_element1(key, value, ts)``, of the second to
-    ``process_element2``; state, timers and contexts are shared as in PyFlink."""
+    ``process_element2``; state, timers and contexts are shared as in PyFlink.
+
+    A function of our own SQL operators may give its results' timestamps (``output_timestamp(result, ts)``):
+    an interval join's rows carry their rowtime column as a time attribute, whichever input joined them."""
+
+    def __init__(self, function, **kwargs):
+        super(KeyedCoProcessOperator, self).__init__(function, **kwargs)
+        self._output_timestamp = getattr(function, "output_timestamp", None)
+
+    def _emit(self, results, timestamp) -> None:
+        stamp = self._output_timestamp
+        if stamp is None or not results:
+            return super(KeyedCoProcessOperator, self)._emit(results, timestamp)
+        for result in results:
+            self.output.collect(result, stamp(result, timestamp))
 
     def process_element1(self, key, value, timestamp=None) -> None:
         self.backend.set_current_key(key)

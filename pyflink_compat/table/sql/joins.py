@@ -92,3 +92,98 @@ class OuterJoin(KeyedCoProcessFunction):
 
     def process_element2(self, value, ctx):
         yield from self._process(1, value)
+
+
+class IntervalJoin(KeyedCoProcessFunction):
+    """An event-time interval join (inner or outer) of two insert-only inputs, as Flink's IntervalJoin: a left row
+    at time ``tl`` joins the right rows at ``tr`` of its key with ``lower_ms <= tl - tr <= upper_ms`` (and the
+    join's further condition). A row is kept only while rows of the other side that are not late (after the
+    watermark) could still join it; once the watermark passes its last partner time it is dropped, and a row of an
+    outer side that joined nothing is then emitted padded with NULLs. So the output is insert-only (no retraction
+    of padded rows, unlike a regular outer join) and the state stays bounded by the interval."""
+
+    def __init__(self, condition, left_width: int, right_width: int, left_outer: bool, right_outer: bool,
+                 left_time: int, right_time: int, lower_ms: int, upper_ms: int):
+        self.condition = condition
+        self.widths = (left_width, right_width)
+        self.outer = (left_outer, right_outer)
+        self.times = (left_time, right_time)          # position of each side's rowtime in its own row
+        self.lower_ms, self.upper_ms = lower_ms, upper_ms
+        # a joined row's left time may be up to -lower before the watermark, its right time up to upper
+        self.output_watermark_delay_ms = max(-lower_ms, upper_ms, 0)
+
+    def open(self, runtime_context):
+        from pyflink_compat.datastream.state import ValueStateDescriptor
+        # per side: [values, joined anything, time after which no row of the other side can join it]
+        self.kept = (runtime_context.get_state(ValueStateDescriptor("left-records", None)),
+                     runtime_context.get_state(ValueStateDescriptor("right-records", None)))
+
+    def _row(self, side: int, values, other):
+        from pyflink_compat.common.types import Row
+        if other is None:
+            other = (None,) * self.widths[1 - side]
+        return Row(*(tuple(values) + tuple(other) if side == 0 else tuple(other) + tuple(values)))
+
+    def output_timestamp(self, row, timestamp: int) -> int:
+        """A joined row's timestamp: its left rowtime (the time attribute a window after the join reads)."""
+        from pyflink_compat.runtime.keyed.operators import NO_TIMESTAMP
+        from pyflink_compat.table.sql.planner import epoch_ms_of
+        moment = row[self.times[0]]
+        return NO_TIMESTAMP if moment is None else epoch_ms_of(moment)
+
+    def _last_partner_ms(self, side: int, at: int) -> int:
+        # a left row at tl joins right rows up to tl - lower; a right row at tr joins left rows up to tr + upper
+        return at - self.lower_ms if side == 0 else at + self.upper_ms
+
+    def _process(self, side: int, value, ctx):
+        from pyflink_compat.table.sql.planner import epoch_ms_of
+        key, values = value
+        values = tuple(values)
+        moment = values[self.times[side]]
+        if None in key or moment is None:         # joins nothing (only an outer side's such rows come here)
+            yield self._row(side, values, None)
+            return
+        other_side = 1 - side
+        others = self.kept[other_side].value() or []
+        joined, marked = False, False
+        for entry in others:
+            row = self._row(side, values, entry[0])
+            if self.condition is None or self.condition(tuple(row)) is True:
+                joined = True
+                if not entry[1]:
+                    entry[1] = marked = True
+                yield row
+        if marked and self.outer[other_side]:
+            self.kept[other_side].update(others)
+        last_partner = self._last_partner_ms(side, epoch_ms_of(moment))
+        timers = ctx.timer_service()
+        if last_partner > timers.current_watermark():
+            self.kept[side].update((self.kept[side].value() or []) + [[values, joined, last_partner]])
+            timers.register_event_time_timer(last_partner)
+        elif self.outer[side] and not joined:
+            yield self._row(side, values, None)
+
+    def process_element1(self, value, ctx):
+        yield from self._process(0, value, ctx)
+
+    def process_element2(self, value, ctx):
+        yield from self._process(1, value, ctx)
+
+    def on_timer(self, timestamp, ctx):
+        # every row whose last partner time is at or before the timer's can no longer join
+        watermark = max(timestamp, ctx.timer_service().current_watermark())
+        for side in (0, 1):
+            entries = self.kept[side].value()
+            if not entries:
+                continue
+            remaining = [entry for entry in entries if entry[2] > watermark]
+            if len(remaining) == len(entries):
+                continue
+            if self.outer[side]:
+                for values, joined, last_partner in entries:
+                    if last_partner <= watermark and not joined:
+                        yield self._row(side, values, None)
+            if remaining:
+                self.kept[side].update(remaining)
+            else:
+                self.kept[side].clear()

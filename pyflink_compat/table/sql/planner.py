@@ -333,7 +333,7 @@ class JobBuilder:
 
     def _joined_stream(self, table: CatalogTable):
         """The joined rows of an inner join; the changes (row kind, values) of a left outer join."""
-        from pyflink_compat.table.sql.joins import InnerJoin, OuterJoin
+        from pyflink_compat.table.sql.joins import InnerJoin, IntervalJoin, OuterJoin
         relation = table.query
         key = ("join", id(relation.left.query), relation.left.name, relation.right.name, relation.text)
         if key not in self.streams:
@@ -342,7 +342,14 @@ class JobBuilder:
             right = self._source_stream(relation.right).flat_map(
                 _keyed_side(relation.right_keys, relation.side in ("RIGHT", "FULL"))).name("Calc")
             keyed = left.connect(right).key_by(_group_key, _group_key, key_type=relation.key_type)
-            if relation.outer:
+            if relation.interval is not None:
+                left_time, right_time, lower_ms, upper_ms = relation.interval
+                join = IntervalJoin(relation.condition, len(relation.left.columns), len(relation.right.columns),
+                                    relation.side in ("LEFT", "FULL"), relation.side in ("RIGHT", "FULL"),
+                                    left_time, right_time, lower_ms, upper_ms)
+                self.streams[key] = keyed.process(join, output_type=_row_type(table)).name(
+                    "IntervalJoin(joinType=[%s])" % relation.join_type())
+            elif relation.outer:
                 join = OuterJoin(relation.condition, len(relation.left.columns), len(relation.right.columns),
                                  relation.side in ("LEFT", "FULL"), relation.side in ("RIGHT", "FULL"))
                 self.streams[key] = keyed.process(join).name("Join(joinType=[%s])" % relation.join_type())
@@ -676,6 +683,7 @@ class JoinRelation:
         self.side = ""                          # "LEFT", "RIGHT" or "FULL" of an outer join
         self.outer = False                      # an outer join: its rows are a changelog (+I / -D)
         self.key_type = None                    # the SqlKeyType of both sides' keys (None: pickled keys)
+        self.interval = None                    # an interval join's (left time, right time, lower ms, upper ms)
 
     def compiler(self):
         return expressions.Compiler(self.qualified, self.ambiguous)
@@ -754,10 +762,70 @@ def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, Cat
             padded = (side == "FULL" or (side == "LEFT" and offset > 0) or (side == "RIGHT" and offset == 0))
             columns.append(Column(name, attrs.evolve(column.type, nullable=True) if padded else column.type))
     relation = JoinRelation(left, right, names, left_keys, right_keys, condition, qualified, ambiguous, join.sql())
-    relation.side, relation.outer = side, bool(side)
+    relation.interval = _interval_bounds(rest, compiler, left, right)
+    # an interval join's outer rows come padded once they can no longer join: insert-only, as Flink's
+    relation.side, relation.outer = side, bool(side) and relation.interval is None
     # both sides keyed as Flink keys them when their key columns have one type (else Flink casts them first)
     relation.key_type = binary_keys.key_type_of(key_types)
-    return CatalogTable("%s_join_%s" % (left.name, right.name), tuple(columns), {}, None, relation)
+    # an interval join's rows keep the left side's rowtime as a time attribute (a window may follow it)
+    watermark = None if relation.interval is None else (names[relation.interval[0]], left.watermark[1])
+    return CatalogTable("%s_join_%s" % (left.name, right.name), tuple(columns), {}, watermark, relation)
+
+
+def _interval_bounds(conjuncts, compiler, left: CatalogTable, right: CatalogTable):
+    """(left rowtime position, right rowtime position, lower ms, upper ms) when the join's condition bounds
+    ``left.rowtime - right.rowtime`` on both sides (``l.ts BETWEEN r.ts - INTERVAL ... AND r.ts``, ``>=``, ``<``
+    ...; both rowtime attributes): Flink plans such a join as an interval join. None otherwise."""
+    times = []
+    for table, offset in ((left, 0), (right, len(left.columns))):
+        if table.watermark is None:
+            return None
+        position = next((i for i, c in enumerate(table.columns) if c.name == table.watermark[0]), None)
+        if position is None:
+            return None
+        times.append(offset + position)
+
+    def operand(node):
+        """(0 for the left rowtime, 1 for the right one, ms added to it), or None."""
+        node = node.this if isinstance(node, exp.Paren) else node
+        shift = 0
+        if isinstance(node, (exp.Add, exp.Sub)) and isinstance(node.expression, exp.Interval):
+            try:
+                shift = catalog_module.interval_ms(node.expression) * (1 if isinstance(node, exp.Add) else -1)
+            except UnsupportedFeatureError:
+                return None
+            node = node.this
+        if not isinstance(node, exp.Column):
+            return None
+        key = "%s.%s" % (node.table, node.name) if node.table else node.name
+        position = compiler.columns.get(key, (None,))[0]
+        return (times.index(position), shift) if position in times else None
+
+    lower, upper = None, None
+
+    def bound(greater, smaller, strict: bool):
+        """``greater >= smaller`` (``>`` when strict) as a bound of left - right."""
+        nonlocal lower, upper
+        a, b = operand(greater), operand(smaller)
+        if a is None or b is None or a[0] == b[0]:
+            return
+        limit = b[1] - a[1] + (1 if strict else 0)       # t_a - t_b >= limit
+        if a[0] == 0:
+            lower = limit if lower is None else max(lower, limit)
+        else:
+            upper = -limit if upper is None else min(upper, -limit)
+
+    for conjunct in conjuncts:
+        if isinstance(conjunct, exp.Between):
+            bound(conjunct.this, conjunct.args["low"], False)
+            bound(conjunct.args["high"], conjunct.this, False)
+        elif isinstance(conjunct, (exp.GTE, exp.GT)):
+            bound(conjunct.this, conjunct.expression, isinstance(conjunct, exp.GT))
+        elif isinstance(conjunct, (exp.LTE, exp.LT)):
+            bound(conjunct.expression, conjunct.this, isinstance(conjunct, exp.LT))
+    if lower is None or upper is None:
+        return None
+    return times[0], times[1] - len(left.columns), lower, upper
 
 
 def _conjuncts(node) -> list:
@@ -1073,12 +1141,22 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     columns = tuple(Column(column_name, column_type) for column_name, (_, column_type) in projections)
     watermark = None
     if source.watermark is not None:
-        rowtime = source.watermark[0]
+        rowtime = source.column_names.index(source.watermark[0])
+
+        def is_rowtime(node) -> bool:
+            # by position: both sides of a join may have a column of the rowtime's name
+            if not isinstance(node, exp.Column):
+                return False
+            key = "%s.%s" % (node.table, node.name) if node.table else node.name
+            return compiler.columns.get(key, (None,))[0] == rowtime
+
         for item in select.expressions:
-            if isinstance(item, exp.Star) or (isinstance(item, exp.Column) and item.name == rowtime):
+            if isinstance(item, exp.Star) or is_rowtime(item):
                 watermark = source.watermark
-            elif isinstance(item, exp.Alias) and isinstance(item.this, exp.Column) and item.this.name == rowtime:
+            elif isinstance(item, exp.Alias) and is_rowtime(item.this):
                 watermark = (item.alias, source.watermark[1])
+            if watermark is not None:
+                break
     return CatalogTable(name, columns, {}, watermark, select)
 
 

@@ -2,7 +2,9 @@
 condition (paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a
 GROUP BY over a join printed as a tableau; a payment without an order and one with a NULL order id join nothing;
 UNION ALL of three queries (two of them reading orders) into a print table, and of two as a tableau; an interval
-join written as Flink's documentation writes it (FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + ...).
+join written as Flink's documentation writes it (FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + ...),
+a LEFT and a FULL interval join (insert-only: padded rows once the interval has passed) and a TUMBLE window over a
+view of an interval join (its rows keep the order's time as their rowtime).
 
 Usage: sql_join.py BOOTSTRAP ORDERS_TOPIC PAYMENTS_TOPIC OUT_TOPIC
 """
@@ -34,8 +36,26 @@ for name, columns, topic in (("timed_orders", "id INT, ts TIMESTAMP(3), WATERMAR
         'scan.bounded.mode' = 'latest-offset', 'format' = 'json')""" % (name, columns, topic, brokers))
 t_env.execute_sql("CREATE TABLE timely (order_id INT, payment_id INT, paid DOUBLE) WITH ('connector' = 'print', "
                   "'print-identifier' = 'timely')")
-t_env.execute_sql("""INSERT INTO timely SELECT o.id, p.id, p.paid FROM timed_orders o, timed_payments p
-    WHERE o.id = p.order_id AND p.ts BETWEEN o.ts AND o.ts + INTERVAL '1' HOUR""").wait()
+t_env.execute_sql("CREATE TABLE unpaid (order_id INT, payment_id INT) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'left-interval')")
+t_env.execute_sql("CREATE TABLE unmatched (order_id INT, payment_id INT, paid_at TIMESTAMP(3)) WITH ("
+                  "'connector' = 'print', 'print-identifier' = 'full-interval')")
+t_env.execute_sql("CREATE TABLE hourly (window_start TIMESTAMP(3), payments BIGINT, paid DOUBLE) WITH ("
+                  "'connector' = 'print', 'print-identifier' = 'hourly')")
+# Interval joins (bounds on both rowtimes) are insert-only: an outer side's row without a partner in its interval
+# comes padded once the watermark passes the interval; the joined rows keep a time attribute for a window
+t_env.execute_sql("""CREATE TEMPORARY VIEW paid_orders AS SELECT o.id, o.ts AS ordered, p.ts AS paid_at, p.paid
+    FROM timed_orders o, timed_payments p WHERE o.id = p.order_id AND p.ts >= o.ts AND p.ts < o.ts + INTERVAL '1' HOUR""")
+s = t_env.create_statement_set()
+s.add_insert_sql("""INSERT INTO timely SELECT o.id, p.id, p.paid FROM timed_orders o, timed_payments p
+    WHERE o.id = p.order_id AND p.ts BETWEEN o.ts AND o.ts + INTERVAL '1' HOUR""")
+s.add_insert_sql("""INSERT INTO unpaid SELECT o.id, p.id FROM timed_orders o LEFT JOIN timed_payments p
+    ON o.id = p.order_id AND p.ts BETWEEN o.ts AND o.ts + INTERVAL '1' HOUR""")
+s.add_insert_sql("""INSERT INTO unmatched SELECT o.id, p.id, p.ts FROM timed_orders o FULL OUTER JOIN timed_payments p
+    ON o.id = p.order_id AND o.ts > p.ts - INTERVAL '30' MINUTE AND o.ts <= p.ts""")
+s.add_insert_sql("""INSERT INTO hourly SELECT window_start, COUNT(*), SUM(paid) FROM TABLE(TUMBLE(TABLE paid_orders,
+    DESCRIPTOR(ordered), INTERVAL '1' HOUR)) GROUP BY window_start, window_end""")
+s.execute().wait()
 t_env.execute_sql("CREATE TABLE events (kind STRING, r INT, amount DOUBLE) WITH ('connector' = 'print', "
                   "'print-identifier' = 'events')")
 t_env.execute_sql("""INSERT INTO events SELECT 'order', id, amount FROM orders WHERE amount > 2
