@@ -142,7 +142,7 @@ def test_keyed_state_after_a_union_of_two_sources_survives_restarts_from_checkpo
     report_and_check_resumed()
 
 
-@pytest.mark.parametrize("kills", [5, pytest.param(10, marks=pytest.mark.crash_full)])
+@pytest.mark.parametrize("kills", [3, pytest.param(10, marks=pytest.mark.crash_full)])
 def test_keyed_and_broadcast_state_of_a_broadcast_connect_survive_kill_9_and_restore(kills, bootstrap, tmp_path):
     kills = int(KILLS_OVERRIDE or kills)
     # Events of two sources (a union), keyed and connected with a broadcast stream of one label, read once at the

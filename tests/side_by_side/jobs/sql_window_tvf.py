@@ -115,6 +115,8 @@ for identifier, (columns, query) in top_n.items():
     t_env.execute_sql("CREATE TABLE top_%s (%s) WITH ('connector' = 'print', 'print-identifier' = '%s')"
                       % (identifier, columns, identifier))
     statements.add_insert_sql("INSERT INTO top_%s %s" % (identifier, query))
+t_env.execute_sql("CREATE TABLE lowest (name STRING, v INT) WITH ('connector' = 'print', 'print-identifier' = 'lim')")
+statements.add_insert_sql("INSERT INTO lowest SELECT name, v FROM numbers ORDER BY v LIMIT 2")
 statements.execute().wait()
 t_env.execute_sql("SELECT * FROM (SELECT name, v, ROW_NUMBER() OVER (ORDER BY v DESC, id) AS r FROM numbers) "
                   "WHERE r <= 3").print()
@@ -123,8 +125,6 @@ t_env.execute_sql("SELECT * FROM (SELECT name, v, ROW_NUMBER() OVER (ORDER BY v 
 # from an offset: numbered changes), into print and as tableaus; ORDER BY without LIMIT fails as in Flink.
 t_env.execute_sql("SELECT name, v FROM numbers WHERE v > 2 ORDER BY v DESC, name LIMIT 3").print()
 t_env.execute_sql("SELECT id, v, name FROM numbers LIMIT 4").print()
-t_env.execute_sql("CREATE TABLE lowest (name STRING, v INT) WITH ('connector' = 'print', 'print-identifier' = 'lim')")
-t_env.execute_sql("INSERT INTO lowest SELECT name, v FROM numbers ORDER BY v LIMIT 2").wait()
 t_env.execute_sql("SELECT name, v FROM numbers ORDER BY v DESC LIMIT 2 OFFSET 1").print()
 t_env.execute_sql("SELECT * FROM (SELECT name, v, ROW_NUMBER() OVER (ORDER BY v) AS r FROM numbers) "
                   "WHERE r BETWEEN 2 AND 3").print()
@@ -165,12 +165,14 @@ t_env.execute_sql("CREATE TABLE best (cat STRING, p STRING, s BIGINT) "
                   "WITH ('connector' = 'print', 'print-identifier' = 'best')")
 ranked = ("FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY cat ORDER BY s DESC) AS rn FROM "
           "(SELECT cat, p, SUM(amt) AS s FROM sales GROUP BY cat, p)) WHERE rn <= 2")
-t_env.execute_sql("INSERT INTO best_rn SELECT cat, p, s, rn " + ranked).wait()
-t_env.execute_sql("INSERT INTO best SELECT cat, p, s " + ranked).wait()
 t_env.execute_sql("CREATE VIEW totals AS SELECT cat, COUNT(*) AS n, SUM(amt) AS s FROM sales GROUP BY cat")
 t_env.from_path("totals").print_schema()
 t_env.execute_sql("CREATE TABLE busy (cat STRING, s BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'busy')")
-t_env.execute_sql("INSERT INTO busy SELECT cat, s * 10 FROM totals WHERE n > 1").wait()
+statements = t_env.create_statement_set()
+statements.add_insert_sql("INSERT INTO best_rn SELECT cat, p, s, rn " + ranked)
+statements.add_insert_sql("INSERT INTO best SELECT cat, p, s " + ranked)
+statements.add_insert_sql("INSERT INTO busy SELECT cat, s * 10 FROM totals WHERE n > 1")
+statements.execute().wait()
 t_env.execute_sql("SELECT cat, n FROM (SELECT cat, COUNT(*) AS n FROM sales GROUP BY cat) WHERE n >= 2").print()
 t_env.create_temporary_view("maxes", sales.group_by(col("cat")).select(col("cat"), col("amt").max.alias("m")))
 t_env.execute_sql("SELECT * FROM maxes").print()
