@@ -155,7 +155,10 @@ class Table(object):
                 " *PROCTIME*" if column.type.time_attribute == "PROCTIME" else ""
             lines.append("  `%s` %s%s%s" % (column.name, column.type.text(), rowtime,
                                             column_kind_text(declared.get(column.name))))
-        if source is not None and source.watermark is not None:
+        from pyflink_compat.table.sql.bridge import DataStreamRelation
+        if source is not None and source.watermark is not None and (
+                source.query is None or isinstance(source.query, DataStreamRelation)):
+            # a view's schema is its query's: time attributes, no watermark specification (as in Flink)
             name, delay_ms = source.watermark
             rowtime_type = next(column.type for column in columns if column.name == name)
             lines.append("  WATERMARK FOR `%s`: %s AS %s" % (name, rowtime_type.text(), source.watermark_display
@@ -510,8 +513,10 @@ def _window_properties(node, window):
             if alias != window._alias:
                 raise _validation_error("Cannot resolve field [%s], input field list:[...]." % alias)
             call = window._call()
-            return exp.Anonymous(this="%s_%s" % (window._function, each.args["kind"].name),
+            node = exp.Anonymous(this="%s_%s" % (window._function, each.args["kind"].name),
                                  expressions=call.expressions)
+            node.meta["table_api"] = True      # Flink types the Table API's w.start / w.end nullable
+            return node
         return each
     return node.transform(replace, copy=False)
 

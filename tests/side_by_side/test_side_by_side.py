@@ -349,8 +349,8 @@ CASES = [
              '{"usr":"ann","url":"/c","ts":"2024-01-02 03:04:12"}', '{"usr":"bob","url":"/d","ts":"2024-01-02 03:04:25"}',
              '{"usr":"ann","url":"/late","ts":"2024-01-02 03:04:05"}',
              '{"usr":"bob","url":"/e","ts":"2024-01-02 03:04:27.250"}']})},
-         outputs={"windows": Output(count=4)}, prints=Prints(count=18 + 4 + 181 + 67 + 5 + 69, order="per-identifier",
-                                                      unordered=("session",))),
+         outputs={"windows": Output(count=4)}, prints=Prints(count=18 + 4 + 181 + 67 + 5 + 69 + 10, order="per-identifier",
+                                                      unordered=("session", "cascaded"))),
     # Flink SQL regular inner joins: an equality and a further condition into print, an equality into Kafka, a
     # GROUP BY over a join as a tableau (the joined rows' order depends on how the two inputs interleave); UNION
     # ALL of three queries (two reading one table) into print and of two as a tableau; the tables a LEFT, a RIGHT

@@ -854,14 +854,18 @@ def test_a_top_n_over_a_changelog_follows_retractions_as_flinks_retract_strategy
         ("-D", ("a", 5)), ("+I", ("c", 4)), ("-D", ("c", 4)), ("+I", ("d", 11))]
 
 
-def test_a_group_by_subquery_is_an_updating_view_and_a_windowed_one_is_refused():
+def test_a_group_by_subquery_is_an_updating_view_and_a_windowed_one_an_insert_only_one_with_its_rowtime():
     tables = {"t": _table("CREATE TABLE t (k STRING, v BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) "
                           "WITH ('connector' = 'kafka')")}
     view = planner.view_of("v", dialect.parse("SELECT k, SUM(v) AS s FROM t GROUP BY k")[0], tables)
     assert [c.name for c in view.columns] == ["k", "s"] and planner._is_changelog_source(view)
-    with pytest.raises(UnsupportedFeatureError, match="A view or subquery of a window aggregation"):
-        planner.view_of("w", dialect.parse("SELECT k, COUNT(*) FROM t GROUP BY k, TUMBLE(ts, INTERVAL '1' SECOND)")[0],
-                        tables)
+    windowed = planner.view_of("w", dialect.parse(
+        "SELECT k, COUNT(*) AS n, TUMBLE_ROWTIME(ts, INTERVAL '1' SECOND) AS rt FROM t "
+        "GROUP BY k, TUMBLE(ts, INTERVAL '1' SECOND)")[0], tables)
+    assert not planner._is_changelog_source(windowed) and windowed.watermark == ("rt", 0)
+    without_rowtime = planner.view_of("w", dialect.parse(
+        "SELECT k, COUNT(*) FROM t GROUP BY k, TUMBLE(ts, INTERVAL '1' SECOND)")[0], tables)
+    assert without_rowtime.watermark is None          # a window over it fails: no time attribute
 
 
 @pytest.mark.parametrize("condition, bounds", [

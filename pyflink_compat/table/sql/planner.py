@@ -303,6 +303,13 @@ class JobBuilder:
             return self._unnested_stream(view)
         if isinstance(view.query, WindowTableRelation):       # its window columns come with the aggregation
             return self._source_stream(view.query.base)
+        if isinstance(view.query, WindowedRelation):
+            key = ("windowed", view.name, id(view.query))
+            if key not in self.streams:
+                grouping = view.query.grouping
+                self.streams[key] = grouping.changes(self, grouping.types).map(
+                    _values_row, output_type=_row_type(view)).name("Calc[%s]" % view.name)
+            return self.streams[key]
         if isinstance(view.query, OverRelation):
             key = ("over", view.name, id(view.query))
             if key not in self.streams:
@@ -1126,7 +1133,12 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     if select.args.get("group"):
         grouping = plan_grouping(select, source, compiler)
         if grouping.window is not None:
-            _refuse("A view or subquery of a window aggregation", "insert the aggregation into its sink directly")
+            # insert-only rows; their window_time (a group window's *_ROWTIME) stays a time attribute, so that
+            # a window over the view cascades (Flink's rows carry it as their timestamp, as ours do)
+            rowtime = next((grouping.names[position] for position, output in enumerate(grouping.outputs)
+                            if output == ("window", "rowtime")), None)
+            return CatalogTable(name, tuple(grouping.columns()), {}, None if rowtime is None else (rowtime, 0),
+                                WindowedRelation(grouping))
         return CatalogTable(name, tuple(grouping.columns()), {}, None, GroupedRelation(select, source))
     _refuse_window_table_without_aggregation(source)
     ranked = [position for position, item in enumerate(select.expressions) if isinstance(item, exp.Alias)
@@ -1158,6 +1170,13 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
             if watermark is not None:
                 break
     return CatalogTable(name, columns, {}, watermark, select)
+
+
+class WindowedRelation:
+    """A view or subquery of a window aggregation: the window's results as insert-only rows."""
+
+    def __init__(self, grouping: "_Grouping"):
+        self.grouping = grouping
 
 
 class GroupedRelation:
@@ -1483,7 +1502,9 @@ def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Group
         bound = window.bound_of(node) if window is not None else None
         if bound is not None:
             grouping.outputs.append(("window", bound))
-            grouping.types.append(SqlType("TIMESTAMP", precision=3))
+            # Flink types SQL's TUMBLE_START / _END NOT NULL, TUMBLE_ROWTIME and the Table API's w.start nullable
+            grouping.types.append(SqlType("TIMESTAMP", precision=3,
+                                          nullable=bound == "rowtime" or bool(node.meta.get("table_api"))))
             continue
         call = aggregates.call_of(node, compiler)
         if call is None and node.find(exp.Column) is None and not list(node.find_all(exp.AggFunc)):

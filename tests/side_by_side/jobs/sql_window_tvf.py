@@ -2,7 +2,8 @@
 TIMESTAMP(3) column with WATERMARK FOR: TUMBLE per user into a print table and into a Kafka table (JSON),
 HOP over all users (a record in two windows), CUMULATE over all users (windows growing by a step), SESSION
 per user (PARTITION BY) and over all users, window_time (the window's last millisecond) printed as a tableau;
-a record behind the watermark comes in the same micro-batch as the records that moved it; Top-N, deduplication
+a record behind the watermark comes in the same micro-batch as the records that moved it; cascading windows (a
+window over a view of a window aggregation, by window_time and by TUMBLE_ROWTIME); Top-N, deduplication
 and ORDER BY ... LIMIT over a 'datagen' table; OVER aggregations (ROWS and RANGE frames, named windows); Top-N over
 a GROUP BY, GROUP BY views, RANK refused.
 
@@ -46,7 +47,27 @@ t_env.execute_sql("""
     CREATE TABLE windows (usr STRING, window_start TIMESTAMP(3), clicks BIGINT) WITH (
         'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json')"""
                   % (windows_topic, brokers))
+# cascading windows: a view of a window aggregation keeps window_time (a group window's TUMBLE_ROWTIME) as its
+# rowtime, and a wider window over it adds the narrower one's results up
+t_env.execute_sql("""
+    CREATE VIEW five_seconds AS SELECT usr, window_start AS ws, window_time AS rowtime, COUNT(*) AS n
+    FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' SECONDS)) GROUP BY usr, window_start, window_end,
+    window_time""")
+t_env.execute_sql("""
+    CREATE VIEW five_grouped AS SELECT usr, TUMBLE_START(ts, INTERVAL '5' SECOND) AS s,
+    TUMBLE_ROWTIME(ts, INTERVAL '5' SECOND) AS rt, COUNT(*) AS n FROM clicks GROUP BY usr, TUMBLE(ts, INTERVAL '5' SECOND)""")
+t_env.from_path("five_grouped").print_schema()
+t_env.execute_sql("""
+    CREATE TABLE cascade_sums (window_start TIMESTAMP(3), window_time TIMESTAMP(3), total BIGINT, parts BIGINT)
+    WITH ('connector' = 'print', 'print-identifier' = 'cascaded')""")
 statements = t_env.create_statement_set()
+statements.add_insert_sql("""
+    INSERT INTO cascade_sums SELECT window_start, window_time, SUM(n), COUNT(*)
+    FROM TABLE(TUMBLE(TABLE five_seconds, DESCRIPTOR(rowtime), INTERVAL '20' SECONDS))
+    GROUP BY window_start, window_end, window_time""")
+statements.add_insert_sql("""
+    INSERT INTO cascade_sums SELECT TUMBLE_START(rt, INTERVAL '20' SECOND), TUMBLE_ROWTIME(rt, INTERVAL '20' SECOND),
+    SUM(n), COUNT(DISTINCT usr) FROM five_grouped GROUP BY TUMBLE(rt, INTERVAL '20' SECOND)""")
 statements.add_insert_sql("""
     INSERT INTO per_user
     SELECT window_start, window_end, usr, COUNT(*), COUNT(url)
