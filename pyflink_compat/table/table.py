@@ -12,6 +12,7 @@ from pyflink_compat.table.expression import Expression, WindowProperty, to_node
 from pyflink_compat.table.sql.planner import query_watermark
 
 __all__ = ["Table", "GroupedTable", "GroupWindowedTable", "OverWindowedTable", "WindowGroupedTable"]
+# (AggregatedTable is public in PyFlink's module without being in its __all__)
 
 _StandIns = missing.stand_ins(__name__)
 OverWindowedTable = _StandIns.OverWindowedTable
@@ -180,12 +181,17 @@ class Table(object):
 
     # relational operations ------------------------------------------------------------------------
     def _made(self, select) -> 'Table':
-        table = Table(select, self._t_env)
+        from pyflink_compat.table.sql.planner import global_aggregation
+        table = Table(global_aggregation(select), self._t_env)
         table._columns()                 # validated now, as Flink's planner validates each operation
         return table
 
     def select(self, *fields: Expression) -> 'Table':
+        from pyflink_compat.table.sql.planner import global_aggregation
         items = [_item(field, position, "_c%d") for position, field in enumerate(fields)]
+        probe = _select_from([item.copy() for item in items], self._select)
+        if global_aggregation(probe) is not probe:       # aggregates of all rows: Flink's names for them
+            return _grouped_select(self, [], None, fields)
         _check_fields(items, self._names(), "select")
         return self._made(_select_from(items, self._select))
 
@@ -447,9 +453,16 @@ class Table(object):
                             materialized(changes))
 
 
+def _aggregate(self, func) -> 'AggregatedTable':
+    """An aggregate function over all rows (a global aggregation); ``select`` reads its result."""
+    return AggregatedTable((self, [], func), self._t_env)
+
+
+Table.aggregate = _aggregate
+
 for _name in ("minus", "minus_all",
               "union", "intersect", "intersect_all",
-              "aggregate", "flat_aggregate", "get_schema", "get_resolved_schema", "insert_into",
+              "flat_aggregate", "get_schema", "get_resolved_schema", "insert_into",
               "to_changelog", "from_changelog"):
     if hasattr(_StandIns.Table, _name):
         setattr(Table, _name, getattr(_StandIns.Table, _name))
@@ -471,7 +484,7 @@ def _grouped_select(table: Table, keys: list, window, fields) -> Table:
             raise _validation_error("A group window expects a time attribute for grouping in a stream "
                                     "environment.", "select")
     key_names = [key.name for key in keys if isinstance(key, exp.Column)]
-    items, unnamed = [], 0
+    items, computed = [], 0
     for field in fields:
         node = to_node(field).copy()
         if window is not None:
@@ -479,9 +492,11 @@ def _grouped_select(table: Table, keys: list, window, fields) -> Table:
         _check_fields([node], names, "select")
         if len(key_names) == len(keys):
             _check_fields([_outside_aggregates(node)], key_names, "select")
+        # Flink numbers an unnamed item by its place among the items that are not a key column as it is
         if not isinstance(node, (exp.Alias, exp.Column)):
-            node = _named(node, "EXPR$%d" % unnamed)
-            unnamed += 1
+            node = _named(node, "EXPR$%d" % computed)
+        if not isinstance(node, exp.Column):
+            computed += 1
         items.append(node)
     group = list(keys) + ([window._call()] if window is not None else [])
     query = _select_from(items, table._select)
@@ -532,8 +547,79 @@ class GroupedTable(object):
         return _grouped_select(self._table, self._keys, self._window, fields)
 
 
-GroupedTable.aggregate = _StandIns.GroupedTable.aggregate
+    def aggregate(self, func) -> 'AggregatedTable':
+        """An aggregate function per key (``udaf(...)(col('v')).alias('x', 'y')``); ``select`` then reads the keys
+        and the function's result (a ROW result as its fields)."""
+        return AggregatedTable((self._table, self._keys, func), self._t_env)
+
+
 GroupedTable.flat_aggregate = _StandIns.GroupedTable.flat_aggregate
+
+
+class AggregatedTable(object):
+    """The result of ``aggregate``: the grouping keys, then the aggregate's result, a ROW result flattened into
+    its fields (named by the alias, else Flink's ``TMP_0$field``; a scalar result ``TMP_0``)."""
+
+    def __init__(self, java_table, t_env):
+        self._table, self._keys, self._func = java_table
+        self._t_env = t_env
+
+    def select(self, *fields: Expression) -> Table:
+        from pyflink_compat.table.udf import UserDefinedAggregateFunctionWrapper
+        node = to_node(self._func).copy()
+        names = getattr(self._func, "_names", None)
+        if isinstance(node, exp.Alias):
+            names, node = (node.alias,), node.this
+        call = node
+        while isinstance(call, (exp.Paren, exp.Alias)):
+            call = call.this
+        function = call.args.get("function") if isinstance(call, exp.Anonymous) else None
+        if not isinstance(function, UserDefinedAggregateFunctionWrapper):
+            raise _validation_error("Only a Python aggregate function (udaf) is allowed in aggregate: %s"
+                                    % call.sql(), "aggregate")
+        temporary = "TMP_0"
+        key_items = [key.copy() for key in self._keys]
+        grouped = _grouped_select(self._table, self._keys, None,
+                                  [Expression(each) for each in key_items]
+                                  + [Expression(exp.Alias(this=node, alias=exp.to_identifier(temporary)))])
+        result_type = next(column.type for column in grouped._columns() if column.name == temporary)
+        items = [exp.column(column.name, quoted=True) for column in grouped._columns() if column.name != temporary]
+        if result_type.name == "ROW" and result_type.fields:
+            fields_of = [name for name, _ in result_type.fields]
+            if names is not None and len(names) != len(fields_of):
+                raise _validation_error("List of column aliases must have same degree as table; the returned table "
+                                        "of function '%s' has %d columns, whereas alias list has %d columns"
+                                        % (call.name, len(fields_of), len(names)), "aggregate")
+            for position, field in enumerate(fields_of):
+                items.append(exp.Alias(this=exp.Column(this=exp.to_identifier(field, quoted=True),
+                                                       table=exp.to_identifier(temporary, quoted=True)),
+                                       alias=exp.to_identifier(names[position] if names else
+                                                               "%s$%s" % (temporary, field), quoted=True)))
+        else:
+            items.append(exp.Alias(this=exp.column(temporary, quoted=True),
+                                   alias=exp.to_identifier(names[0] if names else temporary, quoted=True)))
+        flattened = grouped._made(_select_from(items, grouped._select))
+        # the fields over the flattened columns, written straight over the aggregation (one projection of it)
+        flattened_items = {item.alias_or_name: item for item in items}
+        selected = [_item(field, position, "_c%d") for position, field in enumerate(fields)]
+        selected = [exp.Star() if isinstance(item, exp.Column) and item.name == "*" else item for item in selected]
+        _check_fields([item for item in selected if not isinstance(item, exp.Star)], flattened._names(), "select")
+
+        def resolved(each):
+            if isinstance(each, exp.Column) and not each.table and each.name in flattened_items:
+                item = flattened_items[each.name]
+                return (item.this if isinstance(item, exp.Alias) else item).copy()
+            return each
+
+        merged = []
+        for item in selected:
+            if isinstance(item, exp.Star):
+                merged.extend(each.copy() for each in items)
+            elif isinstance(item, exp.Column):
+                merged.append(_named(resolved(item.copy()), item.name))
+            else:
+                merged.append(item.transform(resolved))
+        return grouped._made(_select_from(merged, grouped._select))
 
 
 class OverWindowedTable(object):

@@ -100,7 +100,8 @@ class TableEnvironment(_StandIns.TableEnvironment):
                 function = functions.get(call.name.lower())
                 if function is not None:
                     call.args["function"] = function
-        return statements
+        from pyflink_compat.table.sql.planner import global_aggregation
+        return [statement.transform(global_aggregation) for statement in statements]
 
     def execute_sql(self, stmt: str):
         from pyflink_compat.table.table_result import TableResult

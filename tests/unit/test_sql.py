@@ -919,3 +919,24 @@ def test_an_interval_join_keeps_rows_while_they_can_join_and_pads_outer_ones_whe
                     ("c", at(7), None, None)]
     # a joined row carries its left rowtime, whichever side came last
     assert out.records[0][1] == 0
+
+
+def test_alias_star_selects_that_sides_columns_and_aggregates_without_group_by_are_one_group():
+    tables = {t.name: t for t in [
+        _table("CREATE TABLE orders (id INT, amount DOUBLE) WITH ('connector' = 'kafka')"),
+        _table("CREATE TABLE payments (id INT, order_id INT, paid DOUBLE) WITH ('connector' = 'kafka')")]}
+    columns = planner.query_columns(dialect.parse(
+        "SELECT p.*, o.amount FROM orders o JOIN payments p ON o.id = p.order_id")[0], tables)
+    assert [c.name for c in columns] == ["id", "order_id", "paid", "amount"]
+    both = planner.query_columns(dialect.parse(
+        "SELECT o.*, p.* FROM orders o JOIN payments p ON o.id = p.order_id")[0], tables)
+    assert [c.name for c in both] == ["id", "amount", "id0", "order_id", "paid"]     # Flink's names
+    assert [c.name for c in planner.query_columns(dialect.parse("SELECT orders.* FROM orders")[0], tables)] == [
+        "id", "amount"]
+    # SELECT COUNT(*), SUM(x) FROM t: a GROUP BY of no keys (an OVER aggregate is not one)
+    grouped = planner.global_aggregation(dialect.parse("SELECT COUNT(*) AS n, SUM(amount) FROM orders")[0])
+    assert grouped.args["group"].expressions == []
+    assert [(c.name, c.type.text()) for c in planner.query_columns(grouped, tables)] == [
+        ("n", "BIGINT NOT NULL"), ("EXPR$1", "DOUBLE")]
+    plain = dialect.parse("SELECT id, amount * 2 FROM orders")[0]
+    assert planner.global_aggregation(plain) is plain

@@ -305,9 +305,6 @@ def sql_type_of(data_type) -> SqlType:
     stripped = text.strip()
     if stripped.upper().endswith("NOT NULL"):
         stripped, nullable = stripped[:-len("NOT NULL")].strip(), False
-    if row_fields(stripped) is not None:
-        raise UnsupportedFeatureError("A ROW value (%s) as a column" % text, SECTION,
-                                      "a ROW result of map() is flattened into columns")
     made = sql_type(parse_type(stripped), text)
     return attrs.evolve(made, nullable=nullable) if not nullable else made
 

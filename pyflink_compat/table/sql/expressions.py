@@ -201,6 +201,8 @@ def cast_value(value, target: SqlType, source: SqlType = None):
             lowered = value.strip().lower()
             return True if lowered == "true" else False if lowered == "false" else None
         return bool(value)
+    if name in ("ROW", "MAP", "ARRAY") and (source is None or source.name == name):
+        return value                # a Python function's structured result, as it gave it
     raise UnsupportedFeatureError("CAST to %s" % name, SECTION)
 
 

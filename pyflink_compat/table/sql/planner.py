@@ -174,6 +174,12 @@ class JobBuilder:
         or a left outer join."""
         if _is_upsert_source(source):
             return self._normalized_changes(select, source, compiler, converters)
+        if isinstance(source.query, UpdatingView):         # a projection of a projection of an updating relation
+            view = source.query
+            inner_compiler = compiler_of(view.source)
+            inner = [function for _, (function, _) in _projections(view.select, view.source, inner_compiler)]
+            changes = self._changelog_changes(view.select, view.source, inner_compiler, inner)
+            return changes.flat_map(_filtered_change(_condition(select, compiler), converters)).name("Calc")
         if isinstance(source.query, RankRelation):
             return self._ranked_changes(select, source, compiler, converters)
         if select.args.get("group"):
@@ -296,7 +302,7 @@ class JobBuilder:
 
     def _view_stream(self, view: CatalogTable):
         """The rows of a view: its query's projections and filter over its own source (read once per job)."""
-        if isinstance(view.query, GroupedRelation):
+        if isinstance(view.query, (GroupedRelation, UpdatingView)):
             _refuse("A join, UNNEST, window or OVER aggregation of a GROUP BY view",
                     "projections and filters of it, and Top-N over it, run")
         if isinstance(view.query, UnnestRelation):
@@ -502,7 +508,9 @@ def _updating_node(source: CatalogTable):
     if _is_upsert_source(source):
         return "update and delete changes", "ChangelogNormalize(key=[%s])" % ", ".join(source.primary_key)
     relation = source.query
-    while isinstance(relation, RankRelation):
+    while isinstance(relation, (RankRelation, UpdatingView)):
+        if isinstance(relation, UpdatingView):
+            return _updating_node(relation.source)
         relation = relation.base.query
     if isinstance(relation, GroupedRelation):
         grouping = plan_grouping(relation.select, relation.source, compiler_of(relation.source))
@@ -510,6 +518,29 @@ def _updating_node(source: CatalogTable):
     if isinstance(relation, JoinRelation):
         return "update and delete changes", "Join(joinType=[%s])" % relation.join_type()
     return "update and delete changes", "Rank"
+
+
+def global_aggregation(node):
+    """``SELECT COUNT(*), SUM(v) FROM t`` (aggregates without GROUP BY) as Flink plans it: a GROUP BY of no keys,
+    one group of all rows with its changelog. For ``statement.transform``."""
+    from pyflink_compat.table.udf import UserDefinedAggregateFunctionWrapper
+    if not isinstance(node, exp.Select) or node.args.get("group"):
+        return node
+
+    def aggregates(item) -> bool:
+        for each in item.find_all(exp.AggFunc, exp.Anonymous):
+            if isinstance(each, exp.Anonymous) and not isinstance(each.args.get("function"),
+                                                                  UserDefinedAggregateFunctionWrapper):
+                continue
+            if each.find_ancestor(exp.Window, exp.Select) is node:
+                return True           # not an OVER aggregate, nor one of a subquery
+        return False
+
+    if not any(aggregates(item) for item in node.expressions):
+        return node
+    grouped = node.copy()
+    grouped.set("group", exp.Group(expressions=[]))
+    return grouped
 
 
 def _is_upsert_source(table: CatalogTable) -> bool:
@@ -520,7 +551,7 @@ def _is_changelog_source(table: CatalogTable) -> bool:
     """Whether a relation's rows are updates, not only insertions: an 'upsert-kafka' table, an outer join, a
     Top-N or deduplication, a GROUP BY view."""
     return (_is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.outer)
-            or isinstance(table.query, (RankRelation, GroupedRelation)))
+            or isinstance(table.query, (RankRelation, GroupedRelation, UpdatingView)))
 
 
 def _filtered_change(condition, converters):
@@ -590,6 +621,14 @@ def _projections(select: exp.Select, source: CatalogTable, compiler) -> list:
         if isinstance(item, exp.Star):          # (not the row number of a LIMIT)
             projections.extend((column.name, (_field(position), column.type))
                                for position, column in enumerate(source.columns) if column.name != LIMIT_RANK)
+        elif isinstance(item, exp.Column) and isinstance(item.this, exp.Star):     # alias.*: that side's columns
+            prefix = item.table + "."
+            own = sorted((position, key[len(prefix):], column_type)
+                         for key, (position, column_type) in compiler.columns.items() if key.startswith(prefix))
+            if not own:                           # one table: its name or alias, all its columns
+                own = [(position, column.name, column.type) for position, column in enumerate(source.columns)
+                       if column.name != LIMIT_RANK]
+            projections.extend((name, (_field(position), column_type)) for position, name, column_type in own)
         else:
             projections.append((output_name(item, len(projections)), compiler.compile(item)))
     return _unique_names(projections)
@@ -1151,6 +1190,8 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
         return _rank_view(name, select, source, compiler, ranked)
     projections = _projections(select, source, compiler)
     columns = tuple(Column(column_name, column_type) for column_name, (_, column_type) in projections)
+    if _is_changelog_source(source):
+        return CatalogTable(name, columns, {}, None, UpdatingView(select, source))
     watermark = None
     if source.watermark is not None:
         rowtime = source.column_names.index(source.watermark[0])
@@ -1170,6 +1211,14 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
             if watermark is not None:
                 break
     return CatalogTable(name, columns, {}, watermark, select)
+
+
+class UpdatingView:
+    """A view or subquery projecting and filtering an updating relation (a GROUP BY view, an outer join, an
+    'upsert-kafka' table, another such view): its rows are that relation's changes, projected."""
+
+    def __init__(self, select, source: CatalogTable):
+        self.select, self.source = select, source
 
 
 class WindowedRelation:

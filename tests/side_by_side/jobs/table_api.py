@@ -26,7 +26,7 @@ from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
 from pyflink.table.expressions import col, concat, lit
 from pyflink.table.window import Tumble
 
-from table_functions import label, longest_name, score, split_tags, weighted_avg, words_of_row
+from table_functions import label, longest_name, low_high, score, split_tags, weighted_avg, words_of_row
 
 brokers, events_topic, out_topic, totals_topic = sys.argv[1:5]
 t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
@@ -103,6 +103,24 @@ events.map(label).execute().print()
 
 # 5. Python aggregate functions
 events.group_by(col("usr")).select(col("usr"), weighted_avg(col("id"), lit(2)).alias("wavg")).execute().print()
+# aggregate(): a ROW result flattened into columns (named by the alias, else TMP_0$field), per key and over all
+# rows; aggregates without GROUP BY (SQL and Table API) are one group of all rows with its changelog
+t_env.execute_sql("CREATE TABLE spans (usr STRING, low DOUBLE, high DOUBLE) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'spans')")
+t_env.execute_sql("CREATE TABLE overall (n BIGINT, total DOUBLE) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'overall')")
+per_user = events.group_by(col("usr")).aggregate(low_high(col("amount")).alias("low", "high")) \
+    .select(col("usr"), col("low"), col("high"))
+per_user.print_schema()
+events.group_by(col("usr")).aggregate(low_high(col("amount"))).select(col("*")).print_schema()
+everyone = events.aggregate(low_high(col("amount")).alias("lo", "hi")).select(col("hi"), col("lo"))
+everyone.print_schema()
+events.select(col("amount").sum, col("id").count.alias("n"), col("usr").max).print_schema()
+aggregates = t_env.create_statement_set()
+aggregates.add_insert("spans", per_user)
+aggregates.add_insert_sql("INSERT INTO overall SELECT COUNT(*), SUM(amount) FROM events WHERE usr <> 'carla'")
+aggregates.execute().wait()
+everyone.select(lit("all"), col("lo"), col("hi")).execute().print()
 t_env.create_temporary_function("longest_name", longest_name)
 t_env.execute_sql("SELECT TUMBLE_START(ts, INTERVAL '5' SECOND) AS w, longest_name(usr) AS longest FROM events "
                   "WHERE usr IS NOT NULL GROUP BY TUMBLE(ts, INTERVAL '5' SECOND)").print()

@@ -74,3 +74,27 @@ class WeightedAvg(AggregateFunction):
 
 weighted_avg = udaf(WeightedAvg())
 longest_name = udaf(lambda names: names.str.len().max(), result_type=DataTypes.BIGINT(), func_type="pandas")
+
+
+class LowHigh(AggregateFunction):
+    """The lowest and the highest amount (NULLs skipped) as a ROW: aggregate() flattens it into two columns."""
+
+    def create_accumulator(self):
+        return Row(None, None)
+
+    def accumulate(self, accumulator, amount):
+        if amount is not None:
+            accumulator[0] = amount if accumulator[0] is None else min(accumulator[0], amount)
+            accumulator[1] = amount if accumulator[1] is None else max(accumulator[1], amount)
+
+    def get_value(self, accumulator):
+        return Row(accumulator[0], accumulator[1])
+
+    def get_result_type(self):
+        return DataTypes.ROW([DataTypes.FIELD("low", DataTypes.DOUBLE()), DataTypes.FIELD("high", DataTypes.DOUBLE())])
+
+    def get_accumulator_type(self):
+        return DataTypes.ROW([DataTypes.FIELD("a", DataTypes.DOUBLE()), DataTypes.FIELD("b", DataTypes.DOUBLE())])
+
+
+low_high = udaf(LowHigh())
