@@ -31,6 +31,23 @@ def _refuse(what: str, advice: str = None):
 _TYPED = ("INT", "BIGINT", "SMALLINT", "TINYINT", "STRING", "BOOLEAN", "DOUBLE", "FLOAT")
 
 
+class _Identity:
+    """An object as a key of the job's streams by identity, kept alive by the key: a key holding only ``id()`` of
+    a relation planned and dropped could be taken by another relation made later at the same address (two
+    aggregations of one job then read one stream)."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, target):
+        self.target = target
+
+    def __hash__(self):
+        return id(self.target)
+
+    def __eq__(self, other):
+        return isinstance(other, _Identity) and other.target is self.target
+
+
 def _row_type(table: CatalogTable):
     """The type of the table's rows between the operators (None: pickled rows)."""
     from pyflink_compat.common.typeinfo import Types
@@ -192,7 +209,7 @@ class JobBuilder:
 
     def _grouped_changes(self, view: CatalogTable):
         """The changelog of a GROUP BY view (its aggregation added to the job once)."""
-        key = ("grouped", view.name, id(view.query))
+        key = ("grouped", view.name, _Identity(view.query))
         if key not in self.streams:
             relation = view.query
             grouping = plan_grouping(relation.select, relation.source, compiler_of(relation.source))
@@ -233,7 +250,7 @@ class JobBuilder:
             operator, name = ranking.AppendOnlyTopN(limit, tuple(desc for _, desc, _ in relation.order),
                                                     relation.rank_position if selected else None, first,
                                                     tuple(nulls_first for _, _, nulls_first in relation.order)), "Rank"
-        key = ("rank", id(relation), first, limit, selected)
+        key = ("rank", _Identity(relation), first, limit, selected)
         if key not in self.streams:
             if updating:
                 rows = self._grouped_changes(relation.base).flat_map(relation.keyed_changes())
@@ -274,14 +291,14 @@ class JobBuilder:
     def _source_stream(self, table: CatalogTable):
         from pyflink_compat.table.sql.bridge import DataStreamRelation, ElementsRelation, rows_of
         if isinstance(table.query, ElementsRelation):
-            key = ("elements", id(table.query))
+            key = ("elements", _Identity(table.query))
             if key not in self.streams:
                 from pyflink_compat.common.types import Row
                 self.streams[key] = self.env.from_collection([Row(*row) for row in table.query.rows],
                                                              type_info=_row_type(table))
             return self.streams[key]
         if isinstance(table.query, DataStreamRelation):
-            key = ("datastream", id(table.query), table.name)
+            key = ("datastream", _Identity(table.query), table.name)
             if key not in self.streams:
                 self.streams[key] = self._data_stream_source(table)
             return self.streams[key]
@@ -310,14 +327,14 @@ class JobBuilder:
         if isinstance(view.query, WindowTableRelation):       # its window columns come with the aggregation
             return self._source_stream(view.query.base)
         if isinstance(view.query, WindowedRelation):
-            key = ("windowed", view.name, id(view.query))
+            key = ("windowed", view.name, _Identity(view.query))
             if key not in self.streams:
                 grouping = view.query.grouping
                 self.streams[key] = grouping.changes(self, grouping.types).map(
                     _values_row, output_type=_row_type(view)).name("Calc[%s]" % view.name)
             return self.streams[key]
         if isinstance(view.query, OverRelation):
-            key = ("over", view.name, id(view.query))
+            key = ("over", view.name, _Identity(view.query))
             if key not in self.streams:
                 relation = view.query
                 self.streams[key] = self._source_stream(relation.base).flat_map(relation.keyed_rows()).name("Calc") \
@@ -330,7 +347,7 @@ class JobBuilder:
                                                                             "filters into a sink or as a query's "
                                                                             "result run")
             return self._joined_stream(view)
-        key = ("view", view.name, id(view.query))
+        key = ("view", view.name, _Identity(view.query))
         if key not in self.streams:
             select = view.query
             source = relation_of(select, self.tables)
@@ -348,7 +365,7 @@ class JobBuilder:
         """The joined rows of an inner join; the changes (row kind, values) of a left outer join."""
         from pyflink_compat.table.sql.joins import InnerJoin, IntervalJoin, OuterJoin
         relation = table.query
-        key = ("join", id(relation.left.query), relation.left.name, relation.right.name, relation.text)
+        key = ("join", _Identity(relation.left.query), relation.left.name, relation.right.name, relation.text)
         if key not in self.streams:
             left = self._source_stream(relation.left).flat_map(
                 _keyed_side(relation.left_keys, relation.side in ("LEFT", "FULL"))).name("Calc")
@@ -373,7 +390,7 @@ class JobBuilder:
 
     def _unnested_stream(self, table: CatalogTable):
         relation = table.query
-        key = ("unnest", relation.base.name, id(relation.base.query), relation.text)
+        key = ("unnest", relation.base.name, _Identity(relation.base.query), relation.text)
         if key not in self.streams:
             self.streams[key] = self._source_stream(relation.base).flat_map(
                 _expand(relation), output_type=_row_type(table)).name("Correlate")
