@@ -48,6 +48,14 @@ def committed_batches(job_directory) -> int:
     return total
 
 
+def wait_for_a_committed_batch(checkpoint_dir, process, deadline_s=120.0):
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline and process.poll() is None:
+        if committed_batches(newest_job_directory(checkpoint_dir)) >= 1:
+            return
+        time.sleep(0.2)
+
+
 def wait_for_new_output(bootstrap, topic, before, process, deadline_s=120.0):
     deadline = time.monotonic() + deadline_s
     while time.monotonic() < deadline and process.poll() is None:
@@ -60,7 +68,8 @@ def run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_pat
                    guarantee="at-least-once", final_timeout_s=600):
     """Kill the job ``kills`` times (or until the monotonic time ``until``), restarting from the newest
     checkpoint each time; then let the last restart finish. Most kills come at a random moment after the
-    run wrote new output (so work is lost mid-stream), some at a random moment of its start. Returns how
+    run wrote new output (so work is lost mid-stream), some at a random moment of its start; the first once it
+    committed a micro-batch. Returns how
     many runs were killed and the most micro-batches a restored checkpoint held (so a test knows that
     restores had progress to resume)."""
     restore, killed, resumed_batches = None, 0, 0
@@ -68,7 +77,12 @@ def run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_pat
         before = output_size(bootstrap, topic_out)
         process = start_checkpointed_job(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore,
                                          guarantee)
-        if rng.random() < 0.25:
+        if killed == 0:
+            # The first run is killed only once it has committed a micro-batch, so at least one restore has
+            # progress (and state) to resume, however the random kills of the later runs fall.
+            wait_for_a_committed_batch(checkpoint_dir, process)
+            time.sleep(rng.uniform(0.0, 1.2))
+        elif rng.random() < 0.25:
             time.sleep(rng.uniform(2.0, 10.0))
         else:
             wait_for_new_output(bootstrap, topic_out, before, process)
@@ -121,6 +135,8 @@ def kill_job(process):
 
 def newest_job_directory(checkpoint_dir):
     """The job directory of the latest run that got as far as recording itself (job.json)."""
+    if not os.path.isdir(checkpoint_dir):
+        return None
     candidates = [os.path.join(checkpoint_dir, name) for name in os.listdir(checkpoint_dir)]
     candidates = [path for path in candidates if os.path.isfile(os.path.join(path, "job.json"))]
     return max(candidates, key=lambda path: os.stat(os.path.join(path, "job.json")).st_mtime, default=None)
