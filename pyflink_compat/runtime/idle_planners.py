@@ -3,8 +3,9 @@
 To plan a query over a Python data source, Spark forks Python workers (from one fork server per kind) that
 look the source up, create it and plan its reads. It keeps each forked worker for reuse, so they stay
 alive, idle, for the whole job: about 250 MiB of summed RSS on the windows benchmark (each has imported
-pyspark, pyarrow and our modules). Once every query of a job has run Spark jobs (its first micro-batch is
-planned; later micro-batches do not use these workers), this ends those idle workers. Spark checks a pooled
+pyspark, pyarrow and our modules). Once a job has run for ``RELEASE_AFTER_S`` and every query of it has run
+Spark jobs (its first micro-batch is planned; later micro-batches do not use these workers), this ends those
+idle workers; a shorter job leaves them to the next job of the process, which plans faster with them. Spark checks a pooled
 worker before reusing it and forks a new one when it is gone (a later ``execute()`` in the same process
 plans as before, a fork slower). The fork servers themselves are kept: Spark cannot replace a dead one.
 
@@ -37,6 +38,9 @@ CREATING_MODULES = frozenset({
     "pyspark.sql.worker.lookup_data_sources",
     "pyspark.sql.worker.create_data_source",
 })
+
+#: Seconds a job runs before its idle planning workers are ended (short jobs leave them to the next one).
+RELEASE_AFTER_S = 8.0
 
 _planning_lock = threading.RLock()
 # Jobs of this process whose queries have not all run their first micro-batch: Spark may still be planning

@@ -133,7 +133,6 @@ class JobRun:
         self._thread = None
         self._checkpoints = None
         self._started_at = None
-        self._release_creators = False      # the data sources' creating workers are still to be ended
         # execute_async: nobody waits on the job, so its failure is logged when it happens (execute() raises it)
         self.log_failure = False
 
@@ -154,8 +153,6 @@ class JobRun:
                 worker = worker_python.resolve(configuration)
                 spark = session.get_session(configuration, worker)
                 planned = translate.plan_queries(spark, self.job, self.job_name, self._checkpoints, self.deliver)
-                release_creators = idle_planners.enabled(configuration) and idle_planners.release(
-                    warm_up.created, modules=idle_planners.CREATING_MODULES, job_id=self.job_id) is None
             except BaseException:
                 idle_planners.job_started(self.job_id)
                 self._checkpoints.discard()          # nothing ran: nothing to keep
@@ -170,8 +167,6 @@ class JobRun:
                 self._stop_all()
                 self._checkpoints.finish(checkpoints.FAILED)
                 raise
-        # The data sources are created: the workers that created them (and the warm-up's) are idle from here on.
-        self._release_creators = release_creators
         self.status = JobStatus.RUNNING
         launch.report_submitted(self.job_id)
         log.info("Job '%s' (%s) running %d Spark quer%s", self.job_name, self.job_id, len(self._queries),
@@ -185,15 +180,18 @@ class JobRun:
         try:
             pending = list(self._queries)
             started = set()                   # queries that have run Spark jobs (their first batch is planned)
-            release_planners = idle_planners.enabled(self.job.configuration)
-            release_creators = self._release_creators
+            release_planners = release_creators = idle_planners.enabled(self.job.configuration)
+            # The idle planning workers are ended only once the job has run a while: a short job (one statement
+            # of a SQL script, a collect()) is mostly followed by another, which plans with the same workers
+            # (re-forking them costs a statement about 1.5 s); a long job gives their memory back.
+            release_from = self._started_at + idle_planners.RELEASE_AFTER_S
             while pending and not self._cancel_requested.is_set():
-                if release_creators:                  # the warm-up had not created its data source yet
+                if release_creators and time.monotonic() >= release_from:
                     release_creators = idle_planners.release(
                         warm_up.created, modules=idle_planners.CREATING_MODULES, job_id=self.job_id) is None
                 if len(started) == len(self._queries):
                     idle_planners.job_started(self.job_id)
-                    if release_planners:
+                    if release_planners and time.monotonic() >= release_from:
                         release_planners = idle_planners.release(warm_up.finished,
                                                                  job_id=self.job_id) is None   # None: try again
                 for plan, query in list(pending):

@@ -109,7 +109,7 @@ class Case:
     outputs: Dict[str, Output] = attr.Factory(dict)
     prints: Optional[Prints] = None
     bounded: bool = True                       # the job ends by itself
-    timeout_s: float = 150.0                   # per engine run
+    timeout_s: float = 360.0                   # per engine run: a deadline for a hang, with room for a slow machine
     # The late input comes once a printed line contains this text (default: once any output appeared).
     late_after: Optional[str] = None
     settle_s: Optional[float] = None           # after the expected outputs arrived, wait for extras this long
