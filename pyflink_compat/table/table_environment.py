@@ -101,7 +101,15 @@ class TableEnvironment(_StandIns.TableEnvironment):
                 if function is not None:
                     call.args["function"] = function
         from pyflink_compat.table.sql.planner import global_aggregation
-        return [statement.transform(global_aggregation) for statement in statements]
+        from pyflink_compat.table.sql.values_clause import inline_values
+        return [inline_values(statement, self._register_values).transform(global_aggregation)
+                for statement in statements]
+
+    def _register_values(self, table) -> str:
+        import attrs
+        name = self._unnamed()
+        self._catalog()[name] = attrs.evolve(table, name=name)
+        return name
 
     def execute_sql(self, stmt: str):
         from pyflink_compat.table.table_result import TableResult

@@ -940,3 +940,34 @@ def test_alias_star_selects_that_sides_columns_and_aggregates_without_group_by_a
         ("n", "BIGINT NOT NULL"), ("EXPR$1", "DOUBLE")]
     plain = dialect.parse("SELECT id, amount * 2 FROM orders")[0]
     assert planner.global_aggregation(plain) is plain
+
+
+def _values(sql):
+    from sqlglot import exp
+    from pyflink_compat.table.sql.values_clause import values_table
+    node = dialect.parse(sql)[0].find(exp.Values)
+    alias = node.args.get("alias")
+    return values_table(node, [c.name for c in alias.columns] if alias is not None and alias.columns else None)
+
+
+def test_values_rows_are_typed_per_column_by_their_common_type_as_flinks():
+    table = _values("SELECT * FROM (VALUES (1, 'a', 1.5, TRUE), (2, 'bcd', 20.25, CAST(NULL AS BOOLEAN))) "
+                    "AS v(id, name, amount, flag)")
+    assert [(c.name, c.type.text()) for c in table.columns] == [
+        ("id", "INT NOT NULL"), ("name", "VARCHAR(3) NOT NULL"), ("amount", "DECIMAL(4, 2) NOT NULL"),
+        ("flag", "BOOLEAN")]
+    import decimal
+    assert table.query.rows == ((1, "a", decimal.Decimal("1.50"), True), (2, "bcd", decimal.Decimal("20.25"), None))
+    unnamed = _values("SELECT * FROM (VALUES ('x', 1), ('y', 2.5E0))")
+    assert [(c.name, c.type.text()) for c in unnamed.columns] == [("EXPR$0", "CHAR(1) NOT NULL"),
+                                                                   ("EXPR$1", "DOUBLE NOT NULL")]
+    assert unnamed.query.rows == (("x", 1.0), ("y", 2.5))
+
+
+def test_values_with_a_bare_null_or_rows_of_other_types_are_refused_as_flinks():
+    with pytest.raises(JavaStyleError, match="Illegal use of 'NULL'"):
+        _values("SELECT * FROM (VALUES (1), (NULL)) AS v(a)")
+    with pytest.raises(JavaStyleError, match="compatible types"):
+        _values("SELECT * FROM (VALUES (1), ('a')) AS v(a)")
+    with pytest.raises(JavaStyleError, match="same degree"):
+        _values("SELECT * FROM (VALUES (1, 2)) AS v(a)")

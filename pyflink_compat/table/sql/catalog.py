@@ -21,6 +21,7 @@ class SqlType:
     key: Optional["SqlType"] = None  # MAP<key, element>
     fields: Optional[Tuple[Tuple[str, "SqlType"], ...]] = None    # ROW<name type, ...>
     length: Optional[int] = attrs.field(default=None, eq=False)   # VARCHAR(n), CHAR(n): n (read as STRING)
+    fixed_length: bool = attrs.field(default=False, eq=False)      # CHAR(n), not VARCHAR(n)
     # "PROCTIME": a processing-time attribute (PROCTIME(), and a column that is it as it is)
     time_attribute: Optional[str] = attrs.field(default=None, eq=False)
     # the name of the column these values come from, as a table or a function made it: what a Python function
@@ -31,7 +32,9 @@ class SqlType:
         """The type as Flink prints it in a schema: ``BIGINT``, ``TIMESTAMP(3)``, ``ARRAY<STRING>``,
         ``BIGINT NOT NULL``."""
         root = self.name
-        if self.name == "DECIMAL":
+        if self.name == "STRING" and self.length is not None:
+            root = "%s(%d)" % ("CHAR" if self.fixed_length else "VARCHAR", self.length)
+        elif self.name == "DECIMAL":
             root = "DECIMAL(%d, %d)" % (self.precision, self.scale)
         elif self.precision is not None:
             root = "%s(%d)" % (root, self.precision)
@@ -122,7 +125,7 @@ def sql_type(kind: exp.DataType, column: str) -> SqlType:
         parameters = kind.expressions
         return SqlType(name, precision=int(parameters[0].this.this) if parameters else 6)   # Flink's default: 6
     if kind.this in (exp.DType.VARCHAR, exp.DType.CHAR) and kind.expressions:
-        return SqlType(name, length=int(kind.expressions[0].this.this))
+        return SqlType(name, length=int(kind.expressions[0].this.this), fixed_length=kind.this == exp.DType.CHAR)
     return SqlType(name)
 
 

@@ -22,6 +22,10 @@ def validation_error(message: str, method: str = "executeSql") -> JavaStyleError
     return JavaStyleError("org.apache.flink.table.api.ValidationException", message, method)
 
 
+def _string_kept(operand_type: SqlType) -> SqlType:
+    return operand_type if operand_type.name == "STRING" else SqlType("STRING")
+
+
 def _wider(a: SqlType, b: SqlType) -> SqlType:
     if a.name in _WIDTH and b.name in _WIDTH:
         return a if _WIDTH[a.name] >= _WIDTH[b.name] else b
@@ -513,12 +517,12 @@ class Compiler:
         return attempt, target
 
     def _upper(self, node):
-        operand, _ = self.compile(node.this)
-        return _null_safe(str.upper, operand), SqlType("STRING")
+        operand, operand_type = self.compile(node.this)     # Flink's UPPER / LOWER keep their argument's type
+        return _null_safe(str.upper, operand), _string_kept(operand_type)
 
     def _lower(self, node):
-        operand, _ = self.compile(node.this)
-        return _null_safe(str.lower, operand), SqlType("STRING")
+        operand, operand_type = self.compile(node.this)
+        return _null_safe(str.lower, operand), _string_kept(operand_type)
 
     def _length(self, node):
         operand, _ = self.compile(node.this)

@@ -52,3 +52,17 @@ t_env.execute_sql("""
         'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json')
     """ % (out_topic, brokers))
 t_env.execute_sql("INSERT INTO nested_out SELECT *, price / 3 FROM orders").wait()
+
+# VALUES rows, typed as Flink types them (per column the common type of its rows: VARCHAR of the longest string,
+# CHAR(n) when all are n long, a DECIMAL wide enough for every row, NOT NULL unless a row is NULL), inserted,
+# queried with a GROUP BY, and their schemas (UPPER keeps its argument's type)
+t_env.execute_sql("CREATE TABLE valued (id BIGINT, name STRING, amount DOUBLE) "
+                  "WITH ('connector' = 'print', 'print-identifier' = 'valued')")
+t_env.execute_sql("INSERT INTO valued VALUES (1, 'a', 1.5), (2, 'bcd', -3), "
+                  "(3, CAST(NULL AS STRING), CAST(NULL AS DOUBLE))").wait()
+t_env.sql_query("SELECT * FROM (VALUES (1, 'a', 1.5, TRUE), (2, 'bcd', 20.25, CAST(NULL AS BOOLEAN))) "
+                "AS v(id, name, amount, flag)").print_schema()
+t_env.sql_query("SELECT UPPER(name) AS name, amount * 2 AS twice FROM (VALUES ('ab', 1)) AS v(name, amount)") \
+    .print_schema()
+t_env.execute_sql("SELECT name, COUNT(*) AS n, SUM(amount) AS total FROM (VALUES ('a', 1), ('b', 2), ('a', 3)) "
+                  "AS v(name, amount) GROUP BY name").print()
