@@ -380,6 +380,11 @@ class Table(object):
         return self._t_env._run_inserts([insert], "insert-into_default_catalog.default_database.%s"
                                         % table_path_or_descriptor)
 
+    def insert_into(self, table_path_or_descriptor, overwrite: bool = False):
+        """The insertion of this table's rows into a sink table, run by the pipeline's ``execute()``."""
+        from pyflink_compat.table.table_pipeline import TablePipeline
+        return TablePipeline(self, table_path_or_descriptor, overwrite)
+
     def distinct(self) -> 'Table':
         """The distinct rows (an aggregation grouped by every column, as Flink runs it)."""
         from pyflink_compat.table.sql.dialect import distinct_as_group_by
@@ -462,7 +467,7 @@ Table.aggregate = _aggregate
 
 for _name in ("minus", "minus_all",
               "union", "intersect", "intersect_all",
-              "flat_aggregate", "get_schema", "get_resolved_schema", "insert_into",
+              "flat_aggregate", "get_schema", "get_resolved_schema",
               "to_changelog", "from_changelog"):
     if hasattr(_StandIns.Table, _name):
         setattr(Table, _name, getattr(_StandIns.Table, _name))

@@ -293,3 +293,21 @@ def test_an_interval_join_pads_outer_rows_once_they_expire_and_holds_the_waterma
         "left> +I[9, 2024-01-01T11:00:00.999]", "left> +I[1, 2024-01-01T11:00]", "left> +I[3, null]"]
     assert sorted(line for line in printed if line.startswith("hourly> ")) == [
         "hourly> +I[2024-01-01T10:00, 1]", "hourly> +I[2024-01-01T11:00, 1]"]
+
+
+def test_values_rows_go_to_kafka_through_an_insert_and_a_table_pipeline(spark, bootstrap):
+    # VALUES rows typed as Flink types them (DECIMAL(4, 2) for 1.5 and 20.25; its json format writes 1.5), inserted by
+    # INSERT INTO ... VALUES and by Table.insert_into(...).execute() (Flink 2.x's TablePipeline)
+    topic = create_topic(bootstrap, unique_topic("sql-values-out"))
+    t_env = _table_environment()
+    t_env.execute_sql("CREATE TABLE sink_out (id INT, name STRING, amount DECIMAL(5, 2)) WITH ('connector' = 'kafka', "
+                      "'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json')" % (topic, bootstrap))
+    t_env.execute_sql("INSERT INTO sink_out VALUES (1, 'a', 1.5), (2, 'bcd', 20.25)").wait()
+    pipeline = t_env.sql_query("SELECT id * 10, UPPER(name), amount FROM (VALUES (3, 'x', 0.125)) AS v(id, name, amount)") \
+        .insert_into("sink_out")
+    assert values(consume(bootstrap, topic, 2, settle_s=0)) == ['{"id":1,"name":"a","amount":1.5}',
+                                                               '{"id":2,"name":"bcd","amount":20.25}']
+    pipeline.execute().wait()
+    assert values(consume(bootstrap, topic, 3)) == ['{"id":1,"name":"a","amount":1.5}',
+                                                    '{"id":2,"name":"bcd","amount":20.25}',
+                                                    '{"id":30,"name":"X","amount":0.13}']

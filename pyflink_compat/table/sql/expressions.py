@@ -184,7 +184,10 @@ def cast_value(value, target: SqlType, source: SqlType = None):
     if name == "TIMESTAMP":
         if isinstance(value, str):
             from pyflink_compat.table.sql.values import parse_sql_timestamp
-            return parse_sql_timestamp(value.strip())
+            value = parse_sql_timestamp(value.strip())
+        if target.precision is not None and target.precision < 6 and getattr(value, "microsecond", 0):
+            step = 10 ** (6 - target.precision)         # a narrower TIMESTAMP(p) truncates, as Flink's cast
+            value = value.replace(microsecond=value.microsecond - value.microsecond % step)
         return value
     if name in INTEGERS:
         if isinstance(value, str):
@@ -213,7 +216,8 @@ def cast_value(value, target: SqlType, source: SqlType = None):
 def cast_to(compiled: Compiled, target: SqlType) -> Callable:
     """The function converting the compiled expression's values to ``target`` (INSERT into a column)."""
     function, own = compiled
-    if own.name == target.name:
+    if own.name == target.name and (own.name not in ("DECIMAL", "TIMESTAMP") or (
+            own.precision, own.scale) == (target.precision, target.scale)):
         return function
     return lambda values: cast_value(function(values), target, own)
 
