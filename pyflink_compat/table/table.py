@@ -383,7 +383,7 @@ class Table(object):
     def insert_into(self, table_path_or_descriptor, overwrite: bool = False):
         """The insertion of this table's rows into a sink table, run by the pipeline's ``execute()``."""
         from pyflink_compat.table.table_pipeline import TablePipeline
-        return TablePipeline(self, table_path_or_descriptor, overwrite)
+        return TablePipeline((self, table_path_or_descriptor, overwrite), self._t_env)
 
     def distinct(self) -> 'Table':
         """The distinct rows (an aggregation grouped by every column, as Flink runs it)."""

@@ -8,8 +8,10 @@ class TablePipeline:
     """The insertion of a table's rows into a sink table, declared by ``Table.insert_into``; nothing runs until
     ``execute()`` (as ``Table.execute_insert``)."""
 
-    def __init__(self, table, table_path_or_descriptor, overwrite: bool = False):
-        self._table, self._target, self._overwrite = table, table_path_or_descriptor, overwrite
+    def __init__(self, j_table_pipeline, t_env):
+        # PyFlink's signature; here the first argument is (table, target path or descriptor, overwrite)
+        self._table, self._target, self._overwrite = j_table_pipeline
+        self._t_env = t_env
 
     def execute(self):
         """Runs the insertion; the returned TableResult's ``wait()`` waits for a bounded one to end."""
