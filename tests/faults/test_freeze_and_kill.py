@@ -40,6 +40,9 @@ def test_a_sink_broker_frozen_briefly_is_waited_out(guarantee, bootstrap, memory
                                                                                   len(output), len(run.inputs)))
 
 
+# faults_full keeps the default run in time; the crash tests of tests/integration/test_checkpoints.py kill
+# AT_LEAST_ONCE and EXACTLY_ONCE jobs by default
+@pytest.mark.faults_full
 def test_none_killed_and_restored_writes_every_record_at_least_once(bootstrap, tmp_path):
     records = 60_000
     kills = 3
