@@ -25,7 +25,7 @@ def inline_values(statement: exp.Expr, register: Callable[[CatalogTable], str]) 
         table = values_table(node, names)
         name = register(table)
         reference = exp.to_table(name)
-        if isinstance(node.parent, exp.From) or isinstance(node.parent, exp.Join):
+        if isinstance(node.parent, (exp.From, exp.Join)):
             if alias is not None and alias.name:
                 reference.set("alias", exp.TableAlias(this=exp.to_identifier(alias.name)))
             return reference
