@@ -178,3 +178,33 @@ def test_nested_rows_arrays_of_rows_and_keyword_field_names():
                                          ("badges[1].set_id", "sub", "STRING"), ("badges[2].set_id", None, "STRING")]:
         function, result_type = compiler.compile(dialect.parse("SELECT %s FROM t" % expression)[0].expressions[0])
         assert (function(row), result_type.text()) == (value, type_text)
+
+
+@pytest.mark.parametrize("sql_expression, type_text, value", [
+    # what PyFlink 2.3 printed for these (side-by-side case sql-typed-columns)
+    ("CASE WHEN id > 2 THEN 1 ELSE 2.5 END", "DECIMAL(11, 1) NOT NULL", D("2.5")),
+    ("CASE WHEN id < 2 THEN 1 ELSE 2.5 END", "DECIMAL(11, 1) NOT NULL", D("1.0")),
+    ("CASE WHEN id > 2 THEN 'ab' ELSE 'abcd' END", "VARCHAR(4) NOT NULL", "abcd"),
+    ("CASE WHEN id > 2 THEN 'ab' END", "CHAR(2)", None),
+    ("CASE id WHEN 1 THEN 1.5 WHEN 2 THEN 2 END", "DECIMAL(11, 1)", D("1.5")),
+    ("CASE WHEN id > 0 THEN CAST(id AS BIGINT) ELSE 0.5E0 END", "DOUBLE", 1.0),
+    ("COALESCE(CAST(NULL AS INT), 2.5)", "DECIMAL(11, 1) NOT NULL", D("2.5")),
+    ("COALESCE(buyer.name, 'none')", "STRING NOT NULL", "ann"),
+    ("IF(id > 1, id, 2.25)", "DECIMAL(12, 2)", D("2.25")),
+    ("CONCAT('ab', 'c')", "STRING NOT NULL", "abc"),
+    ("'ab' || 'c'", "CHAR(3) NOT NULL", "abc"),
+    ("CAST(buyer.name AS STRING) || 'c'", "STRING", "annc"),
+    ("'ab'", "CHAR(2) NOT NULL", "ab"),
+])
+def test_case_coalesce_and_if_take_the_common_type_of_their_branches_as_flink(sql_expression, type_text, value):
+    function, result_type = _compiled(sql_expression)
+    assert result_type.text() == type_text
+    result = function(ROW_VALUES)
+    assert result == value and type(result) is type(value)
+    if isinstance(value, decimal.Decimal):
+        assert str(result) == str(value)            # the scale of the common type
+
+
+def test_case_branches_without_a_common_type_are_refused_as_flink_refuses_them():
+    with pytest.raises(JavaStyleError, match="Illegal mixing of types in CASE or COALESCE statement"):
+        _compiled("CASE WHEN id > 1 THEN 'a' ELSE 1 END")

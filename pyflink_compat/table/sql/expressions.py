@@ -17,6 +17,9 @@ APPROXIMATE = ("FLOAT", "DOUBLE")
 _WIDTH = {name: rank for rank, name in enumerate(INTEGERS + APPROXIMATE)}
 
 
+_MIXED_TYPES = "SQL validation failed. Illegal mixing of types in CASE or COALESCE statement"
+
+
 def validation_error(message: str, method: str = "executeSql") -> JavaStyleError:
     """Flink's planner's ValidationException (raised by the Java method ``method`` of the table environment)."""
     return JavaStyleError("org.apache.flink.table.api.ValidationException", message, method)
@@ -38,6 +41,50 @@ _INTEGER_DIGITS = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19}
 
 def _as_decimal(t: SqlType) -> Tuple[int, int]:
     return (_INTEGER_DIGITS[t.name], 0) if t.name in _INTEGER_DIGITS else (t.precision, t.scale)
+
+
+def common_type(types, incompatible: str) -> SqlType:
+    """The least restrictive type of ``types`` as Flink's planner finds it for CASE, COALESCE, IF and VALUES:
+    NULLs only make it nullable; integers widen, an exact number with a DECIMAL is a DECIMAL wide enough for
+    both, anything with an approximate number is a DOUBLE; CHAR(n)s of one length stay CHAR(n), other strings
+    are a VARCHAR of the longest (STRING when one has no length); a TIMESTAMP takes the finest precision.
+    ``incompatible``: the validation message for types that have none."""
+    nullable = any(t.nullable for t in types)
+    known = [t for t in types if t.name != "NULL"]
+    if not known:
+        return SqlType("NULL")
+    names = {t.name for t in known}
+    if names <= set(INTEGERS + APPROXIMATE + ("DECIMAL",)):
+        if names & set(APPROXIMATE):
+            return SqlType("DOUBLE", nullable=nullable)
+        if "DECIMAL" in names:
+            digits = [_as_decimal(t) for t in known]
+            scale = max(s for _, s in digits)
+            return _bounded_decimal(max(p - s for p, s in digits) + scale, scale, nullable)
+        return attrs.evolve(max(known, key=lambda t: _WIDTH[t.name]), nullable=nullable)
+    if len(names) != 1:
+        raise validation_error(incompatible)
+    first = known[0]
+    if first.name == "STRING":
+        lengths = [t.length for t in known]
+        if None in lengths:
+            return SqlType("STRING", nullable=nullable)
+        fixed = all(t.fixed_length for t in known) and len(set(lengths)) == 1
+        return SqlType("STRING", nullable=nullable, length=max(lengths), fixed_length=fixed)
+    if first.name in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        precisions = [6 if t.precision is None else t.precision for t in known]
+        return attrs.evolve(first, nullable=nullable, precision=max(precisions))
+    return attrs.evolve(first, nullable=nullable)
+
+
+def as_common(compiled: Compiled, target: SqlType) -> Callable:
+    """``compiled``'s function giving its values as ``target`` holds them (an INT branch of a DECIMAL CASE as a
+    Decimal of its scale, an integer of a DOUBLE COALESCE as a float)."""
+    function, own = compiled
+    if own.name == "NULL" or (own.name, own.precision, own.scale) == (target.name, target.precision, target.scale) \
+            or target.name == "STRING":
+        return function
+    return lambda values: cast_value(function(values), target, own)
 
 
 def _bounded_decimal(precision: int, scale: int, nullable: bool = True) -> SqlType:
@@ -315,8 +362,8 @@ class Compiler:
 
     def _literal(self, node):
         if node.is_string:
-            text = node.this
-            return (lambda values: text), SqlType("STRING", nullable=False)
+            text = node.this                # Flink types a string literal CHAR(its length) NOT NULL
+            return (lambda values: text), SqlType("STRING", nullable=False, length=len(text), fixed_length=True)
         text = node.this
         if any(c in text for c in "eE"):
             value = float(text)
@@ -490,23 +537,27 @@ class Compiler:
     # CASE, CAST, functions -------------------------------------------------------------------------
     def _case(self, node):
         subject = self.compile(node.this)[0] if node.this is not None else None
-        branches = [(self.compile(branch.this)[0], self.compile(branch.args["true"])) for branch in node.args["ifs"]]
+        conditions = [self.compile(branch.this)[0] for branch in node.args["ifs"]]
+        results = [self.compile(branch.args["true"]) for branch in node.args["ifs"]]
         default = self.compile(node.args["default"]) if node.args.get("default") is not None else None
-        result_type = next((t for _, (_, t) in branches if t.name != "NULL"),
-                           default[1] if default is not None else SqlType("NULL"))
+        result_type = common_type([t for _, t in results] + [(default or (None, SqlType("NULL")))[1]],
+                                  _MIXED_TYPES)
+        branches = list(zip(conditions, [as_common(each, result_type) for each in results]))
+        otherwise = as_common(default, result_type) if default is not None else None
 
         def choose(values):
             key = subject(values) if subject is not None else None
-            for condition, (value, _) in branches:
+            for condition, value in branches:
                 test = condition(values)
                 if (test == key and key is not None) if subject is not None else test is True:
                     return value(values)
-            return default[0](values) if default is not None else None
+            return otherwise(values) if otherwise is not None else None
         return choose, result_type
 
     def _cast(self, node):
         operand, source = self.compile(node.this)
-        target = sql_type(node.args["to"], node.sql())
+        # a CAST is nullable as its operand is (a CAST of NULL is nullable)
+        target = attrs.evolve(sql_type(node.args["to"], node.sql()), nullable=source.nullable or source.name == "NULL")
         return (lambda values: cast_value(operand(values), target, source)), target
 
     def _trycast(self, node):
@@ -537,23 +588,35 @@ class Compiler:
         return _null_safe(abs, operand), operand_type
 
     def _concat(self, node):
-        parts = [self.compile(each)[0] for each in node.expressions]
-        return _null_safe(lambda *texts: "".join(texts), *parts), SqlType("STRING")
+        compiled = [self.compile(each) for each in node.expressions]
+        parts = [function for function, _ in compiled]
+        return _null_safe(lambda *texts: "".join(texts), *parts), \
+            SqlType("STRING", nullable=any(t.nullable for _, t in compiled))
 
     def _dpipe(self, node):
-        (left, _), (right, _) = self.compile(node.this), self.compile(node.expression)
-        return _null_safe(lambda a, b: a + b, left, right), SqlType("STRING")
+        (left, left_type), (right, right_type) = self.compile(node.this), self.compile(node.expression)
+        nullable = left_type.nullable or right_type.nullable
+        if left_type.length is None or right_type.length is None:      # Flink: VARCHAR(n) || CHAR(m) is VARCHAR(n + m)
+            result_type = SqlType("STRING", nullable=nullable)
+        else:
+            result_type = SqlType("STRING", nullable=nullable, length=left_type.length + right_type.length,
+                                  fixed_length=left_type.fixed_length and right_type.fixed_length)
+        return _null_safe(lambda a, b: a + b, left, right), result_type
 
     def _coalesce(self, node):
-        parts = [self.compile(node.this)] + [self.compile(each) for each in node.expressions]
+        compiled = [self.compile(node.this)] + [self.compile(each) for each in node.expressions]
+        result_type = common_type([t for _, t in compiled], _MIXED_TYPES)
+        # NOT NULL when any argument is: that one's value comes out at the latest
+        result_type = attrs.evolve(result_type, nullable=all(t.nullable for _, t in compiled))
+        parts = [as_common(each, result_type) for each in compiled]
 
         def first(values):
-            for part, _ in parts:
+            for part in parts:
                 value = part(values)
                 if value is not None:
                     return value
             return None
-        return first, next((t for _, t in parts if t.name != "NULL"), SqlType("NULL"))
+        return first, result_type
 
     def _trim(self, node):
         operand, _ = self.compile(node.this)
@@ -601,14 +664,16 @@ class Compiler:
 
     def _if(self, node):
         condition, _ = self.compile(node.this)
-        when_true = self.compile(node.args["true"])
-        when_false = self.compile(node.args["false"]) if node.args.get("false") is not None else None
-        result_type = when_true[1] if when_true[1].name != "NULL" else (when_false or when_true)[1]
+        compiled = [self.compile(node.args["true"])]
+        if node.args.get("false") is not None:
+            compiled.append(self.compile(node.args["false"]))
+        else:
+            compiled.append((lambda values: None, SqlType("NULL")))
+        result_type = common_type([t for _, t in compiled], _MIXED_TYPES)
+        when_true, when_false = (as_common(each, result_type) for each in compiled)
 
         def choose(values):
-            if condition(values) is True:
-                return when_true[0](values)
-            return when_false[0](values) if when_false is not None else None
+            return when_true(values) if condition(values) is True else when_false(values)
         return choose, result_type
 
     def _split(self, node):

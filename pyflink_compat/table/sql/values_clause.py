@@ -10,9 +10,6 @@ from sqlglot import exp
 
 from pyflink_compat.table.sql.catalog import CatalogTable, Column, SqlType
 
-_INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
-_NUMBERS = _INTEGERS + ("DECIMAL", "FLOAT", "DOUBLE")
-
 
 def inline_values(statement: exp.Expr, register: Callable[[CatalogTable], str]) -> exp.Expr:
     """``statement`` with each VALUES clause replaced by a reference to a table of its rows; ``register``
@@ -65,23 +62,8 @@ def values_table(node: exp.Values, names: Optional[List[str]]) -> CatalogTable:
 
 
 def _common(a: SqlType, b: SqlType) -> SqlType:
-    nullable = a.nullable or b.nullable
-    if a.name in _NUMBERS and b.name in _NUMBERS and a.name != b.name or a.name == b.name == "DECIMAL":
-        if "DOUBLE" in (a.name, b.name) or "FLOAT" in (a.name, b.name):
-            return SqlType("DOUBLE", nullable=nullable)
-        if "DECIMAL" in (a.name, b.name):
-            from pyflink_compat.table.sql.expressions import _as_decimal
-            (p1, s1), (p2, s2) = _as_decimal(a), _as_decimal(b)
-            scale = max(s1, s2)
-            return SqlType("DECIMAL", nullable=nullable, precision=min(38, max(p1 - s1, p2 - s2) + scale),
-                           scale=scale)
-        wider = max(a, b, key=lambda t: _INTEGERS.index(t.name))
-        return attrs.evolve(wider, nullable=nullable)
-    if a.name != b.name:
-        from pyflink_compat.table.sql.expressions import validation_error
-        raise validation_error("SQL validation failed. Values passed to VALUES operator must have compatible "
-                               "types")
-    return attrs.evolve(a, nullable=nullable)
+    from pyflink_compat.table.sql.expressions import common_type
+    return common_type([a, b], "SQL validation failed. Values passed to VALUES operator must have compatible types")
 
 
 def _converted(value, sql_type: SqlType):

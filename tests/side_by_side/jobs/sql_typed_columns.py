@@ -66,3 +66,15 @@ t_env.sql_query("SELECT UPPER(name) AS name, amount * 2 AS twice FROM (VALUES ('
     .print_schema()
 t_env.execute_sql("SELECT name, COUNT(*) AS n, SUM(amount) AS total FROM (VALUES ('a', 1), ('b', 2), ('a', 3)) "
                   "AS v(name, amount) GROUP BY name").print()
+
+# CASE, COALESCE and IF typed by the common type of their branches (an INT and a DECIMAL(2, 1) give a
+# DECIMAL(11, 1), every value converted to it), nullable as Flink finds it; CONCAT gives a STRING, || a VARCHAR
+# of both lengths; a CAST keeps its operand's nullability
+typed = t_env.sql_query("""SELECT id, CASE WHEN id > 2 THEN 1 ELSE 2.5 END AS c1,
+                           CASE WHEN id > 2 THEN 'ab' ELSE 'abcd' END AS c2, COALESCE(CAST(NULL AS INT), 2.5) AS c3,
+                           CONCAT('ab', CAST(id AS STRING)) AS c4, 'x' || 'yz' AS c5,
+                           COALESCE(buyer.name, 'none') AS c6, CASE id WHEN 1 THEN 1.5 WHEN 2 THEN 2 END AS c7,
+                           IF(id > 1, id, 2.25) AS c8, CASE WHEN id > 1 THEN CAST(id AS BIGINT) ELSE 0.5E0 END AS c9
+                           FROM orders WHERE id < 4""")
+typed.print_schema()
+typed.execute().print()
