@@ -313,13 +313,19 @@ def test_kafka_options_that_do_not_run_are_refused_never_ignored(option):
         builder.add_insert(dialect.parse("INSERT INTO out SELECT w FROM src")[0])
 
 
-def test_a_view_column_of_only_null_or_a_timestamp_makes_rows_travel_pickled():
+def test_a_view_column_of_a_timestamp_makes_rows_travel_pickled():
     tables = {"src": _table("CREATE TABLE src (w STRING, ts TIMESTAMP(3)) WITH ('connector' = 'kafka')")}
     plain = planner.view_of("v", dialect.parse("SELECT w, 1 AS n FROM src")[0], tables)
     assert [(c.name, c.type.name) for c in plain.columns] == [("w", "STRING"), ("n", "INT")]
     assert planner._row_type(plain) is not None
-    assert planner._row_type(planner.view_of("v", dialect.parse("SELECT w, NULL AS x FROM src")[0], tables)) is None
     assert planner._row_type(tables["src"]) is None
+
+
+def test_a_bare_null_in_a_select_list_is_refused_as_flink_refuses_it():
+    tables = {"src": _table("CREATE TABLE src (w STRING) WITH ('connector' = 'kafka')")}
+    for query in ("SELECT w, NULL AS x FROM src", "SELECT w, NULL FROM src"):
+        with pytest.raises(JavaStyleError, match="SQL validation failed. Illegal use of 'NULL'"):
+            planner.view_of("v", dialect.parse(query)[0], tables)
 
 
 def test_window_accumulators_add_and_merge_as_the_aggregates_do():

@@ -208,3 +208,48 @@ def test_case_coalesce_and_if_take_the_common_type_of_their_branches_as_flink(sq
 def test_case_branches_without_a_common_type_are_refused_as_flink_refuses_them():
     with pytest.raises(JavaStyleError, match="Illegal mixing of types in CASE or COALESCE statement"):
         _compiled("CASE WHEN id > 1 THEN 'a' ELSE 1 END")
+
+
+_CAST_TYPES = ["TINYINT", "SMALLINT", "INT", "BIGINT", "DECIMAL(5, 2)", "DECIMAL(20, 0)", "FLOAT", "DOUBLE", "BOOLEAN",
+               "CHAR(1)", "VARCHAR(3)", "STRING", "DATE", "TIMESTAMP(3)", "TIMESTAMP(6)", "TIMESTAMP_LTZ(3)",
+               "ARRAY<INT>", "ARRAY<BIGINT>", "MAP<STRING, INT>", "ROW<a INT>", "ROW<a BIGINT>", "ROW<b INT>"]
+# the pairs of different types PyFlink 2.3 let an INSERT write (query column type -> sink column type), found by
+# explain_sql of an INSERT of each type of _CAST_TYPES into each other; every other pair it refused
+_ASSIGNABLE = {
+    "TINYINT": {"SMALLINT", "INT", "BIGINT", "DECIMAL(5, 2)", "DECIMAL(20, 0)", "FLOAT", "DOUBLE"},
+    "SMALLINT": {"INT", "BIGINT", "DECIMAL(5, 2)", "DECIMAL(20, 0)", "FLOAT", "DOUBLE"},
+    "INT": {"BIGINT", "DECIMAL(5, 2)", "DECIMAL(20, 0)", "FLOAT", "DOUBLE"},
+    "BIGINT": {"DECIMAL(5, 2)", "DECIMAL(20, 0)", "FLOAT", "DOUBLE"},
+    "DECIMAL(5, 2)": {"DECIMAL(20, 0)", "FLOAT", "DOUBLE"}, "DECIMAL(20, 0)": {"DECIMAL(5, 2)", "FLOAT", "DOUBLE"},
+    "FLOAT": {"DECIMAL(5, 2)", "DECIMAL(20, 0)", "DOUBLE"}, "DOUBLE": {"DECIMAL(5, 2)", "DECIMAL(20, 0)"},
+    "CHAR(1)": {"VARCHAR(3)", "STRING"}, "VARCHAR(3)": {"STRING"}, "STRING": {"VARCHAR(3)"},
+    "TIMESTAMP(3)": {"DATE", "TIMESTAMP(6)", "TIMESTAMP_LTZ(3)"}, "TIMESTAMP(6)": {"DATE", "TIMESTAMP(3)",
+                                                                                   "TIMESTAMP_LTZ(3)"},
+    "TIMESTAMP_LTZ(3)": {"TIMESTAMP(3)", "TIMESTAMP(6)"}, "ARRAY<INT>": {"ARRAY<BIGINT>"},
+    "ROW<a INT>": {"ROW<a BIGINT>", "ROW<b INT>"}, "ROW<b INT>": {"ROW<a INT>", "ROW<a BIGINT>"},
+}
+
+
+@pytest.mark.parametrize("source", _CAST_TYPES)
+def test_an_insert_writes_the_types_flinks_implicit_casts_allow(source):
+    allowed = {target for target in _CAST_TYPES
+               if expressions.assignable(catalog.sql_type_of(source), catalog.sql_type_of(target))}
+    assert allowed == {source} | _ASSIGNABLE.get(source, set())
+
+
+def test_an_insert_of_columns_of_other_types_fails_with_flinks_message():
+    from pyflink_compat.table.sql import planner
+    tables = {"sink1": catalog.table_of(dialect.parse(
+        "CREATE TABLE sink1 (id INT NOT NULL, name STRING, amount DECIMAL(5, 2), ts TIMESTAMP(3)) "
+        "WITH ('connector' = 'blackhole')")[0])}
+    builder = planner.JobBuilder(None, tables)
+    with pytest.raises(JavaStyleError) as refused:
+        builder.add_insert(dialect.parse("INSERT INTO sink1 SELECT 'x', 'a', 1.5, TIMESTAMP '2024-01-01 00:00:00'")[0])
+    assert refused.value.message == (    # PyFlink 2.3's text
+        "Column types of query result and sink for 'default_catalog.default_database.sink1' do not match.\n"
+        "Cause: Incompatible types for sink column 'id' at position 1.\n\n"
+        "Query schema: [EXPR$0: CHAR(1) NOT NULL, EXPR$1: CHAR(1) NOT NULL, EXPR$2: DECIMAL(2, 1) NOT NULL, "
+        "EXPR$3: TIMESTAMP(0) NOT NULL]\n"
+        "Sink schema:  [id: INT, name: STRING, amount: DECIMAL(5, 2), ts: TIMESTAMP(3)]")
+    with pytest.raises(JavaStyleError, match="Cause: Different number of columns.\n\nQuery schema: \\[EXPR\\$0: INT"):
+        builder.add_insert(dialect.parse("INSERT INTO sink1 SELECT 1, 'a', 1.5")[0])

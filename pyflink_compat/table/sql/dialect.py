@@ -101,6 +101,14 @@ def _json_value_sql(generator, node: JsonValue) -> str:
     return text + ")"
 
 
+def _timestamp_literal(parser, literal, data_type):
+    """``TIMESTAMP '2024-01-02 03:04:05.25'``: Flink types it TIMESTAMP(the digits of its fraction)."""
+    if data_type.expressions or not isinstance(literal, exp.Literal):
+        return parser.expression(exp.Cast(this=literal, to=data_type))
+    _, _, fraction = literal.name.partition(".")
+    return parser.expression(exp.Cast(this=literal, to=exp.DataType.build("TIMESTAMP(%d)" % len(fraction.strip()))))
+
+
 class Flink(Dialect):
     class Tokenizer(Tokenizer):
         # SESSION is Flink's session window function (GROUP BY SESSION(ts, INTERVAL ...)), not a keyword
@@ -117,6 +125,7 @@ class Flink(Dialect):
                             **{kind: _window_function(kind) for kind in ("TUMBLE", "HOP", "CUMULATE", "SESSION")},
                             "JSON_VALUE": _json_value}
         SCHEMA_UNNAMED_CONSTRAINTS = {*Parser.SCHEMA_UNNAMED_CONSTRAINTS, "WATERMARK"}
+        TYPE_LITERAL_PARSERS = {**Parser.TYPE_LITERAL_PARSERS, exp.DType.TIMESTAMP: _timestamp_literal}
 
     class Generator(Generator):
         TRANSFORMS = {**Generator.TRANSFORMS, JsonValue: _json_value_sql}

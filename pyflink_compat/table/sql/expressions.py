@@ -77,6 +77,36 @@ def common_type(types, incompatible: str) -> SqlType:
     return attrs.evolve(first, nullable=nullable)
 
 
+# what each type casts to implicitly, besides itself (Flink's implicit casts, as an INSERT's columns need them)
+_IMPLICIT = {"TINYINT": ("SMALLINT", "INT", "BIGINT", "DECIMAL", "FLOAT", "DOUBLE"),
+             "SMALLINT": ("INT", "BIGINT", "DECIMAL", "FLOAT", "DOUBLE"),
+             "INT": ("BIGINT", "DECIMAL", "FLOAT", "DOUBLE"), "BIGINT": ("DECIMAL", "FLOAT", "DOUBLE"),
+             "DECIMAL": ("FLOAT", "DOUBLE"), "FLOAT": ("DECIMAL", "DOUBLE"), "DOUBLE": ("DECIMAL",),
+             "TIMESTAMP": ("DATE", "TIME", "TIMESTAMP_LTZ"), "TIMESTAMP_LTZ": ("TIMESTAMP",),
+             "BOOLEAN": (), "DATE": (), "STRING": (), "ARRAY": (), "MAP": (), "ROW": ()}
+
+
+def assignable(source: SqlType, target: SqlType) -> bool:
+    """Whether a query column of type ``source`` may be written to a sink column of type ``target``: the
+    same type (any precision, any CHAR / VARCHAR length, but no VARCHAR into a CHAR), a wider number, a
+    TIMESTAMP into a DATE, a TIME or a TIMESTAMP_LTZ, ARRAYs, MAPs and ROWs field by field (ROW field names do
+    not matter), as PyFlink 2.3's planner allows them."""
+    if source.name == "NULL" or source.name not in _IMPLICIT or target.name not in _IMPLICIT:
+        return True
+    if source.name != target.name:
+        return target.name in _IMPLICIT[source.name]
+    if source.name == "STRING":
+        return not target.fixed_length or (source.fixed_length and source.length == target.length)
+    if source.name == "ARRAY":
+        return assignable(source.element, target.element)
+    if source.name == "MAP":
+        return assignable(source.key, target.key) and assignable(source.element, target.element)
+    if source.name == "ROW":
+        return len(source.fields) == len(target.fields) and all(
+            assignable(a, b) for (_, a), (_, b) in zip(source.fields, target.fields))
+    return True
+
+
 def as_common(compiled: Compiled, target: SqlType) -> Callable:
     """``compiled``'s function giving its values as ``target`` holds them (an INT branch of a DECIMAL CASE as a
     Decimal of its scale, an integer of a DOUBLE COALESCE as a float)."""

@@ -10,6 +10,7 @@ import attrs
 from sqlglot import exp
 
 from pyflink_compat.common.watermark_strategy import TimestampAssigner
+from pyflink_compat.plan import graph
 from pyflink_compat.datastream.functions import ProcessFunction
 from pyflink_compat.table.sql import (binary_keys, catalog as catalog_module, datagen_table, expressions, kafka_table,
                                       window_input)
@@ -74,7 +75,7 @@ class JobBuilder:
         if isinstance(select, exp.Subquery):
             select = select.this
         if isinstance(select, exp.Union):
-            rows = self._union_rows(select, [column.type for column in target.columns])
+            rows = self._union_rows(select, [column.type for column in target.columns], target)
             self._sink(rows, target)
             return
         if not isinstance(select, exp.Select):
@@ -83,7 +84,7 @@ class JobBuilder:
         compiler = compiler_of(source)
         if _is_changelog_source(source):
             projections = _projections(select, source, compiler)
-            _check_column_count(len(projections), target)
+            _check_columns(_projected_columns(projections), target)
             converters = [expressions.cast_to(compiled, column.type)
                           for (_, compiled), column in zip(projections, target.columns)]
             changes = self._changelog_changes(select, source, compiler, converters)
@@ -97,7 +98,7 @@ class JobBuilder:
             return
         if select.args.get("group"):
             grouping = plan_grouping(select, source, compiler)
-            _check_column_count(len(grouping.outputs), target)
+            _check_columns(list(zip(grouping.names, grouping.types)), target)
             if grouping.window is None and target.option("connector") not in ("print", "blackhole",
                                                                                 kafka_table.UPSERT_KAFKA):
                 raise table_exception("Table sink '%s.%s' doesn't support consuming update changes which is "
@@ -106,7 +107,7 @@ class JobBuilder:
             return
         _refuse_window_table_without_aggregation(source)
         projections = _projections(select, source, compiler)
-        _check_column_count(len(projections), target)
+        _check_columns(_projected_columns(projections), target)
         condition = _condition(select, compiler)
         converters = [expressions.cast_to(compiled, column.type)
                       for (_, compiled), column in zip(projections, target.columns)]
@@ -115,10 +116,27 @@ class JobBuilder:
         rows.name("Calc")
         self._sink(rows, target)
 
-    def _union_rows(self, union: exp.Union, column_types):
+    def _check_union_columns(self, branches, target: CatalogTable):
+        """The columns of a UNION ALL (the first branch's names, each column the common type of the branches')
+        checked against the sink's."""
+        typed = []
+        for branch in branches:
+            source = relation_of(branch, self.tables)
+            typed.append(_projected_columns(_projections(branch, source, compiler_of(source))))
+        if len({len(columns) for columns in typed}) != 1:
+            return                  # the branches' own count check gives Flink's message
+        columns = [(typed[0][i][0], expressions.common_type([columns[i][1] for columns in typed],
+                                                            "SQL validation failed. Type mismatch in UNION ALL"))
+                   for i in range(len(typed[0]))]
+        _check_columns(columns, target)
+
+    def _union_rows(self, union: exp.Union, column_types, target: CatalogTable = None):
         """UNION ALL of queries of projections and filters: their rows, converted to ``column_types``, as one
-        stream (each branch reads its table, a table read by several branches once)."""
+        stream (each branch reads its table, a table read by several branches once). ``target``: the sink table
+        of an INSERT, whose column types the union's must cast to."""
         branches = _union_branches(union)
+        if target is not None:
+            self._check_union_columns(branches, target)
         streams = []
         for branch in branches:
             source = relation_of(branch, self.tables)
@@ -500,9 +518,10 @@ class JobBuilder:
             from pyflink_compat.common.typeinfo import Types
             lines = rows.map(_inserted_line([column.type for column in table.columns]), output_type=Types.STRING())
             sink = lines.print(identifier)
-            if table.option("sink.parallelism"):
-                lines.set_parallelism(int(table.option("sink.parallelism")))
-                sink.set_parallelism(int(table.option("sink.parallelism")))
+            parallelism = int(table.option("sink.parallelism") or 0) or _single_subtask_input(rows)
+            if parallelism:
+                lines.set_parallelism(parallelism)
+                sink.set_parallelism(parallelism)
         elif connector == "blackhole":
             pass                     # a stream nothing reads: its records are computed and dropped
         elif connector in (kafka_table.KAFKA, kafka_table.UPSERT_KAFKA):
@@ -647,6 +666,9 @@ def _projections(select: exp.Select, source: CatalogTable, compiler) -> list:
                        if column.name != LIMIT_RANK]
             projections.extend((name, (_field(position), column_type)) for position, name, column_type in own)
         else:
+            if isinstance(item.this if isinstance(item, exp.Alias) else item, exp.Null):
+                raise expressions.validation_error("SQL validation failed. Illegal use of 'NULL' (a NULL column "
+                                                   "needs a type: CAST(NULL AS ...))")
             projections.append((output_name(item, len(projections)), compiler.compile(item)))
     return _unique_names(projections)
 
@@ -1731,11 +1753,28 @@ def _refuse_window_table_without_aggregation(source: CatalogTable):
                 "window table functions run with their window aggregation")
 
 
-def _check_column_count(count: int, target: CatalogTable):
-    if count != len(target.columns):
+def _check_columns(query, target: CatalogTable):
+    """Flink's check of an INSERT: as many columns as the sink has, each of a type that casts implicitly to the
+    sink column's. ``query``: (name, type) of the query's columns."""
+    cause = None
+    if len(query) != len(target.columns):
+        cause = "Different number of columns."
+    else:
+        for position, ((_, query_type), column) in enumerate(zip(query, target.columns), start=1):
+            if not expressions.assignable(query_type, column.type):
+                cause = "Incompatible types for sink column '%s' at position %d." % (column.name, position)
+                break
+    if cause is not None:
         raise expressions.validation_error(
-            "Column types of query result and sink for '%s.%s' do not match.\nCause: Different number of "
-            "columns." % (CATALOG_PATH, target.name))
+            "Column types of query result and sink for '%s.%s' do not match.\nCause: %s\n\nQuery schema: [%s]\n"
+            "Sink schema:  [%s]" % (CATALOG_PATH, target.name, cause,
+                                    ", ".join("%s: %s" % (name, t.text()) for name, t in query),
+                                    ", ".join("%s: %s" % (c.name, attrs.evolve(c.type, nullable=True).text())
+                                              for c in target.columns)))
+
+
+def _projected_columns(projections):
+    return [(name, compiled[1]) for name, compiled in projections]
 
 
 def _insertion(row):
@@ -1854,6 +1893,26 @@ def _change_line(sql_types):
         kind, values = change
         return row_text(kind, values, sql_types)
     return line
+
+
+# operators that keep their input's subtasks: Flink's planner runs them, and a sink after them, at the parallelism
+# of their input unless an exchange comes between
+_FORWARDING = (graph.MAP, graph.FLAT_MAP, graph.FILTER, graph.PROCESS, graph.ASSIGN_TIMESTAMPS)
+
+
+def _single_subtask_input(rows) -> Optional[int]:
+    """1 when ``rows`` come, through forwarding operators only, from a source of one subtask (VALUES, a constant
+    SELECT): Flink's planner runs that chain and its print sink as one subtask, whose lines have no subtask
+    number. The chain's operators (the planner's own) are set to one subtask with it; None otherwise."""
+    chain, node = [], rows._node
+    while node.kind in _FORWARDING and node.input is not None and node.parallelism is None:
+        chain.append(node)
+        node = node.input
+    if node.kind != graph.COLLECTION_SOURCE or node.parallelism != 1:
+        return None
+    for each in chain:
+        each.parallelism = 1
+    return 1
 
 
 def _inserted_line(sql_types):

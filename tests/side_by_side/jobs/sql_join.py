@@ -93,6 +93,8 @@ t_env.execute_sql("CREATE TABLE gen_out (id INT, label STRING, ok BOOLEAN) WITH 
                   "'print-identifier' = 'gen')")
 t_env.execute_sql("INSERT INTO gen_out SELECT id, label, CHAR_LENGTH(code) = 4 AND n BETWEEN 1 AND 3 AND share >= 0 "
                   "AND share <= 1 FROM gen").wait()
+# VALUES are one subtask, and so is the print sink Flink SQL chains to them: its lines have no subtask number
+t_env.execute_sql("INSERT INTO gen_out VALUES (11, 'v', TRUE), (12, 'w', FALSE)").wait()
 # a GROUP BY's rows print on the subtask Flink SQL runs their key on (its keys' binary rows hashed)
 # (counts only: the two subtasks' rows interleave differently from run to run)
 t_env.execute_sql("CREATE TABLE gen_counts (k INT, n BIGINT, total INT) WITH ('connector' = 'print', "
