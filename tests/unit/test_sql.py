@@ -977,3 +977,36 @@ def test_values_with_a_bare_null_or_rows_of_other_types_are_refused_as_flinks():
         _values("SELECT * FROM (VALUES (1), ('a')) AS v(a)")
     with pytest.raises(JavaStyleError, match="same degree"):
         _values("SELECT * FROM (VALUES (1, 2)) AS v(a)")
+
+
+def test_a_statement_set_writing_one_query_to_two_sinks_plans_its_window_and_calc_once():
+    """Flink's planner reuses the common sub-plan: one window operator feeds both sinks (so a processing-time
+    window's rows agree between them), one Calc calls its functions once per row."""
+    from pyflink_compat.common.configuration import Configuration
+    from pyflink_compat.datastream.stream_execution_environment import StreamExecutionEnvironment
+    from pyflink_compat.plan import graph
+    source = ("CREATE TABLE src (k STRING, v INT, pt AS PROCTIME()) WITH ('connector' = 'kafka', "
+              "'properties.bootstrap.servers' = 'x:1', 'topic' = 't', 'format' = 'json', "
+              "'scan.startup.mode' = 'earliest-offset')")
+    tables = {t.name: t for t in [
+        _table(source),
+        _table("CREATE TABLE p (k STRING, total INT) WITH ('connector' = 'print')"),
+        _table("CREATE TABLE q (k STRING, total INT) WITH ('connector' = 'kafka', 'topic' = 'o', "
+               "'properties.bootstrap.servers' = 'x:1', 'format' = 'json')")]}
+    env = StreamExecutionEnvironment.get_execution_environment(Configuration())
+    builder = planner.JobBuilder(env, tables)
+    windowed = "SELECT k, SUM(v) FROM src GROUP BY TUMBLE(pt, INTERVAL '30' SECOND), k"
+    for sink in ("p", "q", "p", "q"):
+        builder.add_insert(dialect.parse("INSERT INTO %s %s" % (sink, windowed))[0])
+    for sink in ("p", "q"):
+        builder.add_insert(dialect.parse("INSERT INTO %s SELECT UPPER(k), v FROM src" % sink)[0])
+
+    def upstream(node):
+        while node is not None:
+            yield node
+            node = node.input
+    nodes = {node.id: node for sink in env._sinks for node in upstream(sink)}
+    assert len(env._sinks) == 6
+    assert sum(node.kind == graph.WINDOW for node in nodes.values()) == 1
+    projection_calcs = {next(node.id for node in upstream(sink) if node.name == "Calc") for sink in env._sinks[4:]}
+    assert len(projection_calcs) == 1

@@ -103,7 +103,10 @@ class JobBuilder:
                                                                                 kafka_table.UPSERT_KAFKA):
                 raise table_exception("Table sink '%s.%s' doesn't support consuming update changes which is "
                                       "produced by node %s" % (CATALOG_PATH, target.name, grouping.node_text()))
-            self._sink_changes(grouping.changes(self, [column.type for column in target.columns]), target)
+            column_types = [column.type for column in target.columns]
+            changes = self._shared(("changes", select.sql(), _types_text(column_types)),
+                                   lambda: grouping.changes(self, column_types))
+            self._sink_changes(changes, target)
             return
         _refuse_window_table_without_aggregation(source)
         projections = _projections(select, source, compiler)
@@ -112,9 +115,18 @@ class JobBuilder:
         converters = [expressions.cast_to(compiled, column.type)
                       for (_, compiled), column in zip(projections, target.columns)]
         calc = _calc(condition, converters)
-        rows = self._source_stream(source).flat_map(calc, output_type=_row_type(target))
-        rows.name("Calc")
+        rows = self._shared(("rows", select.sql(), _types_text([column.type for column in target.columns])),
+                            lambda: self._source_stream(source).flat_map(calc, output_type=_row_type(target))
+                            .name("Calc"))
         self._sink(rows, target)
+
+    def _shared(self, key, build):
+        """The stream of one query planned once for all the inserts of a job that write it (a statement set
+        writing one table to two sinks): one operator, one state, its functions called once per row, as
+        Flink's planner reuses a sub-plan (a processing-time window's rows then agree between the sinks)."""
+        if key not in self.streams:
+            self.streams[key] = build()
+        return self.streams[key]
 
     def _check_union_columns(self, branches, target: CatalogTable):
         """The columns of a UNION ALL (the first branch's names, each column the common type of the branches')
@@ -1751,6 +1763,10 @@ def _refuse_window_table_without_aggregation(source: CatalogTable):
     if isinstance(source.query, WindowTableRelation):
         _refuse("A window table function without GROUP BY window_start, window_end",
                 "window table functions run with their window aggregation")
+
+
+def _types_text(column_types) -> tuple:
+    return tuple(t.text() for t in column_types)
 
 
 def _check_columns(query, target: CatalogTable):
