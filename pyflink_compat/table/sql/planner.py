@@ -104,7 +104,7 @@ class JobBuilder:
                 raise table_exception("Table sink '%s.%s' doesn't support consuming update changes which is "
                                       "produced by node %s" % (CATALOG_PATH, target.name, grouping.node_text()))
             column_types = [column.type for column in target.columns]
-            changes = self._shared(("changes", select.sql(), _types_text(column_types)),
+            changes = self._shared(("changes", repr(select), _types_text(column_types)),
                                    lambda: grouping.changes(self, column_types))
             self._sink_changes(changes, target)
             return
@@ -115,7 +115,7 @@ class JobBuilder:
         converters = [expressions.cast_to(compiled, column.type)
                       for (_, compiled), column in zip(projections, target.columns)]
         calc = _calc(condition, converters)
-        rows = self._shared(("rows", select.sql(), _types_text([column.type for column in target.columns])),
+        rows = self._shared(("rows", repr(select), _types_text([column.type for column in target.columns])),
                             lambda: self._source_stream(source).flat_map(calc, output_type=_row_type(target))
                             .name("Calc"))
         self._sink(rows, target)
