@@ -96,7 +96,7 @@ def assignable(source: SqlType, target: SqlType) -> bool:
     if source.name != target.name:
         return target.name in _IMPLICIT[source.name]
     if source.name == "STRING":
-        return not target.fixed_length or (source.fixed_length and source.length == target.length)
+        return not target.fixed_length or source.fixed_length      # a VARCHAR into a CHAR(n) is refused
     if source.name == "ARRAY":
         return assignable(source.element, target.element)
     if source.name == "MAP":
