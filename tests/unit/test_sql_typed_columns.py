@@ -253,3 +253,10 @@ def test_an_insert_of_columns_of_other_types_fails_with_flinks_message():
         "Sink schema:  [id: INT, name: STRING, amount: DECIMAL(5, 2), ts: TIMESTAMP(3)]")
     with pytest.raises(JavaStyleError, match="Cause: Different number of columns.\n\nQuery schema: \\[EXPR\\$0: INT"):
         builder.add_insert(dialect.parse("INSERT INTO sink1 SELECT 1, 'a', 1.5")[0])
+
+
+def test_an_insert_writes_a_char_into_a_char_of_another_length_as_flink():
+    char = catalog.sql_type_of
+    assert expressions.assignable(char("CHAR(1)"), char("CHAR(3)"))      # both accepted by PyFlink 2.3
+    assert expressions.assignable(char("CHAR(3)"), char("CHAR(1)"))
+    assert not expressions.assignable(char("VARCHAR(1)"), char("CHAR(3)"))
