@@ -1010,3 +1010,21 @@ def test_a_statement_set_writing_one_query_to_two_sinks_plans_its_window_and_cal
     assert sum(node.kind == graph.WINDOW for node in nodes.values()) == 1
     projection_calcs = {next(node.id for node in upstream(sink) if node.name == "Calc") for sink in env._sinks[4:]}
     assert len(projection_calcs) == 1
+
+
+def test_print_sinks_of_values_run_as_one_subtask_also_when_two_share_the_query():
+    """Flink SQL chains a print sink to a VALUES source of one subtask: its lines have no subtask number."""
+    from pyflink_compat.common.configuration import Configuration
+    from pyflink_compat.datastream.stream_execution_environment import StreamExecutionEnvironment
+    tables = {t.name: t for t in [_table("CREATE TABLE a (id INT, label STRING) WITH ('connector' = 'print')"),
+                                  _table("CREATE TABLE b (id INT, label STRING) WITH ('connector' = 'print')")]}
+    env = StreamExecutionEnvironment.get_execution_environment(Configuration())
+    builder = planner.JobBuilder(env, tables)
+    import attrs
+    from sqlglot import exp
+    from pyflink_compat.table.sql import values_clause
+    tables["v"] = attrs.evolve(values_clause.values_table(
+        dialect.parse("SELECT * FROM (VALUES (1, 'x'), (2, 'y'))")[0].find(exp.Values), ["id", "label"]), name="v")
+    for sink in ("a", "b"):
+        builder.add_insert(dialect.parse("INSERT INTO %s SELECT id, UPPER(label) FROM v" % sink)[0])
+    assert [sink.parallelism for sink in env._sinks] == [1, 1]

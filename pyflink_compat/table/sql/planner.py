@@ -1921,7 +1921,7 @@ def _single_subtask_input(rows) -> Optional[int]:
     SELECT): Flink's planner runs that chain and its print sink as one subtask, whose lines have no subtask
     number. The chain's operators (the planner's own) are set to one subtask with it; None otherwise."""
     chain, node = [], rows._node
-    while node.kind in _FORWARDING and node.input is not None and node.parallelism is None:
+    while node.kind in _FORWARDING and node.input is not None and node.parallelism in (None, 1):
         chain.append(node)
         node = node.input
     if node.kind != graph.COLLECTION_SOURCE or node.parallelism != 1:
