@@ -48,10 +48,11 @@ def committed_batches(job_directory) -> int:
     return total
 
 
-def wait_for_a_committed_batch(checkpoint_dir, process, deadline_s=120.0):
+def wait_for_committed_batches(checkpoint_dir, process, at_least, deadline_s=120.0):
+    """Wait until the newest job directory holds ``at_least`` committed micro-batches (or the run ended)."""
     deadline = time.monotonic() + deadline_s
     while time.monotonic() < deadline and process.poll() is None:
-        if committed_batches(newest_job_directory(checkpoint_dir)) >= 1:
+        if committed_batches(newest_job_directory(checkpoint_dir)) >= at_least:
             return
         time.sleep(0.2)
 
@@ -68,8 +69,8 @@ def run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_pat
                    guarantee="at-least-once", final_timeout_s=600):
     """Kill the job ``kills`` times (or until the monotonic time ``until``), restarting from the newest
     checkpoint each time; then let the last restart finish. Most kills come at a random moment after the
-    run wrote new output (so work is lost mid-stream), some at a random moment of its start; the first once it
-    committed a micro-batch. Returns how
+    run wrote new output (so work is lost mid-stream), some at a random moment of its start; the first two
+    once their checkpoint holds a micro-batch more than they resumed from. Returns how
     many runs were killed and the most micro-batches a restored checkpoint held (so a test knows that
     restores had progress to resume)."""
     restore, killed, resumed_batches = None, 0, 0
@@ -77,10 +78,11 @@ def run_with_kills(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_pat
         before = output_size(bootstrap, topic_out)
         process = start_checkpointed_job(mode, bootstrap, topic_in, topic_out, checkpoint_dir, log_path, restore,
                                          guarantee)
-        if killed == 0:
-            # The first run is killed only once it has committed a micro-batch, so at least one restore has
-            # progress (and state) to resume, however the random kills of the later runs fall.
-            wait_for_a_committed_batch(checkpoint_dir, process)
+        if killed < 2:
+            # The first two runs are killed only once they committed a micro-batch beyond what they resumed,
+            # so restores resume progress, and a restore of a restored run's progress, however slow the
+            # machine and however the random kills of the later runs fall.
+            wait_for_committed_batches(checkpoint_dir, process, committed_batches(restore) + 1)
             time.sleep(rng.uniform(0.0, 1.2))
         elif rng.random() < 0.25:
             time.sleep(rng.uniform(2.0, 10.0))
