@@ -547,11 +547,29 @@ def test_an_inner_join_resolves_qualified_columns_and_refuses_what_does_not_run(
                               tables)
     for query, message in [("SELECT * FROM orders o NATURAL JOIN payments p", "JOIN"),
                            ("SELECT * FROM orders o JOIN payments p ON o.amount > p.paid", "without an equality"),
-                           ("SELECT * FROM orders o JOIN payments p ON o.id = p.order_id JOIN orders q ON "
-                            "q.id = o.id", "^Several JOINs"),
+                           ("SELECT * FROM orders o LEFT JOIN payments p ON o.id = p.order_id JOIN orders q ON "
+                            "q.id = o.id", "^An outer join followed by another JOIN"),
+                           ("SELECT * FROM orders o JOIN payments p ON o.id = p.order_id, orders q",
+                            "^UNNEST, LATERAL TABLE or a JOIN without ON among several JOINs"),
                            ("SELECT * FROM orders o, payments p", "^A JOIN without ON")]:
         with pytest.raises(UnsupportedFeatureError, match=message):
             planner.relation_of(dialect.parse(query)[0], tables)
+    # a JOIN chain joins left to right; the second ON sees all three tables by their aliases
+    chain = planner.relation_of(dialect.parse(
+        "SELECT * FROM orders o JOIN payments p ON o.id = p.order_id JOIN orders q ON q.id = p.id "
+        "AND q.amount < p.paid")[0], tables)
+    assert chain.column_names == ["id", "amount", "id0", "order_id", "paid", "id1", "amount0"]
+    outer = chain.query
+    assert outer.left.query.left.name == "orders" and outer.right.name == "orders"
+    assert outer.left_keys[0]((7, 1.0, 100, 7, 2.0)) == 100 and outer.right_keys[0]((100, 1.5)) == 100
+    assert outer.condition((7, 1.0, 100, 7, 2.0, 100, 1.5)) is True
+    assert outer.condition((7, 1.0, 100, 7, 2.0, 100, 2.5)) is False
+    assert [c.name for c in planner.query_columns(dialect.parse(
+        "SELECT o.amount, p.paid, q.amount AS again, order_id FROM orders o JOIN payments p ON o.id = p.order_id "
+        "LEFT JOIN orders q ON q.id = p.id")[0], tables)] == ["amount", "paid", "again", "order_id"]
+    with pytest.raises(JavaStyleError, match="Column 'amount' is ambiguous"):
+        planner.query_columns(dialect.parse("SELECT amount FROM orders o JOIN payments p ON o.id = p.order_id "
+                                            "JOIN orders q ON q.id = p.id")[0], tables)
     # FROM a, b WHERE ...: the WHERE clause's equalities are the join's keys (Flink's interval joins are written so)
     comma = planner.relation_of(dialect.parse(
         "SELECT * FROM orders o, payments p WHERE o.id = p.order_id AND p.paid > o.amount")[0], tables).query

@@ -2,6 +2,7 @@
 format as a source, the projection and filter as one function (Flink's Calc), the sink table's connector and
 format as a sink. The statements of one statement set go into one job, and every statement reading a table
 reads the same stream: the source is read once (Flink reuses identical sources likewise)."""
+import collections
 import functools
 import logging
 from typing import Dict, Optional
@@ -756,7 +757,7 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
     if not joins:
         return table
     if len(joins) > 1:
-        _refuse("Several JOINs in a query", "one JOIN per query runs; join a view of the first join")
+        return _chained_joins(relation, table, joins, tables)
     if isinstance(joins[0].this, exp.Unnest):
         return _unnested(table, joins[0])
     if isinstance(joins[0].this, exp.Lateral):
@@ -791,10 +792,57 @@ class JoinRelation:
                                                                                                  "InnerJoin")
 
 
+def _chained_joins(first_node, first: CatalogTable, joins, tables: Dict[str, CatalogTable]) -> CatalogTable:
+    """``a JOIN b ON ... JOIN c ON ...``: joined left to right, as Flink's planner joins them (it reorders no
+    joins unless asked): each JOIN's left side is the joined row so far, its columns still named by their
+    tables' names or aliases."""
+    for join in joins:
+        if isinstance(join.this, (exp.Unnest, exp.Lateral)) or join.args.get("on") is None:
+            _refuse("UNNEST, LATERAL TABLE or a JOIN without ON among several JOINs",
+                    "a chain of JOIN ... ON runs; UNNEST a view of the joined rows")
+    for join in joins[:-1]:
+        if (join.args.get("side") or "").upper():
+            _refuse("An outer join followed by another JOIN (a join of an outer join's changelog)",
+                    "inner joins followed by one outer join, the last, run")
+    joined = _joined(first_node, first, joins[0], tables)
+    for join in joins[1:]:
+        joined = _joined(None, joined, join, tables)
+    return joined
+
+
+def _side_columns(node, table: CatalogTable, offset: int):
+    """One side of a join: its columns by ``qualifier.name``, and by the bare name where that name is the
+    side's only column so called ((position in the joined row, type)), and how often each bare name is there.
+    A side that is itself a chain's joined row (``node`` None) keeps the qualifiers of its own sides."""
+    if node is None:
+        inner = table.query
+        shifted = {name: (offset + position, kind) for name, (position, kind) in inner.qualified.items()}
+        qualified = {name: place for name, place in shifted.items() if "." in name}
+        bare = {name: place for name, place in shifted.items() if "." not in name}
+        counts = collections.Counter(list(bare))
+        counts.update({name: 2 for name in inner.ambiguous})
+        return qualified, bare, counts
+    qualified, bare = {}, {}
+    for position, column in enumerate(table.columns):
+        for qualifier in {node.alias_or_name, node.name}:
+            qualified["%s.%s" % (qualifier, column.name)] = (offset + position, column.type)
+        bare[column.name] = (offset + position, column.type)
+    return qualified, bare, collections.Counter(column.name for column in table.columns)
+
+
+def _unique_name(name: str, used) -> str:
+    """A joined row's column name as Flink's validator makes it unique: name, name0, name1, ..."""
+    candidate, attempt = name, 0
+    while candidate in used:
+        candidate, attempt = "%s%d" % (name, attempt), attempt + 1
+    return candidate
+
+
 def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, CatalogTable],
             where=None) -> CatalogTable:
     """The relation a JOIN makes. ``FROM a, b WHERE ...`` (Flink's interval joins are written so) joins on the
-    WHERE clause's equalities, the rest of it applied to the joined rows."""
+    WHERE clause's equalities, the rest of it applied to the joined rows. ``left_node`` None: the left side is
+    the joined row of the JOINs before this one."""
     kind = (join.args.get("kind") or "").upper()
     side = (join.args.get("side") or "").upper()
     if side not in ("", "LEFT", "RIGHT", "FULL") or kind not in ("", "INNER", "OUTER") or (kind == "INNER" and side):
@@ -813,20 +861,18 @@ def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, Cat
     if on is None:
         _refuse("A JOIN without ON", "an inner join on an equality of columns runs")
     # the joined row: the left side's columns, then the right side's
-    qualified, counts = {}, {}
-    sides = ((left_node, left, 0), (right_node, right, len(left.columns)))
+    qualified, counts = {}, collections.Counter()
+    width = len(left.columns)
+    sides = ((left_node, left, 0), (right_node, right, width))
+    bare = {}
     for node, table, offset in sides:
-        for position, column in enumerate(table.columns):
-            for qualifier in {node.alias_or_name, node.name}:
-                qualified["%s.%s" % (qualifier, column.name)] = (offset + position, column.type)
-            counts[column.name] = counts.get(column.name, 0) + 1
-    for node, table, offset in sides:
-        for position, column in enumerate(table.columns):
-            if counts[column.name] == 1:
-                qualified[column.name] = (offset + position, column.type)
+        side_qualified, side_bare, side_counts = _side_columns(node, table, offset)
+        qualified.update(side_qualified)
+        bare.update(side_bare)
+        counts.update(side_counts)
+    qualified.update((name, place) for name, place in bare.items() if counts[name] == 1)
     ambiguous = frozenset(name for name, count in counts.items() if count > 1)
     compiler = expressions.Compiler(qualified, ambiguous)
-    width = len(left.columns)
     left_keys, right_keys, key_types, rest = [], [], [], []
     for conjunct in _conjuncts(on):
         sides_of = [_side_of(each, compiler, width) for each in (conjunct.this, conjunct.expression)] \
@@ -851,9 +897,7 @@ def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, Cat
     names, columns = [], []
     for node, table, offset in sides:
         for column in table.columns:
-            name = column.name
-            while name in names:
-                name = name + "0"
+            name = _unique_name(column.name, names)
             names.append(name)
             # the right side of a left outer join may be NULL, the left side of a right one, both of a full one
             padded = (side == "FULL" or (side == "LEFT" and offset > 0) or (side == "RIGHT" and offset == 0))

@@ -1,6 +1,7 @@
 """Flink SQL regular inner joins of two Kafka tables of JSON (orders, payments): on an equality and a further
 condition (paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a
 GROUP BY over a join printed as a tableau; a payment without an order and one with a NULL order id join nothing;
+a chain of two joins (an inner join, then an inner or a left join of its rows);
 UNION ALL of three queries (two of them reading orders) into a print table, and of two as a tableau; an interval
 join written as Flink's documentation writes it (FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + ...),
 a LEFT and a FULL interval join (insert-only: padded rows once the interval has passed) and a TUMBLE window over a
@@ -25,7 +26,14 @@ s = t_env.create_statement_set()
 s.add_insert_sql("""INSERT INTO settled SELECT o.id, o.customer, o.amount, p.paid FROM orders AS o JOIN payments p
     ON o.id = p.order_id AND p.paid >= o.amount WHERE o.customer <> 'nobody'""")
 s.add_insert_sql("INSERT INTO settled_kafka SELECT o.id, p.id, customer FROM orders o INNER JOIN payments p ON p.order_id = o.id")
+# a chain of joins, joined left to right: the other orders of the customer of a paid order
+t_env.execute_sql("CREATE TABLE chained (order_id INT, payment_id INT, other_order INT, total DOUBLE) WITH ("
+                  "'connector' = 'print', 'print-identifier' = 'chain')")
+s.add_insert_sql("""INSERT INTO chained SELECT o.id, p.id, q.id, q.amount + p.paid FROM orders o
+    JOIN payments p ON o.id = p.order_id JOIN orders q ON q.customer = o.customer AND q.id <> o.id""")
 s.execute().wait()
+t_env.sql_query("SELECT * FROM orders o JOIN payments p ON o.id = p.order_id JOIN orders q ON q.id = p.id") \
+    .print_schema()
 t_env.execute_sql("SELECT customer, COUNT(*) AS payments, SUM(paid) AS total FROM orders o JOIN payments p ON o.id = p.order_id GROUP BY customer").print()
 # An interval join as Flink's documentation writes it (FROM a, b WHERE ...): a payment within an hour of its order
 for name, columns, topic in (("timed_orders", "id INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts", orders),
@@ -79,6 +87,8 @@ print("left join:", applied("SELECT o.id, o.customer, p.id AS pid, p.paid FROM o
                             "ON o.id = p.order_id AND p.paid > 4 WHERE o.amount < 10 OR p.id IS NOT NULL"))
 print("right join:", applied("SELECT o.customer, p.id FROM orders o RIGHT OUTER JOIN payments p ON o.id = p.order_id "
                              "AND p.paid < 9"))
+print("join, left join:", applied("SELECT o.id, p.id AS pid, c.id AS cid FROM orders o JOIN payments p ON "
+                                 "o.id = p.order_id LEFT JOIN payments c ON c.order_id = o.id AND c.id <> p.id"))
 print("full join:", applied("SELECT o.id, p.id AS pid FROM orders o FULL JOIN payments p ON o.id = p.order_id "
                             "WHERE o.id IS NULL OR o.id <> 2"))
 
