@@ -1,4 +1,5 @@
-"""Session-wide real components: one Kafka-protocol broker and one Spark session.
+"""Session-wide real components: one Kafka-protocol broker and one Spark session per pytest process (the
+suite runs in two of them, pytest-xdist workers, so that one's waits for timeouts overlap the other's work).
 
 ``KAFKA_BOOTSTRAP_SERVERS`` points the suite at an existing cluster (Apache
 Kafka, Redpanda) instead of starting Tansu.
@@ -24,7 +25,10 @@ def bootstrap():
     if external:
         yield external
         return
-    broker = TansuBroker().start(log_path=os.path.join(os.environ.get("TMPDIR", "/tmp"), "pyflink-compat-tansu.log"))
+    # one broker per pytest process: each xdist worker (PYTEST_XDIST_WORKER) has its own, and its own log
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    broker = TansuBroker().start(log_path=os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                                                       "pyflink-compat-tansu-%s.log" % worker))
     try:
         yield broker.bootstrap_servers
     finally:

@@ -91,7 +91,8 @@ def test_start_modes_and_records_produced_after_the_start(spark, bootstrap):
         assert client.get_job_status().result() == JobStatus.RUNNING
         for name, (_, expected) in cases.items():
             if expected:
-                got = values(consume(bootstrap, outputs[name], len(expected)))
+                # the first wait covers the start of eight sources' queries: room for a loaded machine
+                got = values(consume(bootstrap, outputs[name], len(expected), timeout_s=180))
                 if name == "specific":        # three input partitions written concurrently to partition 0
                     got = sorted(got)
                 assert got == expected, name
