@@ -1,5 +1,4 @@
-"""Session-wide real components: one Kafka-protocol broker and one Spark session per pytest process (the
-suite runs in two of them, pytest-xdist workers, so that one's waits for timeouts overlap the other's work).
+"""Session-wide real components: one Kafka-protocol broker and one Spark session per pytest process.
 
 ``KAFKA_BOOTSTRAP_SERVERS`` points the suite at an existing cluster (Apache
 Kafka, Redpanda) instead of starting Tansu.

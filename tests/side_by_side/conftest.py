@@ -1,22 +1,5 @@
 """Side-by-side tests: the oracle (real PyFlink) must be there; a missing oracle fails, never skips."""
-import os
-
 import pytest
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def pytest_collection_modifyitems(config, items):
-    # One pytest-xdist worker runs them all, one at a time (--dist loadgroup): each runs two engines' JVMs, and
-    # two cases at once on 2 cores starved Spark's Python workers past their fixed 10 s connect-back timeout.
-    for item in items:
-        if str(item.path).startswith(HERE + os.sep):
-            item.add_marker(pytest.mark.xdist_group("side-by-side"))
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "side_by_side: runs each job on real PyFlink and on pyflink-compat "
-                                       "against the same broker and compares the outputs")
 
 
 @pytest.fixture(scope="session")
