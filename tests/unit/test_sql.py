@@ -5,6 +5,7 @@ import re
 
 import pytest
 from hypothesis import given, strategies as st
+from sqlglot import exp
 
 from pyflink_compat.table.sql import catalog, dialect, expressions, kafka_table, planner
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
@@ -1046,3 +1047,21 @@ def test_print_sinks_of_values_run_as_one_subtask_also_when_two_share_the_query(
     for sink in ("a", "b"):
         builder.add_insert(dialect.parse("INSERT INTO %s SELECT id, UPPER(label) FROM v" % sink)[0])
     assert [sink.parallelism for sink in env._sinks] == [1, 1]
+
+
+def test_with_queries_are_expanded_into_subqueries_as_flinks_planner_expands_them():
+    tables = {t.name: t for t in [
+        _table("CREATE TABLE orders (id INT, amount DOUBLE) WITH ('connector' = 'kafka')"),
+        _table("CREATE TABLE payments (id INT, order_id INT, paid DOUBLE) WITH ('connector' = 'kafka')")]}
+    select = dialect.parse("WITH big AS (SELECT id, amount FROM orders WHERE amount > 5), "
+                           "paid AS (SELECT order_id, paid FROM payments), "
+                           "both_ AS (SELECT b.id, p.paid FROM big b JOIN paid p ON b.id = p.order_id) "
+                           "SELECT id, paid FROM both_")[0]
+    assert not select.find(exp.CTE) and select.args.get("with_") is None
+    assert [c.name for c in planner.query_columns(select, tables)] == ["id", "paid"]
+    insert = dialect.parse("INSERT INTO out WITH a AS (SELECT id FROM orders) SELECT id FROM a UNION ALL "
+                           "SELECT id FROM a")[0]
+    assert insert.this.name == "out" and not insert.find(exp.CTE)
+    with pytest.raises(UnsupportedFeatureError, match="^A window table function over a WITH query"):
+        dialect.parse("WITH w AS (SELECT * FROM orders) SELECT window_start, COUNT(*) FROM "
+                      "TABLE(TUMBLE(TABLE w, DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end")

@@ -151,8 +151,40 @@ def parse(sql: str) -> list:
     finally:
         sqlglot_log.setLevel(level)
     from pyflink_compat.table.sql.over import over_as_view
-    return [statement.transform(distinct_as_group_by).transform(limit_as_top_n).transform(over_as_view)
-            for statement in statements]
+    return [statement.transform(inline_common_tables).transform(distinct_as_group_by).transform(limit_as_top_n)
+            .transform(over_as_view) for statement in statements]
+
+
+def inline_common_tables(node):
+    """``WITH a AS (query) SELECT ... FROM a``: each reference to a common table expression becomes its query as a
+    subquery under the name it was referred to by, as Flink's planner expands WITH. A later one may read an
+    earlier one."""
+    common = node.args.get("with_") if isinstance(node, (exp.Select, exp.Union)) else None
+    if common is None:
+        return node
+    if common.args.get("recursive"):
+        from pyflink_compat.util.exceptions import UnsupportedFeatureError
+        raise UnsupportedFeatureError("WITH RECURSIVE", "table-api")
+    definitions = {}
+    for table_expression in common.expressions:
+        definitions[table_expression.alias] = _with_common_tables(table_expression.this.copy(), definitions)
+    body = node.copy()
+    body.set("with_", None)
+    return _with_common_tables(body, definitions)
+
+
+def _with_common_tables(query, definitions: dict):
+    def replace(each):
+        if not (isinstance(each, exp.Table) and isinstance(each.this, exp.Identifier) and not each.args.get("db")
+                and each.name in definitions):
+            return each
+        if isinstance(each.parent, WindowTableFunction):
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("A window table function over a WITH query ('%s')" % each.name, "table-api",
+                                          "create a view of the query (CREATE TEMPORARY VIEW) and window that")
+        return exp.Subquery(this=definitions[each.name].copy(),
+                            alias=exp.TableAlias(this=exp.to_identifier(each.alias_or_name)))
+    return query.transform(replace) if definitions else query
 
 
 def distinct_as_group_by(node):
