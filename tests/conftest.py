@@ -1,4 +1,4 @@
-"""Session-wide real components: one Kafka-protocol broker and one Spark session per pytest process.
+"""Session-wide real components: one Kafka-protocol broker and one Spark session.
 
 ``KAFKA_BOOTSTRAP_SERVERS`` points the suite at an existing cluster (Apache
 Kafka, Redpanda) instead of starting Tansu.
@@ -24,10 +24,7 @@ def bootstrap():
     if external:
         yield external
         return
-    # one broker per pytest process: each xdist worker (PYTEST_XDIST_WORKER) has its own, and its own log
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    broker = TansuBroker().start(log_path=os.path.join(os.environ.get("TMPDIR", "/tmp"),
-                                                       "pyflink-compat-tansu-%s.log" % worker))
+    broker = TansuBroker().start(log_path=os.path.join(os.environ.get("TMPDIR", "/tmp"), "pyflink-compat-tansu.log"))
     try:
         yield broker.bootstrap_servers
     finally:

@@ -2,6 +2,11 @@
 import pytest
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "side_by_side: runs each job on real PyFlink and on pyflink-compat "
+                                       "against the same broker and compares the outputs")
+
+
 @pytest.fixture(scope="session")
 def oracle_python():
     import os
