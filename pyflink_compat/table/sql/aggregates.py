@@ -14,7 +14,8 @@ from pyflink_compat.util.exceptions import UnsupportedFeatureError
 GROUP_WINDOWS = ("TUMBLE", "HOP", "SESSION")
 
 # sqlglot's node -> Flink's aggregate name
-_AGGREGATES = {exp.Count: "COUNT", exp.Sum: "SUM", exp.Min: "MIN", exp.Max: "MAX", exp.Avg: "AVG"}
+_AGGREGATES = {exp.Count: "COUNT", exp.Sum: "SUM", exp.Min: "MIN", exp.Max: "MAX", exp.Avg: "AVG",
+               exp.FirstValue: "FIRST_VALUE", exp.LastValue: "LAST_VALUE"}
 
 
 def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
@@ -65,7 +66,7 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
 def order_sensitive(names) -> bool:
     """Whether some aggregate's result depends on the order values are added in (floating-point sums)."""
     return any(isinstance(name, str) and not name.startswith(DISTINCT)
-               and (name in ("SUM:float", "SUM:double", "AVG")) for name in names)
+               and (name in ("SUM:float", "SUM:double", "AVG", "FIRST_VALUE", "LAST_VALUE")) for name in names)
 
 
 def _single(value: float) -> float:
@@ -108,6 +109,10 @@ def _accumulate(name: str, accumulator, value):
     if name.startswith("SUM"):
         total = value if accumulator is None else accumulator + value
         return _single(total) if name.endswith(":float") else total
+    if name == "FIRST_VALUE":           # the first non-null value, in the order the rows came
+        return value if accumulator is None else accumulator
+    if name == "LAST_VALUE":
+        return value
     if name.startswith("MIN"):
         return value if accumulator is None or value < accumulator else accumulator
     if name.startswith("MAX"):
@@ -143,12 +148,55 @@ def _result(name: str, accumulator):
 _END_OF_INPUT = 2 ** 63 - 1            # Long.MAX_VALUE: the watermark at the end of a bounded input
 
 
+class GroupOutput:
+    """How a grouping's output row is made of a key, its aggregates' results and its window's bounds. Per column:
+    ("key", i), ("agg", i), ("window", "start" / "end" / "rowtime"), ("constant", value) or ("expression", i),
+    the i-th of ``expressions``: a function of the row (start, end, rowtime, *key, *results), as Flink's Calc
+    after the aggregation computes ``SUM(a) * 2``; ``having`` a condition over that row (HAVING)."""
+
+    def __init__(self, outputs, column_types, expressions=(), having=None, types=None):
+        self.outputs, self.column_types = outputs, column_types
+        self.expressions, self.having = tuple(expressions), having
+        # a TIMESTAMP_LTZ column's value is an instant already (a UTC date-time), not a local one to convert
+        self.sources = [each if each is not None and each.name == "TIMESTAMP_LTZ" else None
+                        for each in (types or [None] * len(outputs))]
+
+    def row(self, key, results, bounds=None) -> Optional[list]:
+        """The output row, or None where HAVING filters it out."""
+        whole = None
+        if self.expressions or self.having is not None:
+            whole = ((bounds["start"], bounds["end"], bounds["rowtime"]) if bounds else (None, None, None)) \
+                + tuple(key) + tuple(results)
+            if self.having is not None and self.having(whole) is not True:
+                return None
+        values = []
+        for (kind, index), column_type, source in zip(self.outputs, self.column_types, self.sources):
+            if kind == "key":
+                value = key[index]
+            elif kind == "agg":
+                value = results[index]
+            elif kind == "window":
+                value = bounds[index]
+            elif kind == "constant":
+                value = index
+            else:
+                value = self.expressions[index](whole)
+            values.append(expressions.cast_value(value, column_type, source))
+        return values
+
+
+def results_of(names, accumulators) -> tuple:
+    return tuple(_result(name, accumulator) for name, accumulator in zip(names, accumulators))
+
+
 class GroupAggregate(KeyedProcessFunction):
     """Per key: the accumulators in a ValueState; each input row emits the key's new result: ``+I`` for its
-    first row, else ``-U`` of the previous result and ``+U`` of the new one, nothing when they are equal."""
+    first row, else ``-U`` of the previous result and ``+U`` of the new one, nothing when the aggregates' results
+    are unchanged (as Flink compares them, before the projection after the aggregation). A HAVING clause drops the
+    changes whose row it filters out, each on its own, as Flink's Calc after the aggregation does."""
 
-    def __init__(self, names, outputs, column_types):
-        self.names, self.outputs, self.column_types = names, outputs, column_types
+    def __init__(self, names, output: GroupOutput):
+        self.names, self.output = names, output
         # With a Python aggregate function, Flink's Python operator emits a key's result once per bundle of
         # records: here once per micro-batch (a processing-time timer due now fires at its end).
         self.bundled = any(_python(name) for name in names)
@@ -166,21 +214,23 @@ class GroupAggregate(KeyedProcessFunction):
             return
         self.pending.clear()
         previous = self.emitted.value()
-        after = self._row(ctx.get_current_key(), list(self.state.value()))
+        after = results_of(self.names, self.state.value())
         self.emitted.update(after)
-        if previous is None:
-            yield "+I", after
-        elif previous != after:
-            yield "-U", previous
-            yield "+U", after
+        yield from self._changes(ctx.get_current_key(), previous, after)
 
-    def _row(self, key, accumulators):
-        values = []
-        for (kind, index), column_type in zip(self.outputs, self.column_types):
-            value = key[index] if kind == "key" else index if kind == "constant" else \
-                _result(self.names[index], accumulators[index])
-            values.append(expressions.cast_value(value, column_type))
-        return values
+    def _changes(self, key, before, after):
+        if before == after:
+            return
+        new = self.output.row(key, after)
+        old = None if before is None else self.output.row(key, before)
+        if before is None:
+            if new is not None:
+                yield "+I", new
+            return
+        if old is not None:
+            yield "-U", old
+        if new is not None:
+            yield "+U", new
 
     def process_element(self, value, ctx):
         key, arguments = value
@@ -198,39 +248,40 @@ class GroupAggregate(KeyedProcessFunction):
                 ctx.timer_service().register_processing_time_timer(ctx.timer_service().current_processing_time())
                 ctx.timer_service().register_event_time_timer(_END_OF_INPUT - 2 ** 40 + self.sequence)
             return
-        before = self._row(key, accumulators) if previous is not None else None
+        before = results_of(self.names, accumulators) if previous is not None else None
         accumulators = [_accumulate(name, accumulator, argument)
                         for name, accumulator, argument in zip(self.names, accumulators, arguments)]
         self.state.update(tuple(accumulators))
-        after = self._row(key, accumulators)
-        if before is None:
-            yield "+I", after
-        elif before != after:
-            yield "-U", before
-            yield "+U", after
+        yield from self._changes(key, before, results_of(self.names, accumulators))
 
 
 class GroupWindow:
     """TUMBLE(ts, size), HOP(ts, slide, size) or SESSION(ts, gap) of a GROUP BY, over the table's rowtime."""
 
-    def __init__(self, kind: str, column: str, intervals: list, processing: bool = False, partition: tuple = ()):
+    def __init__(self, kind: str, column: str, intervals: list, processing: bool = False, partition: tuple = (),
+                 local: bool = False):
         self.kind, self.column, self.intervals = kind, column, intervals
         self.processing = processing          # over a processing-time attribute (PROCTIME())
         self.partition = partition            # SESSION(TABLE t PARTITION BY keys, ...): the keys
+        # over a TIMESTAMP_LTZ or processing-time attribute: Flink aligns the windows to the session time zone's
+        # days and shows their start and end as its wall-clock times
+        self.local = local or processing
+        self.offset_ms = -_local_offset_ms() if self.local else 0
 
     def assigner(self):
         from pyflink_compat.common.time import Time
         from pyflink_compat.datastream import window as windows
         if self.kind == "TUMBLE":
             tumbling = windows.TumblingProcessingTimeWindows if self.processing else windows.TumblingEventTimeWindows
-            return tumbling.of(Time.milliseconds(self.intervals[0]))
+            size = self.intervals[0]
+            return tumbling.of(Time.milliseconds(size), Time.milliseconds(self.offset_ms % size))
         if self.kind == "HOP":
             slide, size = self.intervals
             sliding = windows.SlidingProcessingTimeWindows if self.processing else windows.SlidingEventTimeWindows
-            return sliding.of(Time.milliseconds(size), Time.milliseconds(slide))
+            return sliding.of(Time.milliseconds(size), Time.milliseconds(slide), Time.milliseconds(self.offset_ms % slide))
         if self.kind == "CUMULATE":
             step, size = self.intervals
-            return CumulativeWindows(step, size, self.processing)
+            return CumulativeWindows(step, size, self.processing, self.offset_ms % size)
         session = windows.ProcessingTimeSessionWindows if self.processing else windows.EventTimeSessionWindows
         return session.with_gap(Time.milliseconds(self.intervals[0]))
 
@@ -251,12 +302,12 @@ class CumulativeWindows(WindowAssigner):
     """Flink SQL's CUMULATE(step, size): windows that start every ``size`` ms and end after one step, two steps,
     ... up to ``size``; a row is in each of them that ends after it."""
 
-    def __init__(self, step: int, size: int, processing: bool = False):
-        self.step, self.size, self.processing = step, size, processing
+    def __init__(self, step: int, size: int, processing: bool = False, offset: int = 0):
+        self.step, self.size, self.processing, self.offset = step, size, processing, offset
 
     def assign_windows(self, element, timestamp, context):
         at = context.get_current_processing_time() if self.processing else timestamp
-        start = TimeWindow.get_window_start_with_offset(at, 0, self.size)
+        start = TimeWindow.get_window_start_with_offset(at, self.offset, self.size)
         return [TimeWindow(start, end) for end in range(start + self.step, start + self.size + 1, self.step)
                 if end > at]
 
@@ -273,6 +324,17 @@ class CumulativeWindows(WindowAssigner):
         return "CumulativeWindows(%d, %d)" % (self.step, self.size)
 
 
+def _local_offset_ms() -> int:
+    """The session time zone's (this machine's) offset from UTC now, in milliseconds."""
+    import datetime
+    return int(datetime.datetime.now().astimezone().utcoffset().total_seconds() * 1000)
+
+
+def is_local_time(table, column: str) -> bool:
+    """Whether a window over the table's column runs in the session time zone: a TIMESTAMP_LTZ rowtime."""
+    return any(each.name == column and each.type.name == "TIMESTAMP_LTZ" for each in table.columns)
+
+
 def group_window(node: exp.Anonymous, source) -> GroupWindow:
     kind = node.name.upper()
     arguments = node.expressions
@@ -286,7 +348,8 @@ def group_window(node: exp.Anonymous, source) -> GroupWindow:
     expected = 2 if kind == "HOP" else 1
     if len(arguments) != expected + 1:
         raise expressions.validation_error("Invalid number of arguments to function '%s'." % kind)
-    return GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]], processing)
+    return GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]], processing,
+                       local=is_local_time(source, column))
 
 
 def is_proctime(table, column: str) -> bool:
@@ -377,16 +440,20 @@ def _merge(name: str, a, b):
         return b if a is None else a
     if name.startswith("SUM"):
         return _single(a + b) if name.endswith(":float") else a + b
+    if name in ("FIRST_VALUE", "LAST_VALUE"):     # a's rows came before b's
+        return a if name == "FIRST_VALUE" else b
     if name.startswith("MIN"):
         return min(a, b)
     return max(a, b)
 
 
 class WindowAggregate(ProcessWindowFunction):
-    """A group window's result when it fires: one insertion (+I) per key and window, from its accumulators."""
+    """A group window's result when it fires: one insertion (+I) per key and window, from its accumulators
+    (none where HAVING filters the row out)."""
 
-    def __init__(self, names, outputs, column_types):
-        self.names, self.outputs, self.column_types = names, outputs, column_types
+    def __init__(self, names, output: GroupOutput, local: bool = False):
+        self.names, self.output = names, output
+        self.local = local                # start and end shown in the session time zone (GroupWindow.local)
 
     _bounds = (None, None, None)          # the last window's (start, end, bounds): many keys fire one window
 
@@ -396,19 +463,13 @@ class WindowAggregate(ProcessWindowFunction):
         start, end, bounds = self._bounds
         if (start, end) != (window.start, window.end):
             bounds = {"start": _utc(window.start), "end": _utc(window.end), "rowtime": _utc(window.end - 1)}
+            if self.local:
+                from pyflink_compat.table.sql.values import local_of_utc
+                bounds["start"], bounds["end"] = local_of_utc(bounds["start"]), local_of_utc(bounds["end"])
             self._bounds = (window.start, window.end, bounds)
-        values = []
-        for (kind, index), column_type in zip(self.outputs, self.column_types):
-            if kind == "key":
-                value = key[index]
-            elif kind == "window":
-                value = bounds[index]
-            elif kind == "constant":
-                value = index
-            else:
-                value = _result(self.names[index], accumulators[index])
-            values.append(expressions.cast_value(value, column_type))
-        yield "+I", values
+        row = self.output.row(key, results_of(self.names, accumulators), bounds)
+        if row is not None:
+            yield "+I", row
 
 
 class SessionAggregate(WindowAggregate):

@@ -1,6 +1,7 @@
 """SQL expressions compiled to Python functions of a row's values, with SQL's NULL semantics (an operation on
 NULL is NULL; AND, OR and NOT use three-valued logic) and Flink's typing of the results (INT / INT is an INT
 truncated toward zero, a comparison is BOOLEAN)."""
+import datetime
 import math
 from typing import Callable, Dict, Optional, Tuple
 
@@ -733,6 +734,80 @@ class Compiler:
             else "yyyy-MM-dd HH:mm:ss"
         parse = java_pattern_parser(pattern)
         return _null_safe(parse, text), SqlType("TIMESTAMP", precision=3)
+
+    def _function_date_format(self, arguments):
+        """DATE_FORMAT(timestamp or text, Java pattern): the date-time as text in the pattern; a text argument is
+        read as 'yyyy-MM-dd HH:mm:ss[.fraction]' (NULL when it is not one), a TIMESTAMP_LTZ in the session time
+        zone."""
+        from pyflink_compat.table.sql.values import java_pattern_formatter, local_of_utc, parse_sql_timestamp
+        if len(arguments) != 2:
+            raise validation_error("SQL validation failed. Invalid number of arguments to function 'DATE_FORMAT'. "
+                                   "Was expecting 2 arguments")
+        operand, operand_type = self.compile(arguments[0])
+        pattern, _ = self.compile(arguments[1])
+        if isinstance(arguments[1], exp.Literal):
+            try:
+                java_pattern_formatter(arguments[1].this)
+            except ValueError as error:
+                raise validation_error("SQL validation failed. %s in the pattern '%s' of DATE_FORMAT"
+                                       % (error, arguments[1].this)) from None
+
+        def formatted(value, pattern_text):
+            formatter = java_pattern_formatter(pattern_text)
+            if operand_type.name in ("STRING", "VARCHAR", "CHAR"):
+                try:
+                    value = parse_sql_timestamp(value.strip())
+                except ValueError:
+                    return None
+            elif operand_type.name == "TIMESTAMP_LTZ":
+                value = local_of_utc(value)
+            elif operand_type.name == "DATE":
+                value = datetime.datetime(value.year, value.month, value.day)
+            return formatter(value)
+        return _null_safe(formatted, operand, pattern), SqlType("STRING")
+
+    def _function_from_unixtime(self, arguments):
+        """FROM_UNIXTIME(seconds [, Java pattern]): the moment as text in the session time zone ('yyyy-MM-dd
+        HH:mm:ss' by default)."""
+        from pyflink_compat.table.sql.values import java_pattern_formatter, local_of_utc, utc_of_epoch_ms
+        seconds, _ = self.compile(arguments[0])
+        pattern = self.compile(arguments[1])[0] if len(arguments) > 1 else (lambda values: "yyyy-MM-dd HH:mm:ss")
+
+        def formatted(value, pattern_text):
+            return java_pattern_formatter(pattern_text)(local_of_utc(utc_of_epoch_ms(int(value) * 1000)))
+        return _null_safe(formatted, seconds, pattern), SqlType("STRING")
+
+    def _function_unix_timestamp(self, arguments):
+        """UNIX_TIMESTAMP(): now in epoch seconds; UNIX_TIMESTAMP(text [, Java pattern]): the text's date-time,
+        read in the session time zone ('yyyy-MM-dd HH:mm:ss' by default), in epoch seconds; Long.MIN_VALUE when it
+        does not match, as Flink's."""
+        from pyflink_compat.table.sql.values import java_pattern_parser, utc_of_local
+        if not arguments:
+            return (lambda values: int(_now_utc().replace(tzinfo=datetime.timezone.utc).timestamp())), \
+                SqlType("BIGINT", nullable=False)
+        text, _ = self.compile(arguments[0])
+        pattern = arguments[1].this if len(arguments) > 1 and isinstance(arguments[1], exp.Literal) \
+            else "yyyy-MM-dd HH:mm:ss"
+        parse = java_pattern_parser(pattern)
+
+        def seconds(value):
+            moment = parse(value)
+            if moment is None:
+                return -2 ** 63
+            return int(utc_of_local(moment).replace(tzinfo=datetime.timezone.utc).timestamp())
+        return _null_safe(seconds, text), SqlType("BIGINT")
+
+    def _function_to_date(self, arguments):
+        """TO_DATE(text [, Java pattern]): the text's date ('yyyy-MM-dd' by default), NULL when it does not match."""
+        from pyflink_compat.table.sql.values import java_pattern_parser
+        text, _ = self.compile(arguments[0])
+        pattern = arguments[1].this if len(arguments) > 1 and isinstance(arguments[1], exp.Literal) else "yyyy-MM-dd"
+        parse = java_pattern_parser(pattern)
+
+        def to_date(value):
+            moment = parse(value)
+            return None if moment is None else moment.date()
+        return _null_safe(to_date, text), SqlType("DATE")
 
     def _left(self, node):
         return self._function_left([node.this, node.expression])

@@ -585,7 +585,8 @@ def global_aggregation(node):
                 return True           # not an OVER aggregate, nor one of a subquery
         return False
 
-    if not any(aggregates(item) for item in node.expressions):
+    having = node.args.get("having")
+    if not any(aggregates(item) for item in node.expressions + ([having] if having is not None else [])):
         return node
     grouped = node.copy()
     grouped.set("group", exp.Group(expressions=[]))
@@ -727,7 +728,7 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
     """The one table, view or subquery a SELECT reads (what a first version of SQL support runs), its rows
     expanded by a CROSS JOIN UNNEST when it has one."""
     for clause in ("having", "limit", "distinct", "windows", "laterals", "with"):
-        if select.args.get(clause):
+        if select.args.get(clause) and not (clause == "having" and select.args.get("group") is not None):
             _refuse("%s in a query" % clause.upper(), "queries of one table, view or subquery run: projections, "
                                                       "filters, GROUP BY, group windows and CROSS JOIN UNNEST")
     source_clause = select.args.get("from") or select.args.get("from_")
@@ -1052,7 +1053,7 @@ def _window_table(function, tables: Dict[str, CatalogTable]) -> CatalogTable:
                else column_type.name if column_type is not None else column))
     # a SESSION's sessions are those of each group of the GROUP BY, which holds the PARTITION BY keys
     window = aggregates.GroupWindow(kind, column, [interval_ms(each) for each in arguments[1:]], processing,
-                                    tuple(key.name for key in partition))
+                                    tuple(key.name for key in partition), aggregates.is_local_time(base, column))
     if kind == "CUMULATE" and window.intervals[1] % window.intervals[0] != 0:
         raise expressions.validation_error(
             "CUMULATE table function based aggregate requires maxSize must be an integral multiple of step, but got "
@@ -1620,17 +1621,18 @@ def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Group
         if window.kind == "SESSION" and not set(window.partition) <= grouped:
             _refuse("A SESSION window table function whose PARTITION BY keys are not all in the GROUP BY",
                     "group by the partition keys, window_start and window_end")
-        for node in [item for item in select.expressions] + key_nodes:
+        for node in key_nodes:
             inner = [column.name for column in node.find_all(exp.Column) if column.name in _WINDOW_COLUMNS]
-            bare = (node.this if isinstance(node, exp.Alias) else node)
-            if inner and not (isinstance(bare, exp.Column) and bare.name in _WINDOW_COLUMNS):
-                _refuse("%s in an expression" % inner[0], "select window_start, window_end and window_time as "
-                                                          "they are")
+            if inner:
+                _refuse("%s in an expression of the GROUP BY" % inner[0], "group by window_start and window_end "
+                                                                         "as they are")
         compiler = expressions.Compiler({column.name: (position, column.type) for position, column
                                          in enumerate(source.query.base.columns)})
     keys = [compiler.compile(each) for each in key_nodes]
     grouping = _Grouping(source, select, compiler, window, [each.sql() for each in key_nodes], keys)
     grouping.key_nodes = key_nodes
+    if table_window:
+        grouping.bound_types = {bound: _window_column_type(name, source.query) for name, bound in _WINDOW_COLUMNS.items()}
     for item in select.expressions:
         node = item.this if isinstance(item, exp.Alias) else item
         grouping.names.append(output_name(item, len(grouping.names)))
@@ -1647,7 +1649,8 @@ def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Group
         if bound is not None:
             grouping.outputs.append(("window", bound))
             # Flink types SQL's TUMBLE_START / _END NOT NULL, TUMBLE_ROWTIME and the Table API's w.start nullable
-            grouping.types.append(SqlType("TIMESTAMP", precision=3,
+            grouping.types.append(SqlType("TIMESTAMP_LTZ" if bound == "rowtime" and window.local else "TIMESTAMP",
+                                          precision=3,
                                           nullable=bound == "rowtime" or bool(node.meta.get("table_api"))))
             continue
         call = aggregates.call_of(node, compiler)
@@ -1656,14 +1659,17 @@ def plan_grouping(select: exp.Select, source: CatalogTable, compiler) -> "_Group
             grouping.outputs.append(("constant", function(())))
             grouping.types.append(constant_type)
             continue
-        if call is None:
-            raise expressions.validation_error(
-                "SQL validation failed. Expression '%s' is not being grouped" % node.sql())
-        name, argument, result_type = call
-        grouping.outputs.append(("agg", len(grouping.calls)))
-        grouping.types.append(result_type)
-        grouping.calls.append((name, argument))
-        grouping.call_nodes.append(node)
+        if call is None:                   # an expression of the keys and aggregates: SUM(a) * 2, CAST(MAX(t) ...)
+            function, result_type = grouping.over_results(node)
+            grouping.outputs.append(("expression", len(grouping.expressions)))
+            grouping.types.append(result_type)
+            grouping.expressions.append(function)
+            continue
+        grouping.outputs.append(("agg", grouping.add_call(node, call)))
+        grouping.types.append(call[2])
+    having = select.args.get("having")
+    if having is not None:
+        grouping.having, _ = grouping.over_results(having.this)
     return grouping
 
 
@@ -1678,8 +1684,64 @@ class _Grouping:
         # per output column: ("key", index), ("agg", index), ("window", "start" / "end"), ("constant", value)
         self.outputs = []
         self.calls = []       # (aggregate name, compiled argument or None)
+        self.call_types = []  # their result types
         self.call_nodes = []  # the aggregate calls' nodes
         self.key_nodes = []
+        self.expressions = []  # functions of aggregates.GroupOutput's row, for ("expression", index) outputs
+        self.having = None
+        self.bound_types = None  # a window table function's: the types of window_start, window_end, window_time
+
+    def add_call(self, node, call) -> int:
+        """The index of the aggregate call ``node`` (compiled: ``call``), the same call once."""
+        text = node.sql()
+        for index, known in enumerate(self.call_nodes):
+            if known.sql() == text:
+                return index
+        self.calls.append(call[:2])
+        self.call_nodes.append(node)
+        self.call_types.append(call[2])
+        return len(self.calls) - 1
+
+    def over_results(self, node):
+        """``node`` (a select item or HAVING's condition) compiled over GroupOutput's row: its aggregate calls,
+        grouping keys and window bounds replaced by that row's columns; any other column is not being grouped."""
+        from pyflink_compat.table.sql import aggregates
+        from pyflink_compat.table.sql.catalog import SqlType
+
+        def replaced(each):
+            if not isinstance(each, exp.Expr) or isinstance(each, (exp.Literal, exp.Boolean, exp.Null)):
+                return each
+            if each.sql() in self.key_sql:
+                return exp.column("$key%d" % self.key_sql.index(each.sql()), quoted=True)
+            if self.bound_types is not None and isinstance(each, exp.Column) and each.name in _WINDOW_COLUMNS:
+                return exp.column("$window_" + _WINDOW_COLUMNS[each.name], quoted=True)     # a window TVF's column
+            bound = self.window.bound_of(each) if self.window is not None else None
+            if bound is not None:
+                return exp.column("$window_" + bound, quoted=True)
+            call = aggregates.call_of(each, self.compiler)
+            if call is not None:
+                return exp.column("$agg%d" % self.add_call(each, call), quoted=True)
+            return each
+
+        rewritten = node.transform(replaced)
+        for column in rewritten.find_all(exp.Column):
+            if not column.name.startswith("$"):
+                raise expressions.validation_error(
+                    "SQL validation failed. Expression '%s' is not being grouped" % column.sql())
+        bound_types = self.bound_types or dict.fromkeys(("start", "end", "rowtime"),
+                                                        SqlType("TIMESTAMP", precision=3, nullable=False))
+        if self.bound_types is None and self.window is not None and self.window.local:
+            bound_types["rowtime"] = SqlType("TIMESTAMP_LTZ", precision=3, nullable=False)
+        columns = {"$window_" + bound: (position, bound_types[bound])
+                   for position, bound in enumerate(("start", "end", "rowtime"))}
+        columns.update({"$key%d" % index: (3 + index, key_type) for index, (_, key_type) in enumerate(self.keys)})
+        columns.update({"$agg%d" % index: (3 + len(self.keys) + index, call_type)
+                        for index, call_type in enumerate(self.call_types)})
+        return expressions.Compiler(columns).compile(rewritten)
+
+    def output(self, column_types):
+        from pyflink_compat.table.sql import aggregates
+        return aggregates.GroupOutput(self.outputs, column_types, self.expressions, self.having, self.types)
 
     def columns(self) -> list:
         return [Column(name, sql_type) for name, sql_type in zip(self.names, self.types)]
@@ -1687,7 +1749,8 @@ class _Grouping:
     def node_text(self) -> str:
         """The aggregation as Flink's plan names it: ``GroupAggregate(groupBy=[k], select=[k, SUM(v) AS s])``."""
         from pyflink_compat.table.sql.dialect import Flink
-        aggregated = ["%s AS %s" % (node.sql(dialect=Flink), self.names[self.outputs.index(("agg", index))])
+        aggregated = ["%s AS %s" % (node.sql(dialect=Flink), self.names[self.outputs.index(("agg", index))]
+                                    if ("agg", index) in self.outputs else "$f%d" % (len(self.keys) + index))
                       for index, node in enumerate(self.call_nodes)]
         return "GroupAggregate(groupBy=[%s], select=[%s])" % (", ".join(self.key_sql),
                                                              ", ".join(self.key_sql + aggregated))
@@ -1719,7 +1782,7 @@ class _Grouping:
         key_type = binary_keys.key_type_of([key_type for _, key_type in self.keys])
         if self.window is None:
             return rows.flat_map(keyed_input).name("Calc").key_by(_group_key, key_type) \
-                .process(aggregates.GroupAggregate(names, self.outputs, column_types)).name("GroupAggregate")
+                .process(aggregates.GroupAggregate(names, self.output(column_types))).name("GroupAggregate")
         if self.window.kind != "SESSION" and window_input.mergeable(names):
             # each row's contribution as a partial accumulator; where the batch form applies, a batch's rows of
             # one key and pane are summed up before the exchange
@@ -1728,17 +1791,17 @@ class _Grouping:
                                                    None if slice_of else self._batch_form(builder, names), slice_of)
             return rows.flat_map(partials).name("Calc").key_by(_group_key, key_type).window(self.window.assigner()) \
                 .aggregate(aggregates.Accumulate(names, partials=True, sliced=slice_of is not None),
-                           aggregates.WindowAggregate(names, self.outputs, column_types)) \
+                           aggregates.WindowAggregate(names, self.output(column_types), self.window.local)) \
                 .name("GroupWindowAggregate")
         windowed = rows.flat_map(keyed_input).name("Calc").key_by(_group_key, key_type) \
             .window(self.window.assigner())
         if self.window.kind == "SESSION":
             # merging windows keep their elements: our DataStream window operator reproduces PyFlink's keeping
             # one accumulator when a record bridges sessions, and Flink SQL's planner merges them all
-            changes = windowed.process(aggregates.SessionAggregate(names, self.outputs, column_types))
+            changes = windowed.process(aggregates.SessionAggregate(names, self.output(column_types), self.window.local))
         else:
             changes = windowed.aggregate(aggregates.Accumulate(names),
-                                         aggregates.WindowAggregate(names, self.outputs, column_types))
+                                         aggregates.WindowAggregate(names, self.output(column_types), self.window.local))
         return changes.name("GroupWindowAggregate")
 
     def _slice_of(self, names):
@@ -1753,7 +1816,8 @@ class _Grouping:
         table = self.source.query.base if isinstance(self.source.query, WindowTableRelation) else self.source
         if self.window.column not in table.column_names:
             return None
-        return _SliceOf(table.column_names.index(self.window.column), math.gcd(*self.window.intervals))
+        slice_ms = math.gcd(*self.window.intervals)
+        return _SliceOf(table.column_names.index(self.window.column), slice_ms, self.window.offset_ms % slice_ms)
 
     def _batch_form(self, builder: "JobBuilder", names):
         """The batch form of the window's input (window_input.BatchForm) for a window over a Kafka JSON table,
@@ -1861,12 +1925,12 @@ class _MetadataTimestamp(TimestampAssigner):
 class _SliceOf:
     """The slice of ``slice_ms`` a row's rowtime (at ``position``) falls in; a row without one is at the epoch."""
 
-    def __init__(self, position: int, slice_ms: int):
-        self.position, self.slice_ms = position, slice_ms
+    def __init__(self, position: int, slice_ms: int, offset_ms: int = 0):
+        self.position, self.slice_ms, self.offset_ms = position, slice_ms, offset_ms
 
     def __call__(self, values) -> int:
         rowtime = values[self.position]
-        return 0 if rowtime is None else epoch_ms_of(rowtime) // self.slice_ms
+        return 0 if rowtime is None else (epoch_ms_of(rowtime) - self.offset_ms) // self.slice_ms
 
 
 class _WithRecordTimestamp(ProcessFunction):

@@ -2,6 +2,7 @@
 LocalDateTime for TIMESTAMP), in CAST(... AS STRING), and in the 'json' format (Flink SQL's JSON writing)."""
 import datetime
 import decimal
+import functools
 import json
 import re
 
@@ -115,6 +116,66 @@ _EPOCH = datetime.datetime(1970, 1, 1)
 def utc_of_epoch_ms(epoch_ms: int) -> datetime.datetime:
     """The UTC date-time of epoch milliseconds (a TIMESTAMP_LTZ's value)."""
     return _EPOCH + datetime.timedelta(milliseconds=epoch_ms)
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _pattern_field(run: str, value: datetime.datetime) -> str:
+    """One run of a pattern letter (``yyyy``, ``MM``, ``SSS``, ...) of a Java DateTimeFormatter pattern."""
+    letter, width = run[0], len(run)
+    if letter in "yu":
+        return "%02d" % (value.year % 100) if width == 2 else "%0*d" % (width, value.year)
+    if letter == "M" and width >= 3:
+        return _MONTHS[value.month - 1][:3] if width == 3 else _MONTHS[value.month - 1]
+    if letter == "E":
+        return _DAYS[value.weekday()] if width >= 4 else _DAYS[value.weekday()][:3]
+    if letter == "a":
+        return "AM" if value.hour < 12 else "PM"
+    if letter == "S":
+        return _fraction_digits(value).ljust(9, "0")[:width]
+    numbers = {"M": value.month, "d": value.day, "H": value.hour, "h": (value.hour % 12) or 12, "k": value.hour or 24,
+               "K": value.hour % 12, "m": value.minute, "s": value.second, "D": value.timetuple().tm_yday}
+    if letter not in numbers:
+        raise ValueError("The pattern letter '%s' is not supported" % letter)
+    return "%0*d" % (width, numbers[letter])
+
+
+@functools.lru_cache(maxsize=64)
+def java_pattern_formatter(pattern: str):
+    """A formatter of date-times in a Java DateTimeFormatter pattern (DATE_FORMAT's): letters in runs, quoted
+    literals, anything else as it is."""
+    pieces, position = [], 0
+    while position < len(pattern):
+        char = pattern[position]
+        if char == "'":
+            end, text = position + 1, ""
+            while end < len(pattern):
+                if pattern[end] == "'" and end + 1 < len(pattern) and pattern[end + 1] == "'":
+                    text, end = text + "'", end + 2
+                elif pattern[end] == "'":
+                    break
+                else:
+                    text, end = text + pattern[end], end + 1
+            pieces.append((text or "'", False))
+            position = end + 1
+        elif char.isalpha():
+            end = position
+            while end < len(pattern) and pattern[end] == char:
+                end += 1
+            run = pattern[position:end]
+            _pattern_field(run, datetime.datetime(2000, 1, 1))      # an unsupported letter fails here, not per row
+            pieces.append((run, True))
+            position = end
+        else:
+            pieces.append((char, False))
+            position += 1
+
+    def format_value(value: datetime.datetime) -> str:
+        return "".join(_pattern_field(piece, value) if letters else piece for piece, letters in pieces)
+    return format_value
 
 
 def local_of_utc(value: datetime.datetime) -> datetime.datetime:

@@ -440,7 +440,7 @@ def batch_form_of(table, value_format: str, key_format, ignore_errors: bool, fai
             return None
         shaped.append((name, argument.name))
     pane_ms = window.intervals[0] if window.kind == "TUMBLE" else math.gcd(*window.intervals)
-    if pane_ms <= 0:
+    if pane_ms <= 0 or window.offset_ms % pane_ms:        # its panes are counted from the epoch
         return None
     return BatchForm(physical, converters, ignore_errors, computed, table.watermark[0], condition, keys, shaped,
                      pane_ms, chain_length)

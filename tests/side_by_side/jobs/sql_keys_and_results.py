@@ -7,7 +7,7 @@
    - GROUP BY user into an upsert-kafka table (the user as JSON key, each update an upsert of the key's row; the
      group of the NULL user dropped, its key column being NOT NULL as a primary key's columns are, and
      'table.exec.sink.not-null-enforcer' = 'DROP');
-2. what TableResult.print() shows: "OK" for DDL, -1 per sink of an INSERT job, the rows of a query as a tableau
+2. what TableResult.print() shows (a GROUP BY with expressions over its aggregates and HAVING among them): "OK" for DDL, -1 per sink of an INSERT job, the rows of a query as a tableau
    (an op column with each row's kind, GROUP BY's -U / +U, a long value cut to 30 characters, <NULL>, TRUE /
    FALSE, "N rows in set"), "Empty set"; and the rows collect() returns, with their RowKind.
 
@@ -65,7 +65,9 @@ result.print()
 t_env.execute_sql("INSERT INTO dropped SELECT usr FROM events").print()
 
 t_env.execute_sql("SELECT usr, id, amount, amount > 10 AS big, note FROM events WHERE id <= 4").print()
-t_env.sql_query("SELECT usr, COUNT(*) AS n, MAX(amount) AS top FROM events GROUP BY usr").execute().print()
+# expressions over aggregates and HAVING: each change of the aggregation filtered on its own (a -U without its +U)
+t_env.sql_query("SELECT usr, COUNT(*) AS n, MAX(amount) AS top, SUM(amount) * 2 AS twice, FIRST_VALUE(note) AS first_note, "
+                "LAST_VALUE(note) AS last_note FROM events GROUP BY usr HAVING SUM(amount) > 4").execute().print()
 t_env.execute_sql("SELECT usr, id FROM events WHERE id > 1000").print()
 with t_env.sql_query("SELECT usr, SUM(amount) AS total FROM events WHERE usr IS NOT NULL GROUP BY usr") \
         .execute().collect() as rows:
