@@ -221,21 +221,24 @@ def test_queries_beyond_projections_and_filters_are_refused_by_name():
         builder.add_insert(dialect.parse("INSERT INTO out SELECT w FROM src")[0])
 
 
+class _ValueState:
+    """A ValueState of one key, for an operator tested without a runtime."""
+    current = None
+
+    def value(self):
+        return self.current
+
+    def update(self, value):
+        self.current = value
+
+
 def test_group_aggregate_emits_flinks_changelog_and_suppresses_unchanged_results():
     from pyflink_compat.table.sql.aggregates import GroupAggregate, GroupOutput
 
-    class State:
-        current = None
-
-        def value(self):
-            return self.current
-
-        def update(self, value):
-            self.current = value
     operator = GroupAggregate(["MAX", "COUNT", "AVG:int"], GroupOutput(
         [("key", 0), ("agg", 0), ("agg", 2)],
         [catalog.SqlType("STRING"), catalog.SqlType("INT"), catalog.SqlType("INT")]))
-    operator.state = State()
+    operator.state = _ValueState()
     changes = [list(operator.process_element((("k",), arguments), None))
                for arguments in [(5, 1, 3), (2, None, 4), (2, None, 2), (9, 1, None)]]
     # the second and third rows leave MAX at 5 and the integer AVG at 3: nothing is sent
@@ -1071,19 +1074,11 @@ def test_with_queries_are_expanded_into_subqueries_as_flinks_planner_expands_the
 def test_expressions_over_aggregates_and_having_follow_flinks_calc_after_the_aggregation():
     from pyflink_compat.table.sql.aggregates import GroupAggregate, GroupOutput
 
-    class State:
-        current = None
-
-        def value(self):
-            return self.current
-
-        def update(self, value):
-            self.current = value
     # SELECT k, SUM(v) * 2 ... HAVING SUM(v) > 4: the row is (start, end, rowtime, k, SUM(v))
     output = GroupOutput([("key", 0), ("expression", 0)], [catalog.SqlType("STRING"), catalog.SqlType("INT")],
                          [lambda row: row[4] * 2], lambda row: row[4] > 4)
     operator = GroupAggregate(["SUM"], output)
-    operator.state = State()
+    operator.state = _ValueState()
     changes = [list(operator.process_element((("k",), (value,)), None)) for value in (5, -3, 30, 0)]
     # each change is filtered on its own: the update to 2 drops its +U, the next one its -U; an unchanged SUM
     # sends nothing

@@ -57,16 +57,14 @@ def parse_sql_timestamp(text: str) -> datetime.datetime:
 _PATTERN_LETTERS = {"yyyy": "%Y", "yy": "%y", "MM": "%m", "dd": "%d", "HH": "%H", "mm": "%M", "ss": "%S"}
 
 
-def java_pattern_parser(pattern: str):
-    """A parser of text in a Java DateTimeFormatter pattern (yyyy MM dd HH mm ss, S... for the fraction, quoted
-    literals): returns a datetime, or None when the text does not match."""
-    regex, groups = "", []
-    position = 0
+def _pattern_pieces(pattern: str) -> list:
+    """A Java DateTimeFormatter pattern in pieces: (a run of one letter, True) or (literal text, False), quoted
+    literals unquoted ('' is a quote)."""
+    pieces, position = [], 0
     while position < len(pattern):
         char = pattern[position]
         if char == "'":
-            end = position + 1
-            text = ""
+            end, text = position + 1, ""
             while end < len(pattern):
                 if pattern[end] == "'" and end + 1 < len(pattern) and pattern[end + 1] == "'":
                     text, end = text + "'", end + 2
@@ -74,25 +72,35 @@ def java_pattern_parser(pattern: str):
                     break
                 else:
                     text, end = text + pattern[end], end + 1
-            regex += re.escape(text or "'")
+            pieces.append((text or "'", False))
             position = end + 1
         elif char.isalpha():
             end = position
             while end < len(pattern) and pattern[end] == char:
                 end += 1
-            run = pattern[position:end]
-            if char == "S":
-                regex += r"(\d{%d})" % len(run)
-                groups.append("fraction")
-            elif run in _PATTERN_LETTERS:
-                regex += r"(\d{%d})" % (4 if run == "yyyy" else 2)
-                groups.append(run)
-            else:
-                raise ValueError("The pattern letters '%s' of '%s' are not supported" % (run, pattern))
+            pieces.append((pattern[position:end], True))
             position = end
         else:
-            regex += re.escape(char)
+            pieces.append((char, False))
             position += 1
+    return pieces
+
+
+def java_pattern_parser(pattern: str):
+    """A parser of text in a Java DateTimeFormatter pattern (yyyy MM dd HH mm ss, S... for the fraction, quoted
+    literals): returns a datetime, or None when the text does not match."""
+    regex, groups = "", []
+    for run, letters in _pattern_pieces(pattern):
+        if not letters:
+            regex += re.escape(run)
+        elif run[0] == "S":
+            regex += r"(\d{%d})" % len(run)
+            groups.append("fraction")
+        elif run in _PATTERN_LETTERS:
+            regex += r"(\d{%d})" % (4 if run == "yyyy" else 2)
+            groups.append(run)
+        else:
+            raise ValueError("The pattern letters '%s' of '%s' are not supported" % (run, pattern))
     compiled = re.compile(regex + "$")
 
     def parse(text: str):
@@ -147,31 +155,10 @@ def _pattern_field(run: str, value: datetime.datetime) -> str:
 def java_pattern_formatter(pattern: str):
     """A formatter of date-times in a Java DateTimeFormatter pattern (DATE_FORMAT's): letters in runs, quoted
     literals, anything else as it is."""
-    pieces, position = [], 0
-    while position < len(pattern):
-        char = pattern[position]
-        if char == "'":
-            end, text = position + 1, ""
-            while end < len(pattern):
-                if pattern[end] == "'" and end + 1 < len(pattern) and pattern[end + 1] == "'":
-                    text, end = text + "'", end + 2
-                elif pattern[end] == "'":
-                    break
-                else:
-                    text, end = text + pattern[end], end + 1
-            pieces.append((text or "'", False))
-            position = end + 1
-        elif char.isalpha():
-            end = position
-            while end < len(pattern) and pattern[end] == char:
-                end += 1
-            run = pattern[position:end]
+    pieces = _pattern_pieces(pattern)
+    for run, letters in pieces:
+        if letters:
             _pattern_field(run, datetime.datetime(2000, 1, 1))      # an unsupported letter fails here, not per row
-            pieces.append((run, True))
-            position = end
-        else:
-            pieces.append((char, False))
-            position += 1
 
     def format_value(value: datetime.datetime) -> str:
         return "".join(_pattern_field(piece, value) if letters else piece for piece, letters in pieces)
