@@ -552,13 +552,15 @@ def test_an_inner_join_resolves_qualified_columns_and_refuses_what_does_not_run(
                               tables)
     for query, message in [("SELECT * FROM orders o NATURAL JOIN payments p", "JOIN"),
                            ("SELECT * FROM orders o JOIN payments p ON o.amount > p.paid", "without an equality"),
-                           ("SELECT * FROM orders o LEFT JOIN payments p ON o.id = p.order_id JOIN orders q ON "
-                            "q.id = o.id", "^An outer join followed by another JOIN"),
                            ("SELECT * FROM orders o JOIN payments p ON o.id = p.order_id, orders q",
                             "^UNNEST, LATERAL TABLE or a JOIN without ON among several JOINs"),
                            ("SELECT * FROM orders o, payments p", "^A JOIN without ON")]:
         with pytest.raises(UnsupportedFeatureError, match=message):
             planner.relation_of(dialect.parse(query)[0], tables)
+    # an outer join followed by another JOIN: the second join takes the first's changelog
+    after_outer = planner.relation_of(dialect.parse("SELECT * FROM orders o LEFT JOIN payments p ON o.id = p.order_id "
+                                                    "JOIN orders q ON q.id = o.id")[0], tables).query
+    assert after_outer.updating and after_outer.left.query.updating
     # a JOIN chain joins left to right; the second ON sees all three tables by their aliases
     chain = planner.relation_of(dialect.parse(
         "SELECT * FROM orders o JOIN payments p ON o.id = p.order_id JOIN orders q ON q.id = p.id "
@@ -690,6 +692,41 @@ def test_a_full_outer_join_pads_both_sides_and_retracts_all_padded_rows_before_j
     # a NULL key joins nothing, not even another NULL key: padded at once
     assert [record for record, _ in right.records] == [("+I", ("a", "a1")), ("+I", (None, "b1")),
                                                        ("+I", (None, "n1")), ("+I", (None, "n2"))]
+
+
+def test_a_join_of_a_changelog_passes_its_updates_on_and_an_outer_join_pads_again_when_its_last_match_goes():
+    from pyflink_compat.runtime.keyed.operators import KeyedCoProcessOperator, ListCollector
+    from pyflink_compat.table.sql.joins import OuterJoin
+    # inner join, right side a GROUP BY's changelog: its update comes through as -U / +U of the joined row
+    out = ListCollector()
+    join = KeyedCoProcessOperator(OuterJoin(None, 1, 2, False, False, changelogs=(False, True)), output=out)
+    join.open()
+    join.process_elements([(1, "ann", (("ann",), ("NL",)), 1), (2, "ann", (("ann",), ("+I", ("ann", 3.0))), 2),
+                           (2, "ann", (("ann",), ("-U", ("ann", 3.0))), 3),
+                           (2, "ann", (("ann",), ("+U", ("ann", 10.0))), 4),
+                           (2, "ann", (("ann",), ("-D", ("ann", 99.0))), 5)])   # not kept: ignored
+    assert [record for record, _ in out.records] == [
+        ("+I", ("NL", "ann", 3.0)), ("-U", ("NL", "ann", 3.0)), ("+U", ("NL", "ann", 10.0))]
+    # left join, right side a changelog: the left row is padded, joined, padded again when its match is retracted
+    out = ListCollector()
+    join = KeyedCoProcessOperator(OuterJoin(None, 1, 1, True, False, changelogs=(False, True)), output=out)
+    join.open()
+    join.process_elements([(1, "a", (("a",), ("l",)), 1), (2, "a", (("a",), ("+I", ("r1",))), 2),
+                           (2, "a", (("a",), ("+I", ("r2",))), 3), (2, "a", (("a",), ("-U", ("r1",))), 4),
+                           (2, "a", (("a",), ("-D", ("r2",))), 5)])
+    assert [record for record, _ in out.records] == [
+        ("+I", ("l", None)), ("-D", ("l", None)), ("+I", ("l", "r1")), ("+I", ("l", "r2")), ("-D", ("l", "r1")),
+        ("+I", ("l", None)), ("-D", ("l", "r2"))]
+    # left join, left side a changelog: its retraction takes back its joined and its padded rows
+    out = ListCollector()
+    join = KeyedCoProcessOperator(OuterJoin(None, 1, 1, True, False, changelogs=(True, False)), output=out)
+    join.open()
+    join.process_elements([(1, "a", (("a",), ("+I", ("l1",))), 1), (2, "a", (("a",), ("r",)), 2),
+                           (1, "b", (("b",), ("+I", ("l2",))), 3), (1, "a", (("a",), ("-U", ("l1",))), 4),
+                           (1, "b", (("b",), ("-D", ("l2",))), 5)])
+    assert [record for record, _ in out.records] == [
+        ("+I", ("l1", None)), ("-D", ("l1", None)), ("+I", ("l1", "r")), ("+I", ("l2", None)), ("-D", ("l1", "r")),
+        ("-D", ("l2", None))]
 
 
 @given(st.integers(0, 10 ** 7), st.sampled_from([(1000, 1000), (1000, 3000), (2000, 6000), (500, 10000)]))

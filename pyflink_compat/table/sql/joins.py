@@ -35,16 +35,23 @@ class InnerJoin(KeyedCoProcessFunction):
 
 
 class OuterJoin(KeyedCoProcessFunction):
-    """A left, right or full outer join of two insert-only inputs, as Flink's Join operator: a row joined with the
-    kept rows of the other side that match, or, with none, padded with NULLs on an outer side (``+I``); a row that
-    comes to match rows of an outer other side padded so far first retracts them (``-D``), then joins them
-    (``+I``). An outer side's rows are kept with how many rows they matched. Changes come out as (row kind,
-    values)."""
+    """A regular join as Flink's Join operator runs it when it is an outer join or a side is a changelog (an outer
+    join's rows, a GROUP BY's, an upsert table's). Each side's rows are kept per join key with how many rows of
+    the other side they match, in the order they came.
 
-    def __init__(self, condition, left_width: int, right_width: int, left_outer: bool, right_outer: bool):
+    An insertion (``+I`` / ``+U``) joins the kept rows of the other side that match; with none, an outer side's
+    row is padded with NULLs (``+I``). A row that comes to match rows of an outer other side padded so far first
+    retracts them (``-D``). A retraction (``-U`` / ``-D``) takes its joined rows back (``-D``, or its own kind when
+    neither side is outer) and pads again (``+I``) the rows of an outer other side it was the last match of.
+    Changes come out as (row kind, values). ``changelogs``: per side, whether its elements are
+    (key, (kind, values)) rather than (key, values) insertions."""
+
+    def __init__(self, condition, left_width: int, right_width: int, left_outer: bool, right_outer: bool,
+                 changelogs=(False, False)):
         self.condition = condition
         self.widths = (left_width, right_width)
         self.outer = (left_outer, right_outer)
+        self.changelogs = tuple(changelogs)
 
     def open(self, runtime_context):
         from pyflink_compat.datastream.state import ValueStateDescriptor
@@ -62,30 +69,55 @@ class OuterJoin(KeyedCoProcessFunction):
         return self.condition is None or self.condition(self._row(side, values, other)) is True
 
     def _process(self, side: int, value):
-        key, values = value
+        if self.changelogs[side]:
+            key, (kind, values) = value
+        else:
+            (key, values), kind = value, "+I"
         values = tuple(values)
+        accumulate = kind in ("+I", "+U")
         if None in key:             # joins nothing: padded at once (only an outer side's such rows come here)
-            yield "+I", self._row(side, values, None)
+            yield ("+I" if accumulate else "-D"), self._row(side, values, None)
             return
         other_side = 1 - side
+        own_outer, other_outer = self.outer[side], self.outer[other_side]
         others = self.kept[other_side].value() or []
-        matched, retractions, joined = 0, [], []
-        for entry in others:
-            other_values, count = entry
-            if self._matches(side, values, other_values):
-                if self.outer[other_side] and count == 0:
-                    retractions.append(("-D", self._row(other_side, other_values, None)))
-                entry[1] = count + 1
-                joined.append(("+I", self._row(side, values, other_values)))
-                matched += 1
-        if matched:
-            if self.outer[other_side]:
+        matching = [entry for entry in others if self._matches(side, values, entry[0])]
+        own = self.kept[side].value() or []
+        if accumulate:
+            if other_outer and matching:
+                for entry in matching:
+                    if entry[1] == 0:
+                        yield "-D", self._row(other_side, entry[0], None)
+                    entry[1] += 1
                 self.kept[other_side].update(others)
-            yield from retractions
-            yield from joined
-        elif self.outer[side]:
-            yield "+I", self._row(side, values, None)
-        self.kept[side].update((self.kept[side].value() or []) + [[values, matched]])
+            joined_kind = "+I" if own_outer or other_outer else kind
+            for entry in matching:
+                yield joined_kind, self._row(side, values, entry[0])
+            if not matching and own_outer:
+                yield "+I", self._row(side, values, None)
+            self.kept[side].update(own + [[values, len(matching)]])
+            return
+        position = next((i for i, entry in enumerate(own) if entry[0] == values), None)
+        if position is None:        # a retraction of a row never kept (a filter before it passed its insertion)
+            return
+        del own[position]
+        self.kept[side].update(own)
+        if own_outer and not matching:
+            yield "-D", self._row(side, values, None)
+            return
+        if own_outer:
+            for entry in matching:
+                yield "-D", self._row(side, values, entry[0])
+        if other_outer and matching:
+            for entry in matching:
+                if entry[1] == 1:
+                    yield "+I", self._row(other_side, entry[0], None)
+                entry[1] -= 1
+            self.kept[other_side].update(others)
+        if not own_outer:
+            joined_kind = "-D" if other_outer else kind
+            for entry in matching:
+                yield joined_kind, self._row(side, values, entry[0])
 
     def process_element1(self, value, ctx):
         yield from self._process(0, value)

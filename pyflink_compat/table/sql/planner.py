@@ -238,6 +238,12 @@ class JobBuilder:
             else self._joined_stream(source)
         return changes.flat_map(_filtered_change(condition, converters)).name("Calc")
 
+    def _relation_changes(self, table: CatalogTable):
+        """All changes (row kind, values) of an updating relation, its columns as they are: a side of a join."""
+        select = exp.select("*").from_(exp.to_table(table.name))
+        identities = [_column_at(position) for position in range(len(table.columns))]
+        return self._changelog_changes(select, table, compiler_of(table), identities)
+
     def _grouped_changes(self, view: CatalogTable):
         """The changelog of a GROUP BY view (its aggregation added to the job once)."""
         key = ("grouped", view.name, _Identity(view.query))
@@ -373,10 +379,9 @@ class JobBuilder:
                     .process(relation.operator, output_type=_row_type(view)).name("OverAggregate")
             return self.streams[key]
         if isinstance(view.query, JoinRelation):
-            if view.query.outer:
-                _refuse("A view, GROUP BY, UNION or UNNEST of an outer join", "an outer join's projections and "
-                                                                            "filters into a sink or as a query's "
-                                                                            "result run")
+            if view.query.updating:
+                _refuse("A view, GROUP BY, UNION or UNNEST of an outer join (or of a join of a changelog)",
+                        "its projections and filters into a sink or as a query's result run, and joins of it")
             return self._joined_stream(view)
         key = ("view", view.name, _Identity(view.query))
         if key not in self.streams:
@@ -393,15 +398,20 @@ class JobBuilder:
         return self.streams[key]
 
     def _joined_stream(self, table: CatalogTable):
-        """The joined rows of an inner join; the changes (row kind, values) of a left outer join."""
+        """The joined rows of an inner join of insert-only sides; the changes (row kind, values) of an outer join
+        or of a join of a changelog."""
         from pyflink_compat.table.sql.joins import InnerJoin, IntervalJoin, OuterJoin
         relation = table.query
         key = ("join", _Identity(relation.left.query), relation.left.name, relation.right.name, relation.text)
         if key not in self.streams:
-            left = self._source_stream(relation.left).flat_map(
-                _keyed_side(relation.left_keys, relation.side in ("LEFT", "FULL"))).name("Calc")
-            right = self._source_stream(relation.right).flat_map(
-                _keyed_side(relation.right_keys, relation.side in ("RIGHT", "FULL"))).name("Calc")
+            sides = []
+            for side, keys, outer in ((relation.left, relation.left_keys, relation.side in ("LEFT", "FULL")),
+                                      (relation.right, relation.right_keys, relation.side in ("RIGHT", "FULL"))):
+                if _is_changelog_source(side):
+                    sides.append(self._relation_changes(side).flat_map(_keyed_change(keys, outer)).name("Calc"))
+                else:
+                    sides.append(self._source_stream(side).flat_map(_keyed_side(keys, outer)).name("Calc"))
+            left, right = sides
             keyed = left.connect(right).key_by(_group_key, _group_key, key_type=relation.key_type)
             if relation.interval is not None:
                 left_time, right_time, lower_ms, upper_ms = relation.interval
@@ -410,9 +420,10 @@ class JobBuilder:
                                     left_time, right_time, lower_ms, upper_ms)
                 self.streams[key] = keyed.process(join, output_type=_row_type(table)).name(
                     "IntervalJoin(joinType=[%s])" % relation.join_type())
-            elif relation.outer:
+            elif relation.updating:
                 join = OuterJoin(relation.condition, len(relation.left.columns), len(relation.right.columns),
-                                 relation.side in ("LEFT", "FULL"), relation.side in ("RIGHT", "FULL"))
+                                 relation.side in ("LEFT", "FULL"), relation.side in ("RIGHT", "FULL"),
+                                 (_is_changelog_source(relation.left), _is_changelog_source(relation.right)))
                 self.streams[key] = keyed.process(join).name("Join(joinType=[%s])" % relation.join_type())
             else:
                 self.streams[key] = keyed.process(InnerJoin(relation.condition), output_type=_row_type(table)) \
@@ -600,7 +611,7 @@ def _is_upsert_source(table: CatalogTable) -> bool:
 def _is_changelog_source(table: CatalogTable) -> bool:
     """Whether a relation's rows are updates, not only insertions: an 'upsert-kafka' table, an outer join, a
     Top-N or deduplication, a GROUP BY view."""
-    return (_is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.outer)
+    return (_is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.updating)
             or isinstance(table.query, (RankRelation, GroupedRelation, UpdatingView)))
 
 
@@ -781,6 +792,7 @@ class JoinRelation:
         self.qualified, self.ambiguous, self.text = qualified, ambiguous, text
         self.side = ""                          # "LEFT", "RIGHT" or "FULL" of an outer join
         self.outer = False                      # an outer join: its rows are a changelog (+I / -D)
+        self.updating = False                   # an outer join, or a side is a changelog: so are its rows
         self.key_type = None                    # the SqlKeyType of both sides' keys (None: pickled keys)
         self.interval = None                    # an interval join's (left time, right time, lower ms, upper ms)
 
@@ -801,10 +813,6 @@ def _chained_joins(first_node, first: CatalogTable, joins, tables: Dict[str, Cat
         if isinstance(join.this, (exp.Unnest, exp.Lateral)) or join.args.get("on") is None:
             _refuse("UNNEST, LATERAL TABLE or a JOIN without ON among several JOINs",
                     "a chain of JOIN ... ON runs; UNNEST a view of the joined rows")
-    for join in joins[:-1]:
-        if (join.args.get("side") or "").upper():
-            _refuse("An outer join followed by another JOIN (a join of an outer join's changelog)",
-                    "inner joins followed by one outer join, the last, run")
     joined = _joined(first_node, first, joins[0], tables)
     for join in joins[1:]:
         joined = _joined(None, joined, join, tables)
@@ -905,8 +913,12 @@ def _joined(left_node, left: CatalogTable, join: exp.Join, tables: Dict[str, Cat
             columns.append(Column(name, attrs.evolve(column.type, nullable=True) if padded else column.type))
     relation = JoinRelation(left, right, names, left_keys, right_keys, condition, qualified, ambiguous, join.sql())
     relation.interval = _interval_bounds(rest, compiler, left, right)
+    if relation.interval is not None and (_is_changelog_source(left) or _is_changelog_source(right)):
+        _refuse("An interval join of a changelog (an outer join, a GROUP BY, an 'upsert-kafka' table)",
+                "interval joins of insert-only relations run, and regular joins of changelogs")
     # an interval join's outer rows come padded once they can no longer join: insert-only, as Flink's
     relation.side, relation.outer = side, bool(side) and relation.interval is None
+    relation.updating = relation.outer or _is_changelog_source(left) or _is_changelog_source(right)
     # both sides keyed as Flink keys them when their key columns have one type (else Flink casts them first)
     relation.key_type = binary_keys.key_type_of(key_types)
     # an interval join's rows keep the left side's rowtime as a time attribute (a window may follow it)
@@ -1964,6 +1976,21 @@ def epoch_ms_of(moment) -> int:
     """A UTC date-time as epoch milliseconds."""
     import calendar
     return calendar.timegm(moment.timetuple()) * 1000 + moment.microsecond // 1000
+
+
+def _column_at(position: int):
+    return lambda values: values[position]
+
+
+def _keyed_change(keys, outer: bool = False):
+    """(join key, (row kind, values)) of a change of a changelog side of a join (a NULL key as _keyed_side)."""
+    def keyed(change):
+        kind, values = change
+        values = tuple(values)
+        key = tuple(function(values) for function in keys)
+        if outer or None not in key:
+            yield key, (kind, values)
+    return keyed
 
 
 def _keyed_side(keys, outer: bool = False):

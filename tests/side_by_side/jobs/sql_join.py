@@ -1,7 +1,8 @@
 """Flink SQL regular inner joins of two Kafka tables of JSON (orders, payments): on an equality and a further
 condition (paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a
 GROUP BY over a join printed as a tableau; a payment without an order and one with a NULL order id join nothing;
-a chain of two joins (an inner join, then an inner or a left join of its rows);
+a chain of two joins (an inner join, then an inner or a left join of its rows); the tables outer joins leave,
+joins after an outer join and joins of a GROUP BY view (changelogs collected and applied);
 UNION ALL of three queries (two of them reading orders) into a print table, and of two as a tableau; an interval
 join written as Flink's documentation writes it (FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + ...),
 a LEFT and a FULL interval join (insert-only: padded rows once the interval has passed) and a TUMBLE window over a
@@ -79,7 +80,7 @@ def applied(query):
     with t_env.execute_sql(query).collect() as changes:
         for change in changes:
             row = tuple(change)
-            table[row] = table.get(row, 0) + (1 if str(change.get_row_kind()) == "+I" else -1)
+            table[row] = table.get(row, 0) + (1 if str(change.get_row_kind()) in ("+I", "+U") else -1)
     return sorted((row for row, count in table.items() for _ in range(count)), key=repr)
 
 
@@ -91,6 +92,16 @@ print("join, left join:", applied("SELECT o.id, p.id AS pid, c.id AS cid FROM or
                                  "o.id = p.order_id LEFT JOIN payments c ON c.order_id = o.id AND c.id <> p.id"))
 print("full join:", applied("SELECT o.id, p.id AS pid FROM orders o FULL JOIN payments p ON o.id = p.order_id "
                             "WHERE o.id IS NULL OR o.id <> 2"))
+# joins of changelogs: a join after an outer join, and joins of a GROUP BY view (its updates retract joined rows)
+print("left join, join:", applied("SELECT o.id, p.id AS pid, q.id AS qid FROM orders o LEFT JOIN payments p ON "
+                                  "o.id = p.order_id JOIN orders q ON q.customer = o.customer AND q.id <> o.id"))
+t_env.create_temporary_view("paid_per_order", t_env.sql_query(
+    "SELECT order_id, SUM(paid) AS paid, COUNT(*) AS n FROM payments GROUP BY order_id"))
+print("join of a group by:", applied("SELECT o.id, o.customer, t.paid, t.n FROM orders o JOIN paid_per_order t "
+                                     "ON t.order_id = o.id"))
+print("left join of a group by, left join:", applied(
+    "SELECT o.id, t.paid, p.id AS pid FROM orders o LEFT JOIN paid_per_order t ON t.order_id = o.id AND "
+    "t.paid >= o.amount LEFT JOIN payments p ON p.order_id = t.order_id AND p.paid > 4"))
 
 # The 'datagen' connector at parallelism 2: each subtask prints its share of the sequences (random values are
 # checked, not printed), and a GROUP BY of it; at parallelism 1, a window over a bounded datagen table whose rowtime is computed.
