@@ -729,6 +729,56 @@ def test_a_join_of_a_changelog_passes_its_updates_on_and_an_outer_join_pads_agai
         ("-D", ("l2", None))]
 
 
+def _retracting_aggregate(names, changes, types=None):
+    from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator, ListCollector
+    from pyflink_compat.table.sql.aggregates import GroupOutput
+    from pyflink_compat.table.sql.catalog import SqlType
+    from pyflink_compat.table.sql.retracting import RetractingGroupAggregate
+    output = GroupOutput([("key", 0)] + [("agg", index) for index in range(len(names))],
+                         [SqlType("STRING")] + [SqlType(each) for each in types or ["BIGINT"] * len(names)])
+    out = ListCollector()
+    operator = KeyedProcessOperator(RetractingGroupAggregate(names, output), output=out)
+    operator.open()
+    for key, kind, arguments in changes:
+        operator.process_element((key,), ((key,), (kind, arguments)), 0)
+    return [record for record, _ in out.records]
+
+
+def test_a_group_by_of_a_changelog_takes_rows_back_and_deletes_a_key_whose_last_row_goes():
+    names = ["COUNT(*)", "SUM", "MIN", "MAX", "AVG", "DISTINCT COUNT"]
+    changes = [("k", "+I", (None, 4, 4, 4, 4, 4)), ("k", "+I", (None, 6, 6, 6, 6, 4)),
+               ("k", "-U", (None, 4, 4, 4, 4, 4)), ("x", "-D", (None, 1, 1, 1, 1, 1)),    # no state: ignored
+               ("k", "+U", (None, None, None, None, None, None)), ("k", "-D", (None, 6, 6, 6, 6, 4)),
+               ("k", "-D", (None, None, None, None, None, None))]
+    assert _retracting_aggregate(names, changes, ["BIGINT"] * 4 + ["DOUBLE", "BIGINT"]) == [
+        ("+I", ["k", 1, 4, 4, 4, 4, 1]), ("-U", ["k", 1, 4, 4, 4, 4, 1]), ("+U", ["k", 2, 10, 4, 6, 5.0, 1]),
+        ("-U", ["k", 2, 10, 4, 6, 5.0, 1]), ("+U", ["k", 1, 6, 6, 6, 6.0, 1]),
+        ("-U", ["k", 1, 6, 6, 6, 6.0, 1]), ("+U", ["k", 2, 6, 6, 6, 6.0, 1]),
+        ("-U", ["k", 2, 6, 6, 6, 6.0, 1]), ("+U", ["k", 1, None, None, None, None, 0]),
+        ("-D", ["k", 1, None, None, None, None, 0])]
+
+
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from([None, 1, 2, 3, 5])), max_size=30))
+def test_a_retracting_aggregate_ends_where_aggregating_the_rows_left_over_ends(steps):
+    from collections import Counter
+    names = ["COUNT(*)", "COUNT", "SUM", "MIN", "MAX", "DISTINCT SUM"]
+    kept, changes = Counter(), []
+    for adding, value in steps:
+        if not adding and kept[value] == 0:
+            continue                      # a changelog only takes back rows it sent
+        kept[value] += 1 if adding else -1
+        changes.append(("k", "+I" if adding else "-D", (value,) * len(names)))
+    current = {}
+    for kind, values in _retracting_aggregate(names, changes):
+        current = values if kind in ("+I", "+U") else {}
+    rows = list(kept.elements())
+    present = [value for value in rows if value is not None]
+    expected = {} if not rows else ["k", len(rows), len(present), sum(present) if present else None,
+                                    min(present, default=None), max(present, default=None),
+                                    sum(set(present)) if present else None]
+    assert current == expected
+
+
 @given(st.integers(0, 10 ** 7), st.sampled_from([(1000, 1000), (1000, 3000), (2000, 6000), (500, 10000)]))
 def test_cumulate_puts_a_row_in_each_window_of_its_period_that_ends_after_it(timestamp, step_and_size):
     from pyflink_compat.table.sql.aggregates import CumulativeWindows

@@ -83,7 +83,7 @@ class JobBuilder:
             _refuse("INSERT INTO ... %s" % type(select).__name__.upper())
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
-        if _is_changelog_source(source):
+        if _is_changelog_source(source) and not select.args.get("group"):
             projections = _projections(select, source, compiler)
             _check_columns(_projected_columns(projections), target)
             converters = [expressions.cast_to(compiled, column.type)
@@ -102,8 +102,10 @@ class JobBuilder:
             _check_columns(list(zip(grouping.names, grouping.types)), target)
             if grouping.window is None and target.option("connector") not in ("print", "blackhole",
                                                                                 kafka_table.UPSERT_KAFKA):
-                raise table_exception("Table sink '%s.%s' doesn't support consuming update changes which is "
-                                      "produced by node %s" % (CATALOG_PATH, target.name, grouping.node_text()))
+                raise table_exception("Table sink '%s.%s' doesn't support consuming %s which is produced by "
+                                      "node %s" % (CATALOG_PATH, target.name, "update and delete changes"
+                                                   if _is_changelog_source(source) else "update changes",
+                                                   grouping.node_text()))
             column_types = [column.type for column in target.columns]
             changes = self._shared(("changes", repr(select), _types_text(column_types)),
                                    lambda: grouping.changes(self, column_types))
@@ -178,7 +180,7 @@ class JobBuilder:
             return self._union_rows(select, [column.type for column in columns]).map(_insertion), columns
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
-        if _is_changelog_source(source):
+        if _is_changelog_source(source) and not select.args.get("group"):
             projections = _projections(select, source, compiler)
             columns = [Column(name, column_type) for name, (_, column_type) in projections]
             changes = self._changelog_changes(select, source, compiler, [function for _, (function, _)
@@ -230,9 +232,6 @@ class JobBuilder:
             return changes.flat_map(_filtered_change(_condition(select, compiler), converters)).name("Calc")
         if isinstance(source.query, RankRelation):
             return self._ranked_changes(select, source, compiler, converters)
-        if select.args.get("group"):
-            _refuse("GROUP BY of an updating relation (an outer join, a GROUP BY)", "projections and filters of it "
-                                                                                  "run")
         condition = _condition(select, compiler)
         changes = self._grouped_changes(source) if isinstance(source.query, GroupedRelation) \
             else self._joined_stream(source)
@@ -259,8 +258,6 @@ class JobBuilder:
         the projections apply to the changes."""
         from pyflink_compat.table.sql import ranking
         relation = source.query
-        if select.args.get("group"):
-            _refuse("GROUP BY of a Top-N", "projections and filters of it run")
         where = select.args.get("where")
         first, limit, rest = _rank_limit(where.this if where is not None else None, relation.rank_name)
         if limit is None:
@@ -310,8 +307,6 @@ class JobBuilder:
         records normalized per primary key (ChangelogNormalize, the filter inside it), then projected."""
         from pyflink_compat.common.watermark_strategy import WatermarkStrategy
         from pyflink_compat.table.sql.changelog import ChangelogNormalize, keys_of
-        if select.args.get("group"):
-            _refuse("GROUP BY of an 'upsert-kafka' table", "projections and filters of it run")
         layout = kafka_table.layout_of(source, kafka_table.SOURCE)
         kafka, _ = kafka_table.source(source, layout, self._idle_timeout_ms())
         records = self.env.from_source(kafka, WatermarkStrategy.no_watermarks(),
@@ -380,8 +375,8 @@ class JobBuilder:
             return self.streams[key]
         if isinstance(view.query, JoinRelation):
             if view.query.updating:
-                _refuse("A view, GROUP BY, UNION or UNNEST of an outer join (or of a join of a changelog)",
-                        "its projections and filters into a sink or as a query's result run, and joins of it")
+                _refuse("A UNION, UNNEST, window or OVER aggregation of an outer join (or of a join of a changelog)",
+                        "its projections, filters, GROUP BY and joins run")
             return self._joined_stream(view)
         key = ("view", view.name, _Identity(view.query))
         if key not in self.streams:
@@ -1790,8 +1785,11 @@ class _Grouping:
                                   "currently.")
         if self.window is None and True in pandas:
             raise table_exception("Pandas UDAFs are not supported in streaming mode currently.")
-        rows = builder._source_stream(self.source)
         key_type = binary_keys.key_type_of([key_type for _, key_type in self.keys])
+        if _is_changelog_source(self.source):
+            return self._retracting_changes(builder, condition, key_functions, argument_functions, names, key_type,
+                                            column_types)
+        rows = builder._source_stream(self.source)
         if self.window is None:
             return rows.flat_map(keyed_input).name("Calc").key_by(_group_key, key_type) \
                 .process(aggregates.GroupAggregate(names, self.output(column_types))).name("GroupAggregate")
@@ -1815,6 +1813,29 @@ class _Grouping:
             changes = windowed.aggregate(aggregates.Accumulate(names),
                                          aggregates.WindowAggregate(names, self.output(column_types), self.window.local))
         return changes.name("GroupWindowAggregate")
+
+    def _retracting_changes(self, builder: "JobBuilder", condition, key_functions, argument_functions, names,
+                            key_type, column_types):
+        """A GROUP BY over a changelog: each change of the input, filtered, added to or taken back from its key's
+        aggregates."""
+        from pyflink_compat.table.sql import retracting
+        if self.window is not None:
+            _refuse("A group window over a changelog (an outer join, a GROUP BY view, an 'upsert-kafka' table)",
+                    "a GROUP BY without a window over it runs")
+        if isinstance(self.source.query, RankRelation):
+            _refuse("GROUP BY of a Top-N", "projections and filters of it run")
+        retracting.check_retractable(names, SECTION)
+
+        def keyed_change(change):
+            kind, values = change
+            values = tuple(values)
+            if condition is not None and condition(values) is not True:
+                return
+            yield (tuple(function(values) for function in key_functions),
+                   (kind, tuple(None if argument is None else argument(values) for argument in argument_functions)))
+        return builder._relation_changes(self.source).flat_map(keyed_change).name("Calc") \
+            .key_by(_group_key, key_type) \
+            .process(retracting.RetractingGroupAggregate(names, self.output(column_types))).name("GroupAggregate")
 
     def _slice_of(self, names):
         """For an event-time HOP or CUMULATE window with floating-point sums: the function giving a row's slice

@@ -2,7 +2,8 @@
 condition (paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a
 GROUP BY over a join printed as a tableau; a payment without an order and one with a NULL order id join nothing;
 a chain of two joins (an inner join, then an inner or a left join of its rows); the tables outer joins leave,
-joins after an outer join and joins of a GROUP BY view (changelogs collected and applied);
+joins after an outer join and joins of a GROUP BY view (changelogs collected and applied); GROUP BY of a GROUP BY
+view (its changelog printed) and of a left join (applied);
 UNION ALL of three queries (two of them reading orders) into a print table, and of two as a tableau; an interval
 join written as Flink's documentation writes it (FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + ...),
 a LEFT and a FULL interval join (insert-only: padded rows once the interval has passed) and a TUMBLE window over a
@@ -102,6 +103,14 @@ print("join of a group by:", applied("SELECT o.id, o.customer, t.paid, t.n FROM 
 print("left join of a group by, left join:", applied(
     "SELECT o.id, t.paid, p.id AS pid FROM orders o LEFT JOIN paid_per_order t ON t.order_id = o.id AND "
     "t.paid >= o.amount LEFT JOIN payments p ON p.order_id = t.order_id AND p.paid > 4"))
+# a GROUP BY of a changelog: each update of the view takes its old row back from its group and adds the new one
+# (the view's changes come from one topic, in its order: the printed changelog is Flink's as it is)
+t_env.execute_sql("CREATE TABLE sizes (n BIGINT, orders BIGINT, low DOUBLE, high DOUBLE) WITH ('connector' = "
+                  "'print', 'print-identifier' = 'sizes')")
+t_env.execute_sql("INSERT INTO sizes SELECT n, COUNT(*), MIN(paid), MAX(paid) FROM paid_per_order GROUP BY n").wait()
+print("group by of a left join:", applied(
+    "SELECT o.customer, COUNT(p.id) AS payments, SUM(p.paid) AS paid, COUNT(*) AS n, COUNT(DISTINCT p.order_id) AS "
+    "paid_orders FROM orders o LEFT JOIN payments p ON o.id = p.order_id GROUP BY o.customer HAVING COUNT(*) < 3"))
 
 # The 'datagen' connector at parallelism 2: each subtask prints its share of the sequences (random values are
 # checked, not printed), and a GROUP BY of it; at parallelism 1, a window over a bounded datagen table whose rowtime is computed.

@@ -13,7 +13,7 @@
 
 3. an 'upsert-kafka' table read (ChangelogNormalize: +I, -U / +U per update, -D per tombstone, a repeated row
    or a tombstone of an unknown key changes nothing; a filter makes updates insertions or deletions) into print
-   and another upsert-kafka table, and as a tableau.
+   and another upsert-kafka table, and as a tableau; a GROUP BY of it (its rows taken back and added again).
 4. the 'csv' format: a key and a value in CSV read with ignore-parse-errors (a bad field is NULL, a row of too
    many fields skipped, missing trailing fields NULL, quotes and a quoted line break), written with a two-column
    CSV key and a ';'-delimited value with a null literal (values quoted as Jackson's CSV writer quotes them,
@@ -88,6 +88,9 @@ t_env.execute_sql("CREATE TABLE changes (usr STRING, total BIGINT, big BOOLEAN) 
 t_env.execute_sql("INSERT INTO changes SELECT usr, total, total > 3 FROM upserts").wait()
 t_env.execute_sql("INSERT INTO big_copy SELECT usr, total * 10 FROM upserts WHERE total > 3").wait()
 t_env.execute_sql("SELECT usr, total FROM upserts").print()
+# a GROUP BY of it: an update moves the user's row from its old note's group to its new one, a tombstone takes it back
+t_env.execute_sql("SELECT note, COUNT(*) AS users, SUM(total) AS total, MAX(total) AS top FROM upserts "
+                  "GROUP BY note").print()
 
 # 4. the 'csv' format
 t_env.execute_sql("""
