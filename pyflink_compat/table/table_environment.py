@@ -124,7 +124,7 @@ class TableEnvironment(_StandIns.TableEnvironment):
             return TableResult.ok()
         if isinstance(statement, exp.Create) and (statement.args.get("kind") or "").upper() == "VIEW":
             self._register_view(statement.this.name, statement.expression,
-                                bool(statement.args.get("exists")))
+                                bool(statement.args.get("exists")), permanent=not _is_temporary(statement))
             return TableResult.ok()
         if isinstance(statement, exp.Insert):
             return self._run_inserts([statement], "insert-into_default_catalog.default_database.%s"
@@ -141,15 +141,53 @@ class TableEnvironment(_StandIns.TableEnvironment):
             from pyflink_compat.table.sql.planner import describe_rows
             names = ["name", "type", "null", "key", "extras", "watermark"]
             return TableResult.of_rows(names, describe_rows(statement.this.name, self._catalog()))
-        if isinstance(statement, exp.Command) and statement.name.upper() == "SHOW" \
-                and statement.expression.name.upper() in ("TABLES", "VIEWS"):
-            if statement.expression.name.upper() == "TABLES":
-                return TableResult.of_rows(["table name"], [(name,) for name in self.list_tables()])
-            return TableResult.of_rows(["view name"], [(name,) for name in self.list_views()])
+        if isinstance(statement, exp.Use):
+            if statement.args.get("kind") is not None and statement.args["kind"].name.upper() == "CATALOG":
+                self.use_catalog(statement.this.name)
+            elif statement.args.get("kind") is None:
+                self.use_database(statement.this.name)
+            else:
+                self._unsupported_statement(stmt)
+            return TableResult.ok()
+        if isinstance(statement, exp.Command) and statement.name.upper() == "SHOW":
+            shown = self._show(statement.expression.name)
+            if shown is not None:
+                return TableResult.of_rows(*shown)
+        self._unsupported_statement(stmt)
+
+    @staticmethod
+    def _unsupported_statement(stmt: str):
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
         raise UnsupportedFeatureError("The SQL statement '%s'" % " ".join(stmt.split())[:80], "table-api",
-                                      "CREATE TABLE / VIEW / FUNCTION, DROP, DESCRIBE, SHOW TABLES / VIEWS, "
-                                      "INSERT INTO and queries run")
+                                      "CREATE TABLE / VIEW / FUNCTION, DROP, DESCRIBE, SHOW TABLES / VIEWS / "
+                                      "CATALOGS / DATABASES / CURRENT ..., USE, INSERT INTO and queries run")
+
+    def _show(self, what: str):
+        """(column names, rows) of SHOW ``what`` (TABLES [LIKE 'pattern'], VIEWS, CATALOGS, ...), None for a SHOW
+        statement not there."""
+        import re
+        words = what.split(None, 2)
+        subject = " ".join(words[:2]).upper() if words[0].upper() == "CURRENT" else words[0].upper()
+        if subject in ("TABLES", "VIEWS"):
+            names = self.list_tables() if subject == "TABLES" else self.list_views()
+            rest = what.split(None, 1)[1:]
+            if rest:
+                like = re.fullmatch(r"(?i)LIKE\s+'((?:[^']|'')*)'", rest[0].strip())
+                if like is None:
+                    return None
+                pattern = "".join(".*" if c == "%" else "." if c == "_" else re.escape(c)
+                                  for c in like.group(1).replace("''", "'"))
+                names = [name for name in names if re.fullmatch(pattern, name, re.DOTALL)]
+            return ["table name" if subject == "TABLES" else "view name"], [(name,) for name in names]
+        if len(words) > (2 if subject.startswith("CURRENT") else 1):
+            return None
+        shown = {"CATALOGS": ("catalog name", self.list_catalogs()),
+                 "DATABASES": ("database name", self.list_databases()),
+                 "CURRENT CATALOG": ("current catalog name", [self.get_current_catalog()]),
+                 "CURRENT DATABASE": ("current database name", [self.get_current_database()])}.get(subject)
+        if shown is None:
+            return None
+        return [shown[0]], [(name,) for name in shown[1]]
 
     def _create_table(self, statement):
         from pyflink_compat.table.sql.catalog import table_of
@@ -162,6 +200,46 @@ class TableEnvironment(_StandIns.TableEnvironment):
             raise validation_error("Could not execute CreateTable in path `default_catalog`.`default_database`"
                                       ".`%s`" % table.name)
         tables[table.name] = table
+        if not _is_temporary(statement):
+            self._permanent_names().add(table.name)
+
+    def _permanent_names(self) -> set:
+        """The tables and views in the catalog (created without TEMPORARY); the others are temporary."""
+        if not hasattr(self, "_permanent"):
+            self._permanent = set()
+        return self._permanent
+
+    # catalogs: one in-memory catalog of one database, as a table environment starts with
+    def get_current_catalog(self) -> str:
+        from pyflink_compat.table.catalog import DEFAULT_CATALOG
+        return DEFAULT_CATALOG
+
+    def get_current_database(self) -> str:
+        from pyflink_compat.table.catalog import DEFAULT_DATABASE
+        return DEFAULT_DATABASE
+
+    def list_catalogs(self):
+        return [self.get_current_catalog()]
+
+    def list_databases(self):
+        return [self.get_current_database()]
+
+    def get_catalog(self, catalog_name: str):
+        from pyflink_compat.table.catalog import Catalog
+        return Catalog(self) if catalog_name == self.get_current_catalog() else None
+
+    def use_catalog(self, catalog_name: str):
+        from pyflink_compat.util.exceptions import CatalogException
+        if catalog_name != self.get_current_catalog():
+            raise CatalogException("org.apache.flink.table.catalog.exceptions.CatalogException: A catalog with "
+                                   "name [%s] does not exist." % catalog_name)
+
+    def use_database(self, database_name: str):
+        from pyflink_compat.util.exceptions import CatalogException
+        if database_name != self.get_current_database():
+            raise CatalogException("org.apache.flink.table.catalog.exceptions.CatalogException: A database with "
+                                   "name [%s] does not exist in the catalog: [%s]." % (database_name,
+                                                                                      self.get_current_catalog()))
 
     def create_temporary_table(self, path: str, descriptor, ignoreIfExists: bool = False):
         """Registers the table a TableDescriptor declares (its connector, options and schema) under ``path``."""
@@ -177,9 +255,12 @@ class TableEnvironment(_StandIns.TableEnvironment):
             watermark_display=shown.get("WATERMARK"))
 
     def create_table(self, path: str, descriptor, ignoreIfExists: bool = False):
-        """As create_temporary_table: tables live as long as the table environment here (no catalog persists
-        them)."""
+        """As create_temporary_table, the table in the catalog (which lives as long as the table environment, as
+        Flink's default in-memory catalog)."""
+        known = path in self._catalog()
         self.create_temporary_table(path, descriptor, ignoreIfExists)
+        if not known:
+            self._permanent_names().add(path)
 
     def from_descriptor(self, descriptor):
         """A table backed by a TableDescriptor (registered under an UnnamedTable$N name)."""
@@ -220,6 +301,7 @@ class TableEnvironment(_StandIns.TableEnvironment):
                 found = table is not None and ((kind == "VIEW") == (table.query is not None))
                 if found:
                     del self._catalog()[name]
+                    self._permanent_names().discard(name)
                 what = "%s with identifier 'default_catalog.default_database.%s'" % (
                     "View" if kind == "VIEW" else "Table", name)
             if not found and not statement.args.get("exists"):
@@ -232,26 +314,26 @@ class TableEnvironment(_StandIns.TableEnvironment):
         return sorted(name for name, table in self._catalog().items() if table.query is not None)
 
     def list_temporary_tables(self):
-        return self.list_tables()
+        return [name for name in self.list_tables() if name not in self._permanent_names()]
 
     def list_temporary_views(self):
-        return self.list_views()
+        return [name for name in self.list_views() if name not in self._permanent_names()]
 
     def drop_temporary_table(self, table_path: str) -> bool:
         table = self._catalog().get(table_path)
-        if table is None or table.query is not None:
+        if table is None or table.query is not None or table_path in self._permanent_names():
             return False
         del self._catalog()[table_path]
         return True
 
     def drop_temporary_view(self, view_path: str) -> bool:
         table = self._catalog().get(view_path)
-        if table is None or table.query is None:
+        if table is None or table.query is None or view_path in self._permanent_names():
             return False
         del self._catalog()[view_path]
         return True
 
-    def _register_view(self, name: str, select, if_not_exists: bool = False):
+    def _register_view(self, name: str, select, if_not_exists: bool = False, permanent: bool = False):
         from pyflink_compat.table.sql.expressions import validation_error
         from pyflink_compat.table.sql.planner import view_of
         tables = self._catalog()
@@ -261,6 +343,8 @@ class TableEnvironment(_StandIns.TableEnvironment):
             raise validation_error("Could not execute CreateTable in path `default_catalog`.`default_database`.`%s`"
                                    % name)
         tables[name] = view_of(name, select, tables)
+        if permanent:
+            self._permanent_names().add(name)
 
     def sql_query(self, query: str):
         from sqlglot import exp
@@ -543,3 +627,10 @@ class StreamTableEnvironment(TableEnvironment, _StandIns.StreamTableEnvironment)
         if interval and interval > 0:
             env.enable_checkpointing(interval)
         return env
+
+
+def _is_temporary(statement) -> bool:
+    """Whether a CREATE statement says TEMPORARY."""
+    from sqlglot import exp
+    properties = statement.args.get("properties")
+    return properties is not None and any(isinstance(each, exp.TemporaryProperty) for each in properties.expressions)

@@ -133,6 +133,14 @@ class CatalogException(JavaException):
     """A catalog's failure."""
 
 
+class DatabaseNotExistException(JavaException):
+    """No database of that name exists."""
+
+
+class DatabaseAlreadyExistException(JavaException):
+    """A database of that name exists already."""
+
+
 class TableAlreadyExistException(JavaException):
     """A table of that name exists already."""
 

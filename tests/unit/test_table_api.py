@@ -289,6 +289,51 @@ def test_catalog_statements_show_describe_create_and_drop_as_flink(capsys, tmp_p
         t_env.execute_sql("DROP TABLE nope")
 
 
+def test_the_catalog_holds_the_tables_created_without_temporary_and_shows_itself_as_flinks_default(capsys):
+    from pyflink_compat.table import EnvironmentSettings, TableEnvironment
+    from pyflink_compat.table.catalog import ObjectPath
+    from pyflink_compat.util.exceptions import CatalogException, DatabaseNotExistException
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.execute_sql("CREATE TABLE perm (a INT) WITH ('connector' = 'datagen')")
+    t_env.execute_sql("CREATE TEMPORARY TABLE temp (a INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1')")
+    t_env.execute_sql("CREATE VIEW pv AS SELECT * FROM perm")
+    t_env.execute_sql("CREATE TEMPORARY VIEW tv AS SELECT * FROM temp")
+    assert (t_env.get_current_catalog(), t_env.get_current_database()) == ("default_catalog", "default_database")
+    assert (t_env.list_catalogs(), t_env.list_databases()) == (["default_catalog"], ["default_database"])
+    assert (t_env.list_tables(), t_env.list_temporary_tables(), t_env.list_temporary_views()) == \
+        (["perm", "pv", "temp", "tv"], ["temp", "tv"], ["tv"])
+    catalog = t_env.get_catalog(t_env.get_current_catalog())
+    assert t_env.get_catalog("other") is None
+    assert (catalog.get_default_database(), catalog.list_tables("default_database"),
+            catalog.list_views("default_database")) == ("default_database", ["perm", "pv"], ["pv"])
+    assert [catalog.table_exists(ObjectPath("default_database", name)) for name in ("perm", "pv", "temp", "nope")] \
+        == [True, True, False, False]
+    assert catalog.table_exists(ObjectPath.from_string("default_database.perm"))
+    assert (catalog.database_exists("default_database"), catalog.database_exists("x")) == (True, False)
+    with pytest.raises(DatabaseNotExistException, match="Database x does not exist in Catalog default_catalog."):
+        catalog.list_tables("x")
+    with pytest.raises(JavaStyleError, match="Cannot get split 'ab' to get databaseName and objectName"):
+        ObjectPath.from_string("ab")
+    assert str(ObjectPath("d", "t")) == "d.t" and ObjectPath("d", "t") == ObjectPath.from_string("d.t")
+    assert t_env.drop_temporary_table("perm") is False and t_env.drop_temporary_table("temp") is True
+    t_env.use_catalog("default_catalog")
+    t_env.execute_sql("USE default_database")
+    with pytest.raises(CatalogException, match=r"A catalog with name \[x\] does not exist."):
+        t_env.execute_sql("USE CATALOG x")
+    with pytest.raises(CatalogException, match=r"A database with name \[x\] does not exist in the catalog: "
+                                               r"\[default_catalog\]."):
+        t_env.use_database("x")
+    capsys.readouterr()
+    for statement in ("SHOW CATALOGS", "SHOW CURRENT DATABASE", "SHOW TABLES LIKE 'p%'"):
+        t_env.execute_sql(statement).print()
+    assert capsys.readouterr().out == (
+        "+-----------------+\n|    catalog name |\n+-----------------+\n| default_catalog |\n+-----------------+\n"
+        "1 row in set\n+-----------------------+\n| current database name |\n+-----------------------+\n"
+        "|      default_database |\n+-----------------------+\n1 row in set\n"
+        "+------------+\n| table name |\n+------------+\n|       perm |\n|         pv |\n+------------+\n"
+        "2 rows in set\n")
+
+
 def test_aggregate_functions_are_checked_as_pyflink_checks_them():
     from pyflink_compat.table import DataTypes
     from pyflink_compat.table.udf import AggregateFunction, udaf

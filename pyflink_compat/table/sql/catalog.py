@@ -214,7 +214,7 @@ def table_of(create: exp.Create) -> CatalogTable:
     options = {}
     properties = create.args.get("properties")
     for prop in (properties.expressions if properties is not None else []):
-        if isinstance(prop, exp.Property):
+        if isinstance(prop, exp.Property) and prop.args.get("value") is not None:     # not TEMPORARY
             options[prop.this.name if isinstance(prop.this, exp.Expr) else str(prop.this)] = prop.args["value"].name
     if any(column.computed is not None for column in columns):
         columns = _typed_computed_columns(columns)
