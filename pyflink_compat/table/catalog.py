@@ -80,9 +80,9 @@ class Catalog(_StandIns.Catalog):
     def _names(self, database_name: str, views: bool):
         if database_name != DEFAULT_DATABASE:
             raise _database_not_exist(database_name)
-        tables = self._t_env._catalog()
-        return sorted(name for name in self._t_env._permanent_names()
-                      if name in tables and (not views or tables[name].query is not None))
+        permanent = self._t_env._permanent_names()        # in the order they were created, as Flink lists them
+        return [name for name, table in self._t_env._catalog().items()
+                if name in permanent and (not views or table.query is not None)]
 
     def list_tables(self, database_name: str):
         return self._names(database_name, views=False)

@@ -18,12 +18,14 @@
    many fields skipped, missing trailing fields NULL, quotes and a quoted line break), written with a two-column
    CSV key and a ';'-delimited value with a null literal (values quoted as Jackson's CSV writer quotes them,
    timestamps as SQL text).
+5. the catalog: what is in it (tables created without TEMPORARY), SHOW TABLES LIKE, SHOW CURRENT DATABASE.
 
 Usage: sql_keys_and_results.py BOOTSTRAP EVENTS_TOPIC KEYED_TOPIC TOTALS_TOPIC UPSERTS_TOPIC COPY_TOPIC CSV_IN CSV_OUT
 """
 import sys
 
 from pyflink.table import EnvironmentSettings, TableEnvironment
+from pyflink.table.catalog import ObjectPath
 
 brokers, events_topic, keyed_topic, totals_topic, upserts_topic, copy_topic, csv_in, csv_out = sys.argv[1:9]
 t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
@@ -113,3 +115,14 @@ csv_statements.add_insert_sql("""INSERT INTO csv_out SELECT id, name, amount, fl
     CASE WHEN id = 1 THEN 'a"b' WHEN id = 2 THEN ' lead' WHEN id = 3 THEN '' WHEN id = 7 THEN 'x;y' END
     FROM csv_in""")
 csv_statements.execute().wait()
+
+# 5. the catalog: the tables created without TEMPORARY are in it, the temporary ones shadow it
+t_env.execute_sql("CREATE TEMPORARY VIEW recent AS SELECT usr FROM upserts")
+catalog = t_env.get_catalog(t_env.get_current_catalog())
+print("catalog:", t_env.get_current_catalog(), t_env.get_current_database(), t_env.list_catalogs(),
+      t_env.list_databases(), t_env.list_temporary_views(), catalog.list_tables(t_env.get_current_database()))
+print("exists:", [catalog.table_exists(ObjectPath(t_env.get_current_database(), name))
+                  for name in ("events", "recent", "nope")], t_env.get_catalog("other"))
+t_env.execute_sql("USE CATALOG default_catalog")
+t_env.execute_sql("SHOW TABLES LIKE '%csv%'").print()
+t_env.execute_sql("SHOW CURRENT DATABASE").print()
