@@ -113,3 +113,29 @@ def _committed_in_log(log: Dict[int, List[LogEntry]]) -> Tuple[List[CommittedRec
         still_open += sum(len(records) for records in open_transactions.values())
     committed.sort(key=lambda r: (r.partition, r.offset))
     return committed, aborted, still_open
+
+
+def explain_missing(bootstrap: str, topic: str, missing: List[str], timeout_s: float = 60.0) -> str:
+    """Where the records ``missing`` from what a read_committed reader sees stand in the log: in a transaction
+    that was aborted, in one still open, outside any transaction, or absent; with each producer's markers. A
+    failing exactly-once test says so in its message, so a loss on a loaded CI machine can be told apart
+    from a broker that never wrote a commit marker."""
+    wanted = {value.encode() if isinstance(value, str) else value for value in missing}
+    log = _log_entries(bootstrap, topic, timeout_s)
+    lines = []
+    for partition, entries in sorted(log.items()):
+        entries = sorted(entries, key=lambda e: e.offset)
+        found = [e for e in entries if e.control is None and (e.value or b"").upper() in
+                 {w.upper() for w in wanted}]
+        producers = sorted({e.producer_id for e in found})
+        lines.append("partition %d: %d of the %d missing records are in the log (offsets %s), producers %s"
+                     % (partition, len(found), len(wanted),
+                        "%d..%d" % (found[0].offset, found[-1].offset) if found else "-", producers))
+        for producer in producers:
+            markers = [(e.offset, "COMMIT" if e.control == COMMIT else "ABORT") for e in entries
+                       if e.producer_id == producer and e.control is not None]
+            data = [e.offset for e in entries if e.producer_id == producer and e.control is None]
+            lines.append("  producer %d: %d records at %s, transactional %s, markers %s"
+                         % (producer, len(data), "%d..%d" % (data[0], data[-1]) if data else "-",
+                            sorted({e.transactional for e in entries if e.producer_id == producer}), markers))
+    return "\n".join(lines)

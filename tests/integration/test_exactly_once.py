@@ -12,6 +12,7 @@ import pytest
 from kafka import KafkaAdminClient, KafkaProducer, TopicPartition
 
 from kafka_helpers import by_partition, consume, create_topic, produce, unique_topic, values
+from transaction_log_reader import explain_missing
 from pyflink_compat.common import Configuration, SimpleStringSchema, Types, WatermarkStrategy
 from pyflink_compat.datastream import ExternalizedCheckpointRetention, StreamExecutionEnvironment
 from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
@@ -111,9 +112,14 @@ def test_two_exactly_once_sinks_of_one_source_each_commit_every_record_once(spar
         .uid("even-out")
     env.execute("two exactly-once sinks")
     expected = sorted("P%d-%04d" % (p, i) for p in (0, 1) for i in range(200))
-    assert sorted(values(committed_values(bootstrap, upper_out, 400))) == expected
-    assert sorted(values(committed_values(bootstrap, even_out, 200))) == [v for v in expected
-                                                                            if int(v[-4:]) % 2 == 0]
+    upper = sorted(values(committed_values(bootstrap, upper_out, 400)))
+    even = sorted(values(committed_values(bootstrap, even_out, 200)))
+    expected_even = [v for v in expected if int(v[-4:]) % 2 == 0]
+    for topic, got, wanted in ((upper_out, upper, expected), (even_out, even, expected_even)):
+        missing = sorted(set(wanted) - set(got))
+        assert got == wanted, "%s: %d records missing, %d extra\n%s\n%s" % (
+            topic, len(missing), len(got) - len(wanted) + len(missing), missing[:5] + ["..."] + missing[-5:],
+            explain_missing(bootstrap, topic, missing))
     # The second sink's markers (and transactions) are its own: the group <prefix>-sink-1-<task> when the
     # prefix is shared.
     even_group = "%s-sink-1-0" % first_prefix if shared_prefix else None
