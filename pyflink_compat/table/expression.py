@@ -168,6 +168,51 @@ class Expression(_StandIns.Expression):
         return self.abs
 
     abs = _unary(lambda node: exp.Abs(this=node))
+    __pow__ = _binary(exp.Pow)
+    __rpow__ = _binary(exp.Pow, True)
+
+    # numeric functions
+    def round(self, places):
+        return Expression(exp.Round(this=self._node, decimals=to_node(places)))
+
+    def truncate(self, n=0):
+        return Expression(exp.Trunc(this=self._node, decimals=to_node(n)))
+
+    def floor(self, time_interval_unit=None) -> 'Expression':
+        return self._floor_or_ceil(exp.Floor, time_interval_unit)
+
+    def ceil(self, time_interval_unit=None) -> 'Expression':
+        return self._floor_or_ceil(exp.Ceil, time_interval_unit)
+
+    def _floor_or_ceil(self, node_class, time_interval_unit):
+        if time_interval_unit is not None:
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("Expression.%s(time_interval_unit)" % node_class.__name__.lower(),
+                                          "table-api")
+        return Expression(node_class(this=self._node))
+
+    def log(self, base=None) -> 'Expression':
+        if base is None:
+            return Expression(exp.Log(this=self._node))
+        return Expression(exp.Log(this=to_node(base), expression=self._node))
+
+    sqrt = _unary(lambda node: exp.Sqrt(this=node))
+    ln = _unary(lambda node: exp.Ln(this=node))
+    log10 = _unary(lambda node: exp.Log(this=exp.Literal.number(10), expression=node))
+    log2 = _unary(lambda node: exp.Log(this=exp.Literal.number(2), expression=node))
+    sign = _unary(lambda node: exp.Sign(this=node))
+    sin = _unary(lambda node: exp.Sin(this=node))
+    cos = _unary(lambda node: exp.Cos(this=node))
+    tan = _unary(lambda node: exp.Tan(this=node))
+    cot = _unary(lambda node: exp.Cot(this=node))
+    asin = _unary(lambda node: exp.Asin(this=node))
+    acos = _unary(lambda node: exp.Acos(this=node))
+    atan = _unary(lambda node: exp.Atan(this=node))
+    sinh = _unary(lambda node: exp.Sinh(this=node))
+    cosh = _unary(lambda node: exp.Cosh(this=node))
+    tanh = _unary(lambda node: exp.Tanh(this=node))
+    degrees = _unary(lambda node: exp.Degrees(this=node))
+    radians = _unary(lambda node: exp.Radians(this=node))
 
     # null and truth tests
     is_null = _unary(lambda node: exp.Is(this=_paren(node), expression=exp.Null()))
@@ -313,6 +358,10 @@ class Expression(_StandIns.Expression):
     minute = minutes = _interval("MINUTE")
     hour = hours = _interval("HOUR")
     day = days = _interval("DAY")
+
+
+# set after the class body, where the name ``exp`` is the sqlglot module the body uses
+Expression.exp = _unary(lambda node: exp.Exp(this=node))
 
 
 def _data_type_node(data_type) -> exp.DataType:

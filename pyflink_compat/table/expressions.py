@@ -70,6 +70,22 @@ def negative(v) -> Expression:
     return Expression(exp.Neg(this=to_node(v)))
 
 
+def pi() -> Expression:
+    return Expression(exp.Pi())
+
+
+def e() -> Expression:
+    return Expression(exp.Anonymous(this="E", expressions=[]))
+
+
+def log(v, base=None) -> Expression:
+    return Expression(to_node(v)).log(base)
+
+
+def atan2(y, x) -> Expression:
+    return Expression(exp.Atan2(this=to_node(y), expression=to_node(x)))
+
+
 def call(f, *args) -> Expression:
     """A call of the function ``f``: a registered function's name or a Python user-defined function."""
     if isinstance(f, str):

@@ -618,6 +618,111 @@ class Compiler:
         operand, operand_type = self.compile(node.this)
         return _null_safe(abs, operand), operand_type
 
+    # numeric functions (math_functions: Flink's types, Java's results) ---------------------------------
+    def _digits(self, node, operand_type):
+        """The digits argument of ROUND / TRUNCATE: (its value when constant, else None; its compiled function)."""
+        digits = node.args.get("decimals")
+        if digits is None:
+            return 0, lambda values: 0
+        function, _ = self.compile(digits)
+        if digits.find(exp.Column) is None:
+            value = function(())
+            return value, lambda values: value
+        if operand_type.name == "DECIMAL":
+            raise UnsupportedFeatureError("%s of a DECIMAL to a number of digits that is not a constant"
+                                          % node.sql(), SECTION)
+        return None, function
+
+    def _rounding(self, node, operation):
+        from pyflink_compat.table.sql import math_functions
+        operand, operand_type = self.compile(node.this)
+        constant, digits = self._digits(node, operand_type)
+        result_type = math_functions.rounded_type(operand_type, constant if constant is not None else 0)
+        return _null_safe(lambda value, places: operation(value, places, result_type), operand, digits), result_type
+
+    def _round(self, node):
+        from pyflink_compat.table.sql import math_functions
+        return self._rounding(node, math_functions.round_half_up)
+
+    def _trunc(self, node):
+        from pyflink_compat.table.sql import math_functions
+        return self._rounding(node, math_functions.truncate)
+
+    def _floor_or_ceil(self, node, ceiling: bool):
+        from pyflink_compat.table.sql import math_functions
+        if node.args.get("to") is not None:
+            raise UnsupportedFeatureError("The SQL expression '%s' (FLOOR / CEIL of a time to a unit)" % node.sql(),
+                                          SECTION)
+        if node.args.get("decimals") is not None:
+            raise UnsupportedFeatureError("The SQL expression '%s'" % node.sql(), SECTION)
+        operand, operand_type = self.compile(node.this)
+        result_type = math_functions.floored_type(operand_type)
+        return _null_safe(lambda value: math_functions.floor_or_ceil(value, ceiling, result_type), operand), \
+            result_type
+
+    def _floor(self, node):
+        return self._floor_or_ceil(node, ceiling=False)
+
+    def _ceil(self, node):
+        return self._floor_or_ceil(node, ceiling=True)
+
+    def _sign(self, node):
+        from pyflink_compat.table.sql import math_functions
+        from pyflink_compat.table.sql.values import decimal_of
+        operand, operand_type = self.compile(node.this)
+        if operand_type.name == "DECIMAL":
+            return _null_safe(lambda value: decimal_of(math_functions.sign(value), operand_type.precision,
+                                                       operand_type.scale), operand), operand_type
+        return _null_safe(math_functions.sign, operand), SqlType(operand_type.name, nullable=operand_type.nullable)
+
+    def _double_function(self, function, *nodes):
+        """A function of doubles with a DOUBLE result (DECIMAL arguments taken as doubles)."""
+        compiled = [self.compile(each) for each in nodes]
+        operands = [(lambda f: lambda values: _as_double(f(values)))(each) for each, _ in compiled]
+        return _null_safe(lambda *arguments: function(*(float(a) for a in arguments)), *operands), \
+            SqlType("DOUBLE", nullable=any(t.nullable for _, t in compiled))
+
+    def _pow(self, node):
+        from pyflink_compat.table.sql import math_functions
+        return self._double_function(math_functions.power, node.this, node.expression)
+
+    def _sqrt(self, node):
+        from pyflink_compat.table.sql import math_functions
+        return self._double_function(math_functions.square_root, node.this)
+
+    def _exp(self, node):
+        from pyflink_compat.table.sql import math_functions
+        return self._double_function(math_functions.exponential, node.this)
+
+    def _ln(self, node):
+        from pyflink_compat.table.sql import math_functions
+        return self._double_function(math_functions.natural_log, node.this)
+
+    def _log(self, node):
+        """LOG(x) is LN(x); LOG(b, x) and LOG2(x) (parsed as LOG(2, x)) ln(x) / ln(b); LOG10(x) Java's log10."""
+        from pyflink_compat.table.sql import math_functions
+        if node.expression is None:
+            return self._double_function(math_functions.natural_log, node.this)
+        if isinstance(node.this, exp.Literal) and node.this.this == "10":         # Java's Math.log10
+            return self._double_function(lambda value: math.log10(value) if value > 0 else
+                                         math_functions.natural_log(value), node.expression)
+        return self._double_function(math_functions.log_base, node.this, node.expression)
+
+    def _pi(self, node):
+        return (lambda values: math.pi), SqlType("DOUBLE", nullable=False)
+
+    def _function_e(self, arguments):
+        return (lambda values: math.e), SqlType("DOUBLE", nullable=False)
+
+    def _trigonometric(self, node):
+        from pyflink_compat.table.sql import math_functions
+        return self._double_function(math_functions.TRIGONOMETRIC[type(node).__name__.upper()], node.this)
+
+    _sin = _cos = _tan = _asin = _acos = _atan = _degrees = _radians = _cot = _sinh = _cosh = _tanh = _trigonometric
+
+    def _atan2(self, node):
+        return self._double_function(math.atan2, node.this, node.expression)
+
     def _concat(self, node):
         compiled = [self.compile(each) for each in node.expressions]
         parts = [function for function, _ in compiled]

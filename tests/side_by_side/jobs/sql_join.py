@@ -4,7 +4,8 @@ GROUP BY over a join printed as a tableau; a payment without an order and one wi
 a chain of two joins (an inner join, then an inner or a left join of its rows); the tables outer joins leave,
 joins after an outer join and joins of a GROUP BY view (changelogs collected and applied); GROUP BY of a GROUP BY
 view (its changelog printed) and of a left join (applied);
-UNION ALL of three queries (two of them reading orders) into a print table, and of two as a tableau; an interval
+UNION ALL of three queries (two of them reading orders) into a print table, and of two as a tableau; numeric
+functions (ROUND, FLOOR, CEIL, TRUNCATE, POWER, SQRT, LN, LOG10, SIGN) as a tableau; an interval
 join written as Flink's documentation writes it (FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + ...),
 a LEFT and a FULL interval join (insert-only: padded rows once the interval has passed) and a TUMBLE window over a
 view of an interval join (its rows keep the order's time as their rowtime).
@@ -73,6 +74,12 @@ t_env.execute_sql("""INSERT INTO events SELECT 'order', id, amount FROM orders W
     UNION ALL SELECT 'small', id, amount FROM orders WHERE amount <= 2""").wait()
 t_env.execute_sql("SELECT id AS r, amount FROM orders UNION ALL SELECT order_id, paid FROM payments WHERE paid > 5") \
     .print()
+# numeric functions: ROUND half up (of a DOUBLE as its shortest decimal form, of a DECIMAL to Flink's type), FLOOR,
+# CEIL, TRUNCATE, POWER, SQRT, LN, LOG10, SIGN
+t_env.execute_sql("""SELECT id, ROUND(amount / 3, 2) AS r2, ROUND(amount * 1.005, 2) AS r, FLOOR(amount / 3) AS f,
+    CEIL(-amount / 3) AS c, TRUNCATE(amount / 3, 1) AS t, POWER(amount, 2) AS p, SQRT(amount - 5) AS s,
+    LN(amount - 5) AS l, LOG10(amount) AS l10, SIGN(amount - 5) AS sg, ROUND(CAST(amount AS DECIMAL(10, 2)) / 3, 1) AS rd,
+    ROUND(id * 15, -1) AS ri FROM orders""").print()
 
 # An outer join's changelog depends on how the two topics' rows interleave (a padded row retracted once its match
 # comes, or never emitted); the table it leaves does not: collected and applied, then printed sorted.
