@@ -1180,3 +1180,20 @@ def test_date_functions_format_and_parse_java_patterns():
     assert java_pattern_formatter("EEE dd MMM yy hh a 'T' D")(moment) == "Tue 02 Jan 24 01 PM T 2"
     with pytest.raises(ValueError, match="'Q'"):
         java_pattern_formatter("yyyy Q")
+
+
+def test_a_with_clause_or_a_subquery_with_a_column_list_renames_the_query_columns():
+    (statement,) = dialect.parse("WITH paid (oid, total) AS (SELECT id, SUM(x) FROM t GROUP BY id) "
+                                 "SELECT oid, total * 2 FROM paid")
+    subquery = statement.args["from_"].this
+    assert subquery.alias_or_name == "paid" and not subquery.args["alias"].columns
+    assert [item.alias for item in subquery.this.expressions] == ["oid", "total"]
+    (statement,) = dialect.parse("SELECT a FROM (SELECT id FROM t) AS s (a)")
+    assert [item.alias for item in statement.args["from_"].this.this.expressions] == ["a"]
+    for wrong, message in (("WITH p (a) AS (SELECT id, x FROM t) SELECT a FROM p",
+                            "Number of columns must match number of query columns"),
+                           ("SELECT a FROM (SELECT id, x FROM t) AS s (a)",
+                            "List of column aliases must have same degree as table; table has 2 columns ('id', 'x'), "
+                            "whereas alias list has 1 columns")):
+        with pytest.raises(JavaStyleError, match=re.escape(message)):
+            dialect.parse(wrong)

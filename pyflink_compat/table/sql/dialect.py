@@ -151,8 +151,9 @@ def parse(sql: str) -> list:
     finally:
         sqlglot_log.setLevel(level)
     from pyflink_compat.table.sql.over import over_as_view
-    return [statement.transform(inline_common_tables).transform(distinct_as_group_by).transform(limit_as_top_n)
-            .transform(over_as_view) for statement in statements]
+    return [statement.transform(inline_common_tables).transform(subquery_columns_renamed)
+            .transform(distinct_as_group_by).transform(limit_as_top_n).transform(over_as_view)
+            for statement in statements]
 
 
 def inline_common_tables(node):
@@ -167,7 +168,8 @@ def inline_common_tables(node):
         raise UnsupportedFeatureError("WITH RECURSIVE", "table-api")
     definitions = {}
     for table_expression in common.expressions:
-        definitions[table_expression.alias] = _with_common_tables(table_expression.this.copy(), definitions)
+        definitions[table_expression.alias] = (_with_common_tables(table_expression.this.copy(), definitions),
+                                               _column_names(table_expression))
     body = node.copy()
     body.set("with_", None)
     return _with_common_tables(body, definitions)
@@ -182,9 +184,55 @@ def _with_common_tables(query, definitions: dict):
             from pyflink_compat.util.exceptions import UnsupportedFeatureError
             raise UnsupportedFeatureError("A window table function over a WITH query ('%s')" % each.name, "table-api",
                                           "create a view of the query (CREATE TEMPORARY VIEW) and window that")
-        return exp.Subquery(this=definitions[each.name].copy(),
-                            alias=exp.TableAlias(this=exp.to_identifier(each.alias_or_name)))
+        query, columns = definitions[each.name]
+        return exp.Subquery(this=query.copy(), alias=exp.TableAlias(
+            this=exp.to_identifier(each.alias_or_name), columns=[column.copy() for column in columns] or None))
     return query.transform(replace) if definitions else query
+
+
+def _column_names(table_expression) -> list:
+    """The column list of ``WITH name (a, b) AS (query)``: the query's columns renamed, as a subquery's alias list
+    renames them; it must name every column."""
+    alias = table_expression.args.get("alias")
+    columns = list(alias.columns) if alias is not None else []
+    first = table_expression.this
+    while isinstance(first, exp.Union):
+        first = first.this
+    if columns and isinstance(first, exp.Select) and not any(isinstance(item, exp.Star) for item in first.expressions) \
+            and len(first.expressions) != len(columns):
+        from pyflink_compat.table.sql.expressions import validation_error
+        raise validation_error("SQL validation failed. Number of columns must match number of query columns "
+                               "(WITH %s)" % alias.sql())
+    return columns
+
+
+def subquery_columns_renamed(node):
+    """``FROM (query) AS t (a, b)`` (also what ``WITH t (a, b) AS (query)`` expands to): the query's columns take
+    the alias list's names, in order, as Flink's validator renames them; the list must name every column."""
+    alias = node.args.get("alias") if isinstance(node, exp.Subquery) else None
+    if alias is None or not alias.columns or not isinstance(node.this, (exp.Select, exp.Union)):
+        return node
+    first = node.this.copy()
+    renamed = first
+    while isinstance(first, exp.Union):              # a UNION's columns are named by its first query
+        first = first.this
+    items = first.expressions
+    if any(isinstance(item, exp.Star) or isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
+           for item in items):
+        from pyflink_compat.util.exceptions import UnsupportedFeatureError
+        raise UnsupportedFeatureError("A column alias list on a subquery that selects '*' ('%s')" % alias.sql(),
+                                      "table-api", "name the subquery's columns in its SELECT instead")
+    if len(items) != len(alias.columns):
+        from pyflink_compat.table.sql.expressions import validation_error
+        raise validation_error("SQL validation failed. List of column aliases must have same degree as table; table "
+                               "has %d columns ('%s'), whereas alias list has %d columns"
+                               % (len(items), "', '".join(item.alias_or_name for item in items), len(alias.columns)))
+    first.set("expressions", [exp.alias_(item.this if isinstance(item, exp.Alias) else item, column.name,
+                                         quoted=True) for item, column in zip(items, alias.columns)])
+    subquery = node.copy()
+    subquery.set("this", renamed)
+    subquery.set("alias", exp.TableAlias(this=alias.this.copy()))
+    return subquery
 
 
 def distinct_as_group_by(node):

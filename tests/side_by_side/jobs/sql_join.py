@@ -1,7 +1,7 @@
 """Flink SQL regular inner joins of two Kafka tables of JSON (orders, payments): on an equality and a further
 condition (paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a
 GROUP BY over a join printed as a tableau; a payment without an order and one with a NULL order id join nothing;
-a chain of two joins (an inner join, then an inner or a left join of its rows); the tables outer joins leave,
+a chain of two joins (an inner join, then an inner or a left join of its rows; one of them through a WITH clause); the tables outer joins leave,
 joins after an outer join and joins of a GROUP BY view (changelogs collected and applied); GROUP BY of a GROUP BY
 view (its changelog printed) and of a left join (applied);
 UNION ALL of three queries (two of them reading orders) into a print table, and of two as a tableau; numeric
@@ -29,11 +29,14 @@ s = t_env.create_statement_set()
 s.add_insert_sql("""INSERT INTO settled SELECT o.id, o.customer, o.amount, p.paid FROM orders AS o JOIN payments p
     ON o.id = p.order_id AND p.paid >= o.amount WHERE o.customer <> 'nobody'""")
 s.add_insert_sql("INSERT INTO settled_kafka SELECT o.id, p.id, customer FROM orders o INNER JOIN payments p ON p.order_id = o.id")
-# a chain of joins, joined left to right: the other orders of the customer of a paid order
+# a chain of joins, joined left to right: the other orders of the customer of a paid order (the first join named
+# in a WITH clause, which Flink expands in place)
 t_env.execute_sql("CREATE TABLE chained (order_id INT, payment_id INT, other_order INT, total DOUBLE) WITH ("
                   "'connector' = 'print', 'print-identifier' = 'chain')")
-s.add_insert_sql("""INSERT INTO chained SELECT o.id, p.id, q.id, q.amount + p.paid FROM orders o
-    JOIN payments p ON o.id = p.order_id JOIN orders q ON q.customer = o.customer AND q.id <> o.id""")
+s.add_insert_sql("""INSERT INTO chained WITH paid (id, customer, pid, paid) AS (SELECT o.id, o.customer, p.id, p.paid
+    FROM orders o JOIN payments p ON o.id = p.order_id)
+    SELECT paid.id, paid.pid, q.id, q.amount + paid.paid FROM paid JOIN orders q ON q.customer = paid.customer
+    AND q.id <> paid.id""")
 s.execute().wait()
 t_env.sql_query("SELECT * FROM orders o JOIN payments p ON o.id = p.order_id JOIN orders q ON q.id = p.id") \
     .print_schema()
