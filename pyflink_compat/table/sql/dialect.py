@@ -124,6 +124,9 @@ class Flink(Dialect):
         FUNCTION_PARSERS = {**Parser.FUNCTION_PARSERS,
                             **{kind: _window_function(kind) for kind in ("TUMBLE", "HOP", "CUMULATE", "SESSION")},
                             "JSON_VALUE": _json_value}
+        # TIMESTAMPDIFF(unit, a, b) is Flink's (sqlglot's reading takes b for a unit): a call of its own
+        FUNCTIONS = {name: builder for name, builder in Parser.FUNCTIONS.items()
+                     if name not in ("TIMESTAMPDIFF", "TIMESTAMP_DIFF")}
         SCHEMA_UNNAMED_CONSTRAINTS = {*Parser.SCHEMA_UNNAMED_CONSTRAINTS, "WATERMARK"}
         TYPE_LITERAL_PARSERS = {**Parser.TYPE_LITERAL_PARSERS, exp.DType.TIMESTAMP: _timestamp_literal}
 

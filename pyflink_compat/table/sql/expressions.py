@@ -9,6 +9,7 @@ import attrs
 from sqlglot import exp
 
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, flink_type_name, sql_type
+from pyflink_compat.table.sql.time_functions import TimeFunctions
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
 Compiled = Tuple[Callable, SqlType]      # (function of the row's values, the result's type)
@@ -300,7 +301,7 @@ def cast_to(compiled: Compiled, target: SqlType) -> Callable:
     return lambda values: cast_value(function(values), target, own)
 
 
-class Compiler:
+class Compiler(TimeFunctions):
     """Compiles expressions over the columns of one input (name -> (position, type))."""
 
     def __init__(self, columns: Dict[str, Tuple[int, SqlType]], ambiguous=frozenset()):
@@ -520,8 +521,8 @@ class Compiler:
         return self._kleene(node, True)
 
     def _not(self, node):
-        operand, _ = self.compile(node.this)
-        return _null_safe(lambda a: not a, operand), SqlType("BOOLEAN")
+        operand, operand_type = self.compile(node.this)
+        return _null_safe(lambda a: not a, operand), SqlType("BOOLEAN", nullable=operand_type.nullable)
 
     def _is(self, node):
         operand, _ = self.compile(node.this)
@@ -651,8 +652,7 @@ class Compiler:
     def _floor_or_ceil(self, node, ceiling: bool):
         from pyflink_compat.table.sql import math_functions
         if node.args.get("to") is not None:
-            raise UnsupportedFeatureError("The SQL expression '%s' (FLOOR / CEIL of a time to a unit)" % node.sql(),
-                                          SECTION)
+            return self._time_rounding(node, ceiling)
         if node.args.get("decimals") is not None:
             raise UnsupportedFeatureError("The SQL expression '%s'" % node.sql(), SECTION)
         operand, operand_type = self.compile(node.this)

@@ -356,6 +356,12 @@ class JobBuilder:
                     "projections and filters of it, and Top-N over it, run")
         if isinstance(view.query, UnnestRelation):
             return self._unnested_stream(view)
+        if isinstance(view.query, UnionRelation):
+            key = ("union", view.name, _Identity(view.query))
+            if key not in self.streams:
+                self.streams[key] = self._union_rows(view.query.union, [column.type for column in view.columns]) \
+                    .map(lambda row: row, output_type=_row_type(view)).name("Calc[%s]" % view.name)
+            return self.streams[key]
         if isinstance(view.query, WindowTableRelation):       # its window columns come with the aggregation
             return self._source_stream(view.query.base)
         if isinstance(view.query, WindowedRelation):
@@ -1214,10 +1220,7 @@ def query_columns(select, tables: Dict[str, CatalogTable]) -> list:
     if isinstance(select, exp.Subquery):
         select = select.this
     if isinstance(select, exp.Union):
-        branches = [query_columns(branch, tables) for branch in _union_branches(select)]
-        if any(len(columns) != len(branches[0]) for columns in branches):
-            raise expressions.validation_error("SQL validation failed. Column count mismatch in UNION ALL")
-        return branches[0]
+        return union_columns(select, tables)
     if isinstance(select, exp.Select) and select.args.get("group"):
         source = relation_of(select, tables)
         compiler = compiler_of(source)
@@ -1225,19 +1228,29 @@ def query_columns(select, tables: Dict[str, CatalogTable]) -> list:
     return list(view_of("query", select, tables).columns)
 
 
+def union_columns(union: exp.Union, tables: Dict[str, CatalogTable]) -> list:
+    """The columns of a UNION ALL: the first query's names, each column of the common type of the queries', as
+    Flink's validator types them."""
+    branches = [query_columns(branch, tables) for branch in _union_branches(union)]
+    if any(len(columns) != len(branches[0]) for columns in branches):
+        raise expressions.validation_error("SQL validation failed. Column count mismatch in UNION ALL")
+    return [Column(column.name, expressions.common_type([columns[i].type for columns in branches],
+                                                        "SQL validation failed. Type mismatch in UNION ALL"))
+            for i, column in enumerate(branches[0])]
+
+
 def describe_rows(name: str, tables: Dict[str, CatalogTable]) -> list:
     """DESCRIBE's rows of a table or view: name, type (with *ROWTIME* / *PROCTIME*), null, key, extras (metadata
     and computed columns), watermark."""
     from pyflink_compat.table.table import column_kind_text, watermark_text
     table = _lookup(tables, name)
-    if table.query is not None and not isinstance(table.query, (exp.Select, exp.Union)):
-        columns = list(table.columns)
-    elif table.query is not None:
+    if isinstance(table.query, (exp.Select, exp.Union)):
         columns = query_columns(table.query, tables)
     else:
         columns = list(table.columns)
     rowtime = table.watermark[0] if table.watermark is not None else None
-    declared = not isinstance(table.query, (exp.Select, exp.Union))    # a table, not a view of a query
+    # a table, not a view of a query (whose watermark is its tables')
+    declared = not isinstance(table.query, (exp.Select, exp.Union, UnionRelation))
     rows = []
     for column in columns:
         attribute = " *ROWTIME*" if column.name == rowtime else \
@@ -1268,6 +1281,9 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     rowtime column is selected as it is."""
     if isinstance(select, exp.Subquery):
         select = select.this
+    if isinstance(select, exp.Union):
+        return CatalogTable(name, tuple(union_columns(select, tables)), {}, query_watermark(select, tables),
+                            UnionRelation(select))
     if not isinstance(select, exp.Select):
         _refuse("A view of %s" % type(select).__name__.upper())
     source = relation_of(select, tables)
@@ -1322,6 +1338,14 @@ class UpdatingView:
 
     def __init__(self, select, source: CatalogTable):
         self.select, self.source = select, source
+
+
+class UnionRelation:
+    """A view or subquery of a UNION ALL of queries of projections and filters: their rows, each converted to the
+    union's column types, as one stream."""
+
+    def __init__(self, union: exp.Union):
+        self.union = union
 
 
 class WindowedRelation:

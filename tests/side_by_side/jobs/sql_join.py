@@ -1,14 +1,15 @@
-"""Flink SQL regular inner joins of two Kafka tables of JSON (orders, payments): on an equality and a further
-condition (paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a
-GROUP BY over a join printed as a tableau; a payment without an order and one with a NULL order id join nothing;
-a chain of two joins (an inner join, then an inner or a left join of its rows; one of them through a WITH clause); the tables outer joins leave,
-joins after an outer join and joins of a GROUP BY view (changelogs collected and applied); GROUP BY of a GROUP BY
-view (its changelog printed) and of a left join (applied);
-UNION ALL of three queries (two of them reading orders) into a print table, and of two as a tableau; numeric
-functions (ROUND, FLOOR, CEIL, TRUNCATE, POWER, SQRT, LN, LOG10, SIGN) as a tableau; an interval
-join written as Flink's documentation writes it (FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + ...),
-a LEFT and a FULL interval join (insert-only: padded rows once the interval has passed) and a TUMBLE window over a
-view of an interval join (its rows keep the order's time as their rowtime).
+"""Flink SQL regular inner joins of two Kafka tables of JSON (orders, payments): on an equality and a further condition
+(paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a GROUP BY over a
+join printed as a tableau; a payment without an order and one with a NULL order id join nothing; a chain of two
+joins (an inner join, then an inner or a left join of its rows; one of them through a WITH clause); the tables outer
+joins leave, joins after an outer join and joins of a GROUP BY view (changelogs collected and applied); GROUP BY of
+a GROUP BY view (its changelog printed) and of a left join (applied); UNION ALL of three queries (two of them
+reading orders) into a print table, and of two as a tableau; a window over a view of a UNION ALL, a GROUP BY over a
+subquery of one; numeric functions (ROUND, FLOOR, CEIL, TRUNCATE, POWER, SQRT, LN, LOG10, SIGN) and date-time
+functions (EXTRACT, TIMESTAMPADD, TIMESTAMPDIFF, FLOOR / CEIL to a unit, CONVERT_TZ) as tableaus; an
+interval join written as Flink's documentation writes it (FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts AND a.ts +
+...), a LEFT and a FULL interval join (insert-only: padded rows once the interval has passed) and a TUMBLE window
+over a view of an interval join (its rows keep the order's time as their rowtime).
 
 Usage: sql_join.py BOOTSTRAP ORDERS_TOPIC PAYMENTS_TOPIC OUT_TOPIC
 """
@@ -70,6 +71,18 @@ s.add_insert_sql("""INSERT INTO unmatched SELECT o.id, p.id, p.ts FROM timed_ord
 s.add_insert_sql("""INSERT INTO hourly SELECT window_start, COUNT(*), SUM(paid) FROM TABLE(TUMBLE(TABLE paid_orders,
     DESCRIPTOR(ordered), INTERVAL '1' HOUR)) GROUP BY window_start, window_end""")
 s.execute().wait()
+# a view of a UNION ALL of the two topics (ids of one type, the orders' rowtime kept: both branches have it),
+# windowed
+t_env.execute_sql("""CREATE TEMPORARY VIEW timed_events AS SELECT id, 'order' AS kind, ts FROM timed_orders
+    UNION ALL SELECT order_id, 'payment', ts FROM timed_payments WHERE order_id IS NOT NULL""")
+t_env.execute_sql("""SELECT window_start, COUNT(*) AS n, SUM(id) AS ids, MAX(kind) AS k FROM TABLE(TUMBLE(
+    TABLE timed_events, DESCRIPTOR(ts), INTERVAL '1' HOUR)) GROUP BY window_start, window_end""").print()
+# date-time functions: EXTRACT and its shorthands, TIMESTAMPADD / TIMESTAMPDIFF, FLOOR / CEIL to a unit, CONVERT_TZ
+t_env.execute_sql("""SELECT id, EXTRACT(DOW FROM ts) AS dw, EXTRACT(EPOCH FROM ts) AS ep, YEAR(ts) AS y, HOUR(ts) AS h,
+    DAYOFYEAR(ts) AS dy, TIMESTAMPADD(MONTH, 1, ts) AS nm, TIMESTAMPADD(SECOND, -90, CAST(ts AS DATE)) AS bs,
+    TIMESTAMPDIFF(MINUTE, ts, TIMESTAMP '2024-01-02 06:00:00') AS mins, TIMESTAMPDIFF(MONTH, ts,
+    TIMESTAMP '2023-12-02 04:25:00') AS months, FLOOR(ts TO HOUR) AS fh, CEIL(ts TO DAY) AS cd, FLOOR(ts TO WEEK) AS fw,
+    CONVERT_TZ(DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss'), 'UTC', 'Asia/Tokyo') AS tokyo FROM timed_orders""").print()
 t_env.execute_sql("CREATE TABLE events (kind STRING, r INT, amount DOUBLE) WITH ('connector' = 'print', "
                   "'print-identifier' = 'events')")
 t_env.execute_sql("""INSERT INTO events SELECT 'order', id, amount FROM orders WHERE amount > 2
@@ -101,6 +114,10 @@ print("right join:", applied("SELECT o.customer, p.id FROM orders o RIGHT OUTER 
                              "AND p.paid < 9"))
 print("join, left join:", applied("SELECT o.id, p.id AS pid, c.id AS cid FROM orders o JOIN payments p ON "
                                  "o.id = p.order_id LEFT JOIN payments c ON c.order_id = o.id AND c.id <> p.id"))
+# a GROUP BY of a subquery of a UNION ALL (columns of the branches' common types: DOUBLE and BIGINT)
+print("group by of a union:", applied("SELECT k, COUNT(*) AS n, SUM(v) AS total, MAX(c) AS c FROM (SELECT customer AS "
+                                      "k, amount AS v, id AS c FROM orders UNION ALL SELECT CAST(order_id AS STRING), "
+                                      "paid, CAST(id AS BIGINT) FROM payments) AS u GROUP BY k"))
 print("full join:", applied("SELECT o.id, p.id AS pid FROM orders o FULL JOIN payments p ON o.id = p.order_id "
                             "WHERE o.id IS NULL OR o.id <> 2"))
 # joins of changelogs: a join after an outer join, and joins of a GROUP BY view (its updates retract joined rows)
