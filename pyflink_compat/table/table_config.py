@@ -27,6 +27,19 @@ class TableConfig(_StandIns.TableConfig):
         self._configuration.set_string(key, value)
         return self
 
+    def set_local_timezone(self, timezone_id: str):
+        """The session time zone ('table.local-time-zone'): a job runs only in the machine's (see
+        values.check_session_zone)."""
+        if timezone_id is not None and isinstance(timezone_id, str):
+            self.set("table.local-time-zone", timezone_id)
+        else:
+            raise Exception("TableConfig.timezone should be a string!")
+
+    def get_local_timezone(self) -> str:
+        zone = self.get("table.local-time-zone", "default")
+        from pyflink_compat.table.sql.values import machine_zone_id
+        return machine_zone_id() if zone.strip().lower() == "default" else zone
+
     def get_configuration(self) -> Configuration:
         return self._configuration
 
@@ -41,3 +54,4 @@ class TableConfig(_StandIns.TableConfig):
     @staticmethod
     def get_default() -> 'TableConfig':
         return TableConfig()
+

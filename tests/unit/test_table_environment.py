@@ -1,5 +1,7 @@
 """Table environments are created and configured as PyFlink's (DataStream jobs often create one they never
 use); what they would run raises UnsupportedFeatureError naming the porting guide's table-api section."""
+import re
+
 import pytest
 
 from pyflink_compat import aliasing
@@ -104,3 +106,28 @@ def test_from_elements_names_and_types_its_columns_as_pyflink_infers_them():
         columns([(None,)])
     with pytest.raises(UnsupportedFeatureError, match="from_elements of a bytes value"):
         columns([(b"x",)])
+
+
+def test_a_session_time_zone_other_than_the_machines_is_refused_naming_tz(monkeypatch):
+    import time
+    from pyflink.table import EnvironmentSettings, TableEnvironment
+    from pyflink_compat.table.sql.values import check_session_zone
+    monkeypatch.setenv("TZ", "Asia/Shanghai")
+    time.tzset()
+    try:
+        for same in ("default", "Asia/Shanghai", "Asia/Chongqing", "GMT+08:00", "+8", None):
+            check_session_zone(same)
+        for other in ("UTC", "Europe/Berlin", "GMT-08:00", "Mars/Olympus"):
+            with pytest.raises(UnsupportedFeatureError, match="machine whose time zone is 'Asia/Shanghai'.*TZ=%s"
+                                                              % re.escape(other)):
+                check_session_zone(other)
+        config = TableEnvironment.create(EnvironmentSettings.in_streaming_mode()).get_config()
+        assert config.get_local_timezone() == "Asia/Shanghai"
+        config.set_local_timezone("GMT+08:00")
+        assert config.get_local_timezone() == "GMT+08:00"
+        assert config.get("table.local-time-zone", None) == "GMT+08:00"
+        with pytest.raises(Exception, match="TableConfig.timezone should be a string!"):
+            config.set_local_timezone(8)
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

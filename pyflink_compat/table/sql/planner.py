@@ -63,6 +63,8 @@ class JobBuilder:
 
     def __init__(self, env, tables: Dict[str, CatalogTable], options: Dict[str, str] = None):
         self.env, self.tables, self.options = env, tables, options or {}
+        from pyflink_compat.table.sql.values import check_session_zone
+        check_session_zone(self.options.get("table.local-time-zone"))
         self.streams = {}                         # source table name -> its stream of Rows
 
     def table(self, name: str) -> CatalogTable:

@@ -175,6 +175,56 @@ def utc_of_local(value: datetime.datetime) -> datetime.datetime:
     return value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
 
 
+def machine_zone_id() -> str:
+    """This machine's time zone by name, as Java's ZoneId.systemDefault() gives it."""
+    import os
+    import time
+    configured = os.environ.get("TZ", "").lstrip(":")
+    if configured:
+        return configured
+    target = os.path.realpath("/etc/localtime")
+    if "zoneinfo/" in target:
+        return target.split("zoneinfo/", 1)[1]
+    return time.tzname[0]
+
+
+_FIXED_OFFSET = re.compile(r"^(?:GMT|UTC|UT)?([+-])(\d{1,2})(?::?(\d{2}))?$")
+
+
+def _zone_of(name: str):
+    """A Java ZoneId's text as a tzinfo: a region ('Asia/Shanghai'), 'UTC', or a fixed offset ('GMT+08:00',
+    '+8'); None when it is none of them."""
+    from zoneinfo import ZoneInfo
+    fixed = _FIXED_OFFSET.match(name)
+    if fixed:
+        sign, hours, minutes = fixed.groups()
+        offset = datetime.timedelta(hours=int(hours), minutes=int(minutes or 0))
+        return datetime.timezone(-offset if sign == "-" else offset)
+    try:
+        return ZoneInfo(name)
+    except (KeyError, ValueError):
+        return None
+
+
+def check_session_zone(name) -> None:
+    """The session time zone is this machine's (its processes and Spark's Python workers read it): a job whose
+    'table.local-time-zone' names another zone is refused, rather than run with times shifted. 'default' and a
+    zone with the machine's offsets (UTC on a UTC machine) run."""
+    if not name or str(name).strip().lower() == "default":
+        return
+    zone = _zone_of(str(name).strip())
+    year = datetime.datetime.now().year
+    instants = [datetime.datetime(year, month, 1, tzinfo=datetime.timezone.utc) for month in (1, 4, 7, 10)]
+    if zone is not None and all(instant.astimezone(zone).utcoffset() == instant.astimezone().utcoffset()
+                                for instant in instants):
+        return
+    from pyflink_compat.util.exceptions import UnsupportedFeatureError
+    raise UnsupportedFeatureError(
+        "'table.local-time-zone' = '%s' on a machine whose time zone is '%s'" % (name, machine_zone_id()),
+        "table-api", "the session time zone is the machine's: run the job with the environment variable TZ=%s "
+        "(TZ=%s pyflink-compat run job.py), where its times come out as on Flink" % (name, name))
+
+
 def instant_text(value: datetime.datetime) -> str:
     """Java's Instant.toString() of a UTC date-time: seconds always, the fraction in 3, 6 or 9 digits, 'Z'."""
     text = value.strftime("%Y-%m-%dT%H:%M:%S")
