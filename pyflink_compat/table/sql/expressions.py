@@ -9,6 +9,8 @@ import attrs
 from sqlglot import exp
 
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, flink_type_name, sql_type
+from pyflink_compat.table.sql.nulls import null_safe as _null_safe
+from pyflink_compat.table.sql.string_functions import StringFunctions
 from pyflink_compat.table.sql.time_functions import TimeFunctions
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
 
@@ -186,13 +188,6 @@ def split_text(text: str, delimiter: str) -> list:
     return text.split(delimiter)
 
 
-def _null_safe(function, *operands):
-    def run(values):
-        arguments = [operand(values) for operand in operands]
-        if any(argument is None for argument in arguments):
-            return None
-        return function(*arguments)
-    return run
 
 
 def integer_division(a, b):
@@ -301,7 +296,7 @@ def cast_to(compiled: Compiled, target: SqlType) -> Callable:
     return lambda values: cast_value(function(values), target, own)
 
 
-class Compiler(TimeFunctions):
+class Compiler(TimeFunctions, StringFunctions):
     """Compiles expressions over the columns of one input (name -> (position, type))."""
 
     def __init__(self, columns: Dict[str, Tuple[int, SqlType]], ambiguous=frozenset()):
@@ -821,15 +816,6 @@ class Compiler(TimeFunctions):
     def _function_cardinality(self, arguments):
         operand, _ = self.compile(arguments[0])
         return _null_safe(len, operand), SqlType("INT")
-
-    def _function_split_index(self, arguments):
-        """SPLIT_INDEX(text, separator, index): the index-th piece (from 0), NULL beyond the last."""
-        (text, _), (separator, _), (index, _) = [self.compile(each) for each in arguments]
-
-        def piece(text_value, separator_value, index_value):
-            pieces = split_text(text_value, separator_value)
-            return pieces[index_value] if 0 <= index_value < len(pieces) else None
-        return _null_safe(piece, text, separator, index), SqlType("STRING")
 
     def _function_to_timestamp(self, arguments):
         """TO_TIMESTAMP(text [, Java pattern]): NULL when the text does not match, as Flink's."""

@@ -5,11 +5,12 @@ joins (an inner join, then an inner or a left join of its rows; one of them thro
 joins leave, joins after an outer join and joins of a GROUP BY view (changelogs collected and applied); GROUP BY of
 a GROUP BY view (its changelog printed) and of a left join (applied); UNION ALL of three queries (two of them
 reading orders) into a print table, and of two as a tableau; a window over a view of a UNION ALL, a GROUP BY over a
-subquery of one; numeric functions (ROUND, FLOOR, CEIL, TRUNCATE, POWER, SQRT, LN, LOG10, SIGN) and date-time
-functions (EXTRACT, TIMESTAMPADD, TIMESTAMPDIFF, FLOOR / CEIL to a unit, CONVERT_TZ) as tableaus; an
-interval join written as Flink's documentation writes it (FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts AND a.ts +
-...), a LEFT and a FULL interval join (insert-only: padded rows once the interval has passed) and a TUMBLE window
-over a view of an interval join (its rows keep the order's time as their rowtime).
+subquery of one; numeric functions (ROUND, FLOOR, CEIL, TRUNCATE, POWER, SQRT, LN, LOG10, SIGN), string functions
+(REGEXP_*, LPAD, INITCAP, MD5, SHA256, OVERLAY, GREATEST, ...) and date-time functions (EXTRACT, TIMESTAMPADD,
+TIMESTAMPDIFF, FLOOR / CEIL to a unit, CONVERT_TZ) as tableaus; an interval join written as Flink's documentation
+writes it (FROM a, b WHERE a.k = b.k AND b.ts BETWEEN a.ts AND a.ts + ...), a LEFT and a FULL interval join (insert-
+only: padded rows once the interval has passed) and a TUMBLE window over a view of an interval join (its rows keep
+the order's time as their rowtime).
 
 Usage: sql_join.py BOOTSTRAP ORDERS_TOPIC PAYMENTS_TOPIC OUT_TOPIC
 """
@@ -77,6 +78,15 @@ t_env.execute_sql("""CREATE TEMPORARY VIEW timed_events AS SELECT id, 'order' AS
     UNION ALL SELECT order_id, 'payment', ts FROM timed_payments WHERE order_id IS NOT NULL""")
 t_env.execute_sql("""SELECT window_start, COUNT(*) AS n, SUM(id) AS ids, MAX(kind) AS k FROM TABLE(TUMBLE(
     TABLE timed_events, DESCRIPTOR(ts), INTERVAL '1' HOUR)) GROUP BY window_start, window_end""").print()
+# string functions (Java's regular expressions, REGEXP_REPLACE's replacement taken as it is written)
+t_env.execute_sql("""SELECT id, REGEXP_EXTRACT(customer, '([a-z])([a-z]+)', 2) AS rx, REGEXP_REPLACE(customer, '[aeiou]',
+    '$0*') AS rr, REGEXP(customer, '^b') AS rg, LPAD(customer, 5, '-') AS lp, RPAD(customer, 2, '?') AS rp,
+    INITCAP(customer || ' o''neil') AS ic, MD5(customer) AS m, SHA256(customer) AS sh, TO_BASE64(customer) AS b64,
+    REVERSE(customer) AS rv, REPEAT(customer, 2) AS rt, ASCII(customer) AS asc_code, CHR(id + 64) AS ch,
+    HEX(id * 255) AS hx, POSITION('n' IN customer) AS po, LOCATE('a', customer, 2) AS lo, STARTSWITH(customer, 'a')
+    AS sw, OVERLAY(customer PLACING 'XY' FROM 2 FOR 1) AS ov, NULLIF(customer, 'bob') AS nf, GREATEST(id, 2) AS gr,
+    LEAST(amount, 5.0) AS le, SPLIT_INDEX(customer, 'n', 1) AS si, URL_ENCODE(customer || ' &~') AS ue,
+    CHAR_LENGTH(UUID()) AS ul FROM orders""").print()
 # date-time functions: EXTRACT and its shorthands, TIMESTAMPADD / TIMESTAMPDIFF, FLOOR / CEIL to a unit, CONVERT_TZ
 t_env.execute_sql("""SELECT id, EXTRACT(DOW FROM ts) AS dw, EXTRACT(EPOCH FROM ts) AS ep, YEAR(ts) AS y, HOUR(ts) AS h,
     DAYOFYEAR(ts) AS dy, TIMESTAMPADD(MONTH, 1, ts) AS nm, TIMESTAMPADD(SECOND, -90, CAST(ts AS DATE)) AS bs,
