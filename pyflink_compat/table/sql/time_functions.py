@@ -159,6 +159,13 @@ def convert_time_zone(text: str, source_zone: str, target_zone: str):
     return converted.strftime("%Y-%m-%d %H:%M:%S")
 
 
+def _shorthand(unit: str, function: str):
+    """The handler of a function that is EXTRACT of one unit (HOUR(t) is EXTRACT(HOUR FROM t))."""
+    def handler(self, node):
+        return self._time_field(unit, node.this, function)
+    return handler
+
+
 class TimeFunctions:
     """The Compiler's handlers of date-time functions (mixed into expressions.Compiler)."""
 
@@ -185,35 +192,17 @@ class TimeFunctions:
     def _extract(self, node):
         return self._time_field(unit_name(node.this), node.expression, "EXTRACT")
 
-    def _year(self, node):
-        return self._time_field("YEAR", node.this, "YEAR")
-
-    def _quarter(self, node):
-        return self._time_field("QUARTER", node.this, "QUARTER")
-
-    def _month(self, node):
-        return self._time_field("MONTH", node.this, "MONTH")
-
-    def _week(self, node):
-        return self._time_field("WEEK", node.this, "WEEK")
-
-    def _dayofyear(self, node):
-        return self._time_field("DOY", node.this, "DAYOFYEAR")
-
-    def _dayofmonth(self, node):
-        return self._time_field("DAY", node.this, "DAYOFMONTH")
-
-    def _dayofweek(self, node):
-        return self._time_field("DOW", node.this, "DAYOFWEEK")
-
-    def _hour(self, node):
-        return self._time_field("HOUR", node.this, "HOUR")
-
-    def _minute(self, node):
-        return self._time_field("MINUTE", node.this, "MINUTE")
-
-    def _second(self, node):
-        return self._time_field("SECOND", node.this, "SECOND")
+    # YEAR(t), ..., SECOND(t): EXTRACT of one unit
+    _year = _shorthand("YEAR", "YEAR")
+    _quarter = _shorthand("QUARTER", "QUARTER")
+    _month = _shorthand("MONTH", "MONTH")
+    _week = _shorthand("WEEK", "WEEK")
+    _dayofyear = _shorthand("DOY", "DAYOFYEAR")
+    _dayofmonth = _shorthand("DAY", "DAYOFMONTH")
+    _dayofweek = _shorthand("DOW", "DAYOFWEEK")
+    _hour = _shorthand("HOUR", "HOUR")
+    _minute = _shorthand("MINUTE", "MINUTE")
+    _second = _shorthand("SECOND", "SECOND")
 
     def _function_timestampadd(self, arguments):
         """TIMESTAMPADD(unit, n, date-time): the operand's type, but a DATE moved by a unit under a day is a
