@@ -237,3 +237,13 @@ def test_url_encoding_round_trips_and_base64_round_trips(text):
     assert string_functions.from_base64(string_functions.to_base64(text)) == text
     assert string_functions.java_string_hash(text) == string_functions.java_string_hash(text[:]) and \
         -2 ** 31 <= string_functions.java_string_hash(text) < 2 ** 31
+
+
+def test_char_length_and_replace_are_not_null_of_not_null_arguments():
+    columns = {"s": (0, SqlType("STRING", nullable=False)), "n": (1, SqlType("STRING"))}
+
+    def typed(expression):
+        return Compiler(columns).compile(parse_one("SELECT %s FROM t" % expression, read=Flink).expressions[0])[1]
+    assert [typed(e).text() for e in ("CHAR_LENGTH(s)", "CHAR_LENGTH(n)", "REPLACE(s, 'a', 'b')",
+                                      "REPLACE(n, 'a', 'b')", "REPLACE(s, n, 'x')")] == \
+        ["INT NOT NULL", "INT", "STRING NOT NULL", "STRING", "STRING"]

@@ -607,8 +607,8 @@ class Compiler(TimeFunctions, StringFunctions):
         return _null_safe(str.lower, operand), _string_kept(operand_type)
 
     def _length(self, node):
-        operand, _ = self.compile(node.this)
-        return _null_safe(len, operand), SqlType("INT")
+        operand, operand_type = self.compile(node.this)
+        return _null_safe(len, operand), SqlType("INT", nullable=operand_type.nullable)
 
     def _abs(self, node):
         operand, operand_type = self.compile(node.this)
@@ -777,11 +777,9 @@ class Compiler(TimeFunctions, StringFunctions):
         return part, SqlType("STRING")
 
     def _replace(self, node):
-        operand, _ = self.compile(node.this)
-        search, _ = self.compile(node.expression)
-        replacement, _ = self.compile(node.args["replacement"])
-        return _null_safe(lambda text, old, new: text.replace(old, new), operand, search, replacement), \
-            SqlType("STRING")
+        compiled = [self.compile(each) for each in (node.this, node.expression, node.args["replacement"])]
+        return _null_safe(lambda text, old, new: text.replace(old, new), *[function for function, _ in compiled]), \
+            SqlType("STRING", nullable=any(each_type.nullable for _, each_type in compiled))
 
     def _concatws(self, node):
         separator, *parts = [self.compile(each)[0] for each in node.expressions]
