@@ -1198,3 +1198,17 @@ def test_a_with_clause_or_a_subquery_with_a_column_list_renames_the_query_column
                             "whereas alias list has 1 columns")):
         with pytest.raises(JavaStyleError, match=re.escape(message)):
             dialect.parse(wrong)
+
+
+def test_a_join_on_fields_of_row_columns_and_a_field_named_without_its_row():
+    tables = {t.name: t for t in [
+        _table("CREATE TABLE a (payload ROW<id INT, x STRING>) WITH ('connector' = 'kafka')"),
+        _table("CREATE TABLE b (payload ROW<pid INT, name STRING>, id INT) WITH ('connector' = 'kafka')")]}
+    for on in ("a.payload.id = b.payload.pid", "a.id = b.payload.pid", "b.pid = a.payload.id"):
+        select = dialect.parse("SELECT b.payload.pid, a.x FROM b JOIN a ON %s" % on)[0]
+        joined = planner.relation_of(select, tables)
+        assert len(joined.query.left_keys) == 1 and joined.query.condition is None, on
+    # a name a column of the other side has still reads this side's ROW field when qualified
+    joined = planner.relation_of(dialect.parse("SELECT a.x FROM a JOIN b ON a.id = b.id")[0], tables)
+    (left_key,), (right_key,) = joined.query.left_keys, joined.query.right_keys
+    assert (left_key(((7, "x"),)), right_key(((8, "n"), 9))) == (7, 9)

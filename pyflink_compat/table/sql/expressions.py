@@ -319,6 +319,11 @@ class Compiler(TimeFunctions, StringFunctions):
         if qualified in self.columns:
             position, column_type = self.columns[qualified]
             return (lambda values: values[position]), column_type
+        peeked = self._peeked_row_column(node.table or None, name) \
+            if name not in self.columns or qualified is not None else None
+        if peeked is not None:
+            position, row_type = self.columns[peeked]
+            return self._row_field(node, ((lambda values: values[position]), row_type), name)
         if name in self.ambiguous:
             raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Column "
                                    "'%s' is ambiguous" % (len(name), name))
@@ -329,6 +334,31 @@ class Compiler(TimeFunctions, StringFunctions):
                                       "Column '%s' not found in any table" % (len(name), name))
         position, column_type = self.columns[name]
         return (lambda values: values[position]), column_type
+
+    def _peeked_row_column(self, qualifier: Optional[str], field_name: str) -> Optional[str]:
+        """The ROW column whose field ``field_name`` a name without the row's own name reads (``t.id`` for
+        ``t.payload.id``), as Flink's validator finds it when one ROW column of the table has such a field."""
+        keys = [key for key in self.columns if qualifier and key.startswith(qualifier + ".")] or \
+            [key for key in self.columns if "." not in key]     # a table's columns, or those of the only one
+        found = {}
+        for key in keys:
+            position, column_type = self.columns[key]
+            if column_type.name == "ROW" and any(each == field_name for each, _ in column_type.fields):
+                found.setdefault(position, key)
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    def column_key(self, node) -> Optional[str]:
+        """The name in ``columns`` of the column a column reference reads: the column itself, or the ROW column
+        of a field access (``t.payload.id``, ``payload.id``, a peeked ``t.id``); None for an unknown one."""
+        parts = [part.name for part in node.parts]
+        qualified = len(parts) > 1 and any(key.startswith(parts[0] + ".") for key in self.columns)
+        # with its table qualifier; without it when the columns are not qualified (one table)
+        for skipped in (0,) if qualified else (0, 1):
+            for width in range(len(parts), skipped, -1):
+                key = ".".join(parts[skipped:width])
+                if key in self.columns:
+                    return key
+        return self._peeked_row_column(parts[0] if len(parts) > 1 else None, parts[-1])
 
     def _field_access(self, node) -> Optional[Compiled]:
         """``row_column.field`` (also ``table.row_column.field``, nested ``a.b.c``): a field of a ROW column."""

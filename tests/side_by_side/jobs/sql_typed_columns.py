@@ -78,3 +78,9 @@ typed = t_env.sql_query("""SELECT id, CASE WHEN id > 2 THEN 1 ELSE 2.5 END AS c1
                            FROM orders WHERE id < 4""")
 typed.print_schema()
 typed.execute().print()
+
+# a join on fields of ROW columns (o.buyer.age), and a ROW's field named without its column (p.name is
+# p.buyer.name: the only ROW column of orders with a field 'name', as Flink's validator finds it)
+with t_env.execute_sql("""SELECT o.id, p.id AS older, p.name FROM orders o JOIN orders p
+                          ON p.buyer.age = o.buyer.age + 1""").collect() as joined:
+    print("join on ROW fields:", sorted(tuple(row) for row in joined))
