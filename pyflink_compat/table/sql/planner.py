@@ -78,8 +78,15 @@ class JobBuilder:
         if isinstance(select, exp.Subquery):
             select = select.this
         if isinstance(select, exp.Union):
-            rows = self._union_rows(select, [column.type for column in target.columns], target)
-            self._sink(rows, target)
+            column_types = [column.type for column in target.columns]
+            if self._union_of_changelogs(select):
+                self._check_union_columns(_union_branches(select), target)
+                if target.option("connector") == kafka_table.KAFKA:
+                    raise table_exception("Table sink '%s.%s' doesn't support consuming update and delete changes "
+                                          "which is produced by node Union(all=[true])" % (CATALOG_PATH, target.name))
+                self._sink_changes(self._union_changes(select, column_types), target)
+                return
+            self._sink(self._union_rows(select, column_types, target), target)
             return
         if not isinstance(select, exp.Select):
             _refuse("INSERT INTO ... %s" % type(select).__name__.upper())
@@ -147,6 +154,48 @@ class JobBuilder:
                    for i in range(len(typed[0]))]
         _check_columns(columns, target)
 
+    def _union_of_changelogs(self, union: exp.Union) -> bool:
+        """Whether a query of the UNION ALL reads an updating relation (an 'upsert-kafka' table, a GROUP BY view,
+        an outer join): then the union's rows are changes."""
+        return any(_is_changelog_source(relation_of(branch, self.tables)) for branch in _union_branches(union))
+
+    def _union_changes(self, union: exp.Union, column_types):
+        """The changes (row kind, values) of a UNION ALL, each query's converted to ``column_types``: an updating
+        query's as they come, an insert-only one's as insertions."""
+        if not self._union_of_changelogs(union):
+            return self._union_rows(union, column_types).map(_insertion)
+        branches = _union_branches(union)
+        sources = [relation_of(branch, self.tables) for branch in branches]
+        # an 'upsert-kafka' table several queries read is normalized once for all of them, as Flink's planner
+        # reuses it: each change goes through each query's filter in turn, keeping its kind (-U in one, +U in
+        # another), where one query alone has its filter applied inside the normalization (a row leaving it is
+        # deleted)
+        shared = collections.Counter(source.name for source in sources if _is_upsert_source(source))
+        streams, queries_of = [], {}
+        for branch, source in zip(branches, sources):
+            if branch.args.get("group"):
+                _refuse("GROUP BY in a branch of UNION ALL", "UNION ALL of projections and filters runs")
+            compiler = compiler_of(source)
+            projections = _projections(branch, source, compiler)
+            if len(projections) != len(column_types):
+                raise expressions.validation_error("SQL validation failed. Column count mismatch in UNION ALL")
+            converters = [expressions.cast_to(compiled, column_type)
+                          for (_, compiled), column_type in zip(projections, column_types)]
+            if _is_upsert_source(source) and shared[source.name] > 1:
+                if source.name not in queries_of:
+                    queries_of[source.name] = []
+                    streams.append((source, queries_of[source.name]))
+                queries_of[source.name].append(_filtered_change(_condition(branch, compiler), converters))
+            elif _is_changelog_source(source):
+                streams.append(self._changelog_changes(branch, source, compiler, converters))
+            else:
+                _refuse_window_table_without_aggregation(source)
+                streams.append(self._source_stream(source).flat_map(_calc(_condition(branch, compiler), converters))
+                               .name("Calc").map(_insertion))
+        streams = [self._relation_changes(each[0]).flat_map(_each_query(each[1])).name("Calc")
+                   if isinstance(each, tuple) else each for each in streams]
+        return streams[0].union(*streams[1:])
+
     def _union_rows(self, union: exp.Union, column_types, target: CatalogTable = None):
         """UNION ALL of queries of projections and filters: their rows, converted to ``column_types``, as one
         stream (each branch reads its table, a table read by several branches once). ``target``: the sink table
@@ -179,7 +228,7 @@ class JobBuilder:
             select = select.this
         if isinstance(select, exp.Union):
             columns = query_columns(select, self.tables)
-            return self._union_rows(select, [column.type for column in columns]).map(_insertion), columns
+            return self._union_changes(select, [column.type for column in columns]), columns
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
         if _is_changelog_source(source) and not select.args.get("group"):
@@ -226,6 +275,9 @@ class JobBuilder:
         or a left outer join."""
         if _is_upsert_source(source):
             return self._normalized_changes(select, source, compiler, converters)
+        if isinstance(source.query, UnionRelation):
+            changes = self._union_changes(source.query.union, [column.type for column in source.columns])
+            return changes.flat_map(_filtered_change(_condition(select, compiler), converters)).name("Calc")
         if isinstance(source.query, UpdatingView):         # a projection of a projection of an updating relation
             view = source.query
             inner_compiler = compiler_of(view.source)
@@ -615,7 +667,8 @@ def _is_changelog_source(table: CatalogTable) -> bool:
     """Whether a relation's rows are updates, not only insertions: an 'upsert-kafka' table, an outer join, a
     Top-N or deduplication, a GROUP BY view."""
     return (_is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.updating)
-            or isinstance(table.query, (RankRelation, GroupedRelation, UpdatingView)))
+            or isinstance(table.query, (RankRelation, GroupedRelation, UpdatingView))
+            or (isinstance(table.query, UnionRelation) and table.query.updating))
 
 
 def _filtered_change(condition, converters):
@@ -625,6 +678,14 @@ def _filtered_change(condition, converters):
         if condition is not None and condition(values) is not True:
             return
         yield kind, [convert(values) for convert in converters]
+    return calc
+
+
+def _each_query(calcs):
+    """Several queries' Calcs over one changelog: each change through each of them, in the queries' order."""
+    def calc(change):
+        for each in calcs:
+            yield from each(change)
     return calc
 
 
@@ -997,9 +1058,10 @@ def _side_of(node, compiler, width: int) -> Optional[str]:
     """"left" / "right" when every column of ``node`` is of that side of the join, else None."""
     positions = set()
     for column in node.find_all(exp.Column):
-        key = "%s.%s" % (column.table, column.name) if column.table else column.name
-        if key not in compiler.columns:
+        key = compiler.column_key(column)
+        if key is None:
             compiler.compile(column)                   # Flink's error for an unknown or ambiguous column
+            return None
         positions.add("left" if compiler.columns[key][0] < width else "right")
     return positions.pop() if len(positions) == 1 else None
 
@@ -1284,8 +1346,9 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     if isinstance(select, exp.Subquery):
         select = select.this
     if isinstance(select, exp.Union):
+        updating = any(_is_changelog_source(relation_of(branch, tables)) for branch in _union_branches(select))
         return CatalogTable(name, tuple(union_columns(select, tables)), {}, query_watermark(select, tables),
-                            UnionRelation(select))
+                            UnionRelation(select, updating))
     if not isinstance(select, exp.Select):
         _refuse("A view of %s" % type(select).__name__.upper())
     source = relation_of(select, tables)
@@ -1344,10 +1407,11 @@ class UpdatingView:
 
 class UnionRelation:
     """A view or subquery of a UNION ALL of queries of projections and filters: their rows, each converted to the
-    union's column types, as one stream."""
+    union's column types, as one stream; ``updating`` when a query reads an updating relation (its rows are then
+    changes)."""
 
-    def __init__(self, union: exp.Union):
-        self.union = union
+    def __init__(self, union: exp.Union, updating: bool):
+        self.union, self.updating = union, updating
 
 
 class WindowedRelation:

@@ -90,6 +90,14 @@ t_env.execute_sql("CREATE TABLE changes (usr STRING, total BIGINT, big BOOLEAN) 
 t_env.execute_sql("INSERT INTO changes SELECT usr, total, total > 3 FROM upserts").wait()
 t_env.execute_sql("INSERT INTO big_copy SELECT usr, total * 10 FROM upserts WHERE total > 3").wait()
 t_env.execute_sql("SELECT usr, total FROM upserts").print()
+# a UNION ALL of two queries of it: normalized once, each update keeps its kind through each query's filter (-U in
+# one, +U in the other, as Flink's planner reuses the normalization); each query's changes in order (how the two
+# interleave varies on Flink from run to run)
+with t_env.execute_sql("SELECT 'big' AS kind, usr, total FROM upserts WHERE total > 3 UNION ALL "
+                       "SELECT 'small', usr, total FROM upserts WHERE total <= 3").collect() as union_changes:
+    union_changes = [(str(change.get_row_kind()), tuple(change)) for change in union_changes]
+for kind in ("big", "small"):
+    print("union of upserts, %s:" % kind, [change for change in union_changes if change[1][0] == kind])
 # a GROUP BY of it: an update moves the user's row from its old note's group to its new one, a tombstone takes it back
 t_env.execute_sql("SELECT note, COUNT(*) AS users, SUM(total) AS total, MAX(total) AS top FROM upserts "
                   "GROUP BY note").print()
