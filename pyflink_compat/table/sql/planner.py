@@ -79,7 +79,7 @@ class JobBuilder:
             select = select.this
         if isinstance(select, exp.Union):
             column_types = [column.type for column in target.columns]
-            if self._union_of_changelogs(select):
+            if union_of_changelogs(select, self.tables):
                 self._check_union_columns(_union_branches(select), target)
                 if target.option("connector") == kafka_table.KAFKA:
                     raise table_exception("Table sink '%s.%s' doesn't support consuming update and delete changes "
@@ -154,15 +154,10 @@ class JobBuilder:
                    for i in range(len(typed[0]))]
         _check_columns(columns, target)
 
-    def _union_of_changelogs(self, union: exp.Union) -> bool:
-        """Whether a query of the UNION ALL reads an updating relation (an 'upsert-kafka' table, a GROUP BY view,
-        an outer join): then the union's rows are changes."""
-        return any(_is_changelog_source(relation_of(branch, self.tables)) for branch in _union_branches(union))
-
     def _union_changes(self, union: exp.Union, column_types):
         """The changes (row kind, values) of a UNION ALL, each query's converted to ``column_types``: an updating
         query's as they come, an insert-only one's as insertions."""
-        if not self._union_of_changelogs(union):
+        if not union_of_changelogs(union, self.tables):
             return self._union_rows(union, column_types).map(_insertion)
         branches = _union_branches(union)
         sources = [relation_of(branch, self.tables) for branch in branches]
@@ -1292,6 +1287,12 @@ def query_columns(select, tables: Dict[str, CatalogTable]) -> list:
     return list(view_of("query", select, tables).columns)
 
 
+def union_of_changelogs(union: exp.Union, tables: Dict[str, CatalogTable]) -> bool:
+    """Whether a query of the UNION ALL reads an updating relation (an 'upsert-kafka' table, a GROUP BY view, an
+    outer join): then the union's rows are changes."""
+    return any(_is_changelog_source(relation_of(branch, tables)) for branch in _union_branches(union))
+
+
 def union_columns(union: exp.Union, tables: Dict[str, CatalogTable]) -> list:
     """The columns of a UNION ALL: the first query's names, each column of the common type of the queries', as
     Flink's validator types them."""
@@ -1346,9 +1347,8 @@ def view_of(name: str, select, tables: Dict[str, CatalogTable]) -> CatalogTable:
     if isinstance(select, exp.Subquery):
         select = select.this
     if isinstance(select, exp.Union):
-        updating = any(_is_changelog_source(relation_of(branch, tables)) for branch in _union_branches(select))
         return CatalogTable(name, tuple(union_columns(select, tables)), {}, query_watermark(select, tables),
-                            UnionRelation(select, updating))
+                            UnionRelation(select, union_of_changelogs(select, tables)))
     if not isinstance(select, exp.Select):
         _refuse("A view of %s" % type(select).__name__.upper())
     source = relation_of(select, tables)
