@@ -320,7 +320,7 @@ class Compiler(TimeFunctions, StringFunctions):
             position, column_type = self.columns[qualified]
             return (lambda values: values[position]), column_type
         peeked = self._peeked_row_column(node.table or None, name) \
-            if name not in self.columns or qualified is not None else None
+            if qualified is not None or (name not in self.columns and name not in self.ambiguous) else None
         if peeked is not None:
             position, row_type = self.columns[peeked]
             return self._row_field(node, ((lambda values: values[position]), row_type), name)
