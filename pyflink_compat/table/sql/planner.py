@@ -168,14 +168,7 @@ class JobBuilder:
         shared = collections.Counter(source.name for source in sources if _is_upsert_source(source))
         streams, queries_of = [], {}
         for branch, source in zip(branches, sources):
-            if branch.args.get("group"):
-                _refuse("GROUP BY in a branch of UNION ALL", "UNION ALL of projections and filters runs")
-            compiler = compiler_of(source)
-            projections = _projections(branch, source, compiler)
-            if len(projections) != len(column_types):
-                raise expressions.validation_error("SQL validation failed. Column count mismatch in UNION ALL")
-            converters = [expressions.cast_to(compiled, column_type)
-                          for (_, compiled), column_type in zip(projections, column_types)]
+            compiler, _, converters = _union_branch(branch, source, column_types)
             if _is_upsert_source(source) and shared[source.name] > 1:
                 if source.name not in queries_of:
                     queries_of[source.name] = []
@@ -201,15 +194,9 @@ class JobBuilder:
         streams = []
         for branch in branches:
             source = relation_of(branch, self.tables)
-            if branch.args.get("group"):
-                _refuse("GROUP BY in a branch of UNION ALL", "UNION ALL of projections and filters runs")
-            _refuse_window_table_without_aggregation(source)
-            compiler = compiler_of(source)
-            projections = _projections(branch, source, compiler)
-            if len(projections) != len(column_types):
-                raise expressions.validation_error("SQL validation failed. Column count mismatch in UNION ALL")
-            converters = [expressions.cast_to(compiled, column_type)
-                          for (_, compiled), column_type in zip(projections, column_types)]
+            if not branch.args.get("group"):     # (_union_branch refuses that first)
+                _refuse_window_table_without_aggregation(source)
+            compiler, projections, converters = _union_branch(branch, source, column_types)
             row_type = _row_type(CatalogTable("union", tuple(Column(name, t) for (name, _), t
                                                             in zip(projections, column_types)), {}))
             streams.append(self._source_stream(source).flat_map(_calc(_condition(branch, compiler), converters),
@@ -1285,6 +1272,19 @@ def query_columns(select, tables: Dict[str, CatalogTable]) -> list:
         compiler = compiler_of(source)
         return plan_grouping(select, source, compiler).columns()
     return list(view_of("query", select, tables).columns)
+
+
+def _union_branch(branch: exp.Select, source: CatalogTable, column_types):
+    """One query of a UNION ALL: its compiler, projections and their conversions to the union's column types."""
+    if branch.args.get("group"):
+        _refuse("GROUP BY in a branch of UNION ALL", "UNION ALL of projections and filters runs")
+    compiler = compiler_of(source)
+    projections = _projections(branch, source, compiler)
+    if len(projections) != len(column_types):
+        raise expressions.validation_error("SQL validation failed. Column count mismatch in UNION ALL")
+    converters = [expressions.cast_to(compiled, column_type)
+                  for (_, compiled), column_type in zip(projections, column_types)]
+    return compiler, projections, converters
 
 
 def union_of_changelogs(union: exp.Union, tables: Dict[str, CatalogTable]) -> bool:
