@@ -54,20 +54,22 @@ def is_lines(payload: bytes) -> bool:
 ADDRESS_MAGIC = b"STAGE\0"        # starts a payload for a later stage than the first one it reaches
 
 
-def addressed(payload: bytes, depth: int) -> bytes:
-    """The payload marked for the stage at ``depth``: the stages before it pass it on unchanged."""
-    return ADDRESS_MAGIC + bytes([depth]) + payload
+def addressed(payload: bytes, depth: int, lane: int = 0) -> bytes:
+    """The payload marked for the operation at ``depth`` and ``lane`` (runtime/stage_graph.py): the stages
+    before it pass it on unchanged."""
+    return ADDRESS_MAGIC + bytes([depth, lane]) + payload
 
 
-def address(payload: bytes) -> Optional[int]:
-    """The depth of the stage an addressed payload is for, or None for a payload of the stage it reaches."""
+def address(payload: bytes) -> Optional[tuple]:
+    """(depth, lane) of the operation an addressed payload is for, or None for a payload of the first lane of
+    the stage it reaches."""
     if payload[:len(ADDRESS_MAGIC)] != ADDRESS_MAGIC:
         return None
-    return payload[len(ADDRESS_MAGIC)]
+    return payload[len(ADDRESS_MAGIC)], payload[len(ADDRESS_MAGIC) + 1]
 
 
 def unaddressed(payload: bytes) -> bytes:
-    return payload[len(ADDRESS_MAGIC) + 1:]
+    return payload[len(ADDRESS_MAGIC) + 2:]
 
 
 def decode_lines(payload: bytes) -> List[str]:

@@ -13,8 +13,10 @@ watermark in Flink.
 A second ``key_by`` after the keyed operation makes a second stage, chained in the same query: the first
 stage's subtask runs the nodes up to it, keys its outputs and hands every subtask of the next stage one
 payload per micro-batch, as the read tasks do, with its watermark forwarded in the payload's progress
-(``KeyedStagePlan.next_stage``). The next stage's watermark is the minimum over the first stage's subtasks,
-as over input channels in Flink.
+(``KeyedStagePlan.handoffs``). The next stage's watermark is the minimum over the first stage's subtasks,
+as over input channels in Flink. The stages form a graph (runtime/stage_graph.py: two aggregations joined):
+the operations of one depth run as lanes of one ``transformWithState``, each with its own state, and each
+payload names the depth and lane it is for unless it is for the first lane of the next depth.
 
 Spark groups rows by hashing the group value; ``route_values`` picks, for each subtask, an int that Spark
 sends to its own partition (so two subtasks never share one task).
@@ -101,7 +103,9 @@ class KeyedStagePlan:
     watermark_spec: object         # the WatermarkSpec generating the watermark the operator sees
     assigner_in_chain: bool        # timestamps come from assign_timestamps_and_watermarks before key_by
     job_name: str
-    next_stage: Optional["KeyedStagePlan"] = None   # the stage after the next key_by: outlets[0] goes there
+    # The operations this one's outputs go to (StageHandoff: an outlet and the receiving stage as entered by it);
+    # none for the last operation, whose outlets are sinks.
+    handoffs: tuple = ()
     plan_id: str = ""              # this stage's identity in the query (its live subtasks are kept by it)
     # Inputs that never send records (readers owning no partition: parallelism above the partition count,
     # unbounded KafkaSource): each holds the watermark back, idleness or not (seen on Flink 2.3 with the
@@ -125,9 +129,11 @@ class KeyedStagePlan:
     # Read side: sinks of the same source outside the stages (fan_out.Outlet): the read task feeds them in the
     # same pass (each function once per element), sends their Kafka records and passes print lines through.
     pass_outlets: tuple = ()
-    # The stage's place in the query (0: the first). A read side feeding a later stage (a source connected or
-    # merged with a stage's output) sends its payloads through the stages before, which pass them on.
+    # The stage's place in the query (0: the first), and its lane among the operations of that depth. A read
+    # side feeding a later stage (a source connected or merged with a stage's output) sends its payloads through
+    # the stages before, which pass them on.
     depth: int = 0
+    lane: int = 0
     # How many parallel instances hand records to the stage: the source's readers, or the subtasks of the stage
     # before (0: as many as the stage has).
     sender_parallelism: int = 0
@@ -142,6 +148,27 @@ class KeyedStagePlan:
     @property
     def operator_nodes(self) -> tuple:
         return (self.operator_node,) + self.sibling_nodes
+
+
+@attrs.frozen
+class StageHandoff:
+    """Where one outlet of an operation goes: the receiving stage's plan as this outlet enters it (its key_by,
+    port, distribution and senders)."""
+    outlet: int
+    target: KeyedStagePlan
+
+
+def _addressed_for(plan: KeyedStagePlan, payloads: List[bytes], from_depth: int) -> List[bytes]:
+    """Payloads sent from a stage at ``from_depth`` (-1: a read task) to ``plan``: marked with its depth and
+    lane unless they are for the first lane of the next depth."""
+    if plan.depth == from_depth + 1 and plan.lane == 0:
+        return payloads
+    return [exchange.addressed(payload, plan.depth, plan.lane) for payload in payloads]
+
+
+def state_name(lane: int) -> str:
+    """The Spark value state of a lane's subtask (the first lane's keeps the single-lane name)."""
+    return "subtask" if lane == 0 else "subtask-%d" % lane
 
 
 # -- read-task side ---------------------------------------------------------------------------------
@@ -295,8 +322,7 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
     read_type = plan.second_type if plan.input_side == 2 else plan.keyed_type
     payloads = exchange.payloads_by_subtask(columns, None if plan.distribution == TO_ALL else targets,
                                             read_type, plan.parallelism, progress)
-    if plan.depth:
-        payloads = [exchange.addressed(payload, plan.depth) for payload in payloads]
+    payloads = _addressed_for(plan, payloads, -1)
     routes = list(plan.routes)
     if printed:                         # to the reader's own subtask, which passes them on
         routes.append(plan.routes[ksource.reader_index(plan.senders) % plan.parallelism])
@@ -631,56 +657,58 @@ def _records(plan: KeyedStagePlan, batch, progress, rows: int = CHUNK_ROWS):
             yield side, key, element, stamp
 
 
-def stateful_processor(plan: KeyedStagePlan):
-    """The StatefulProcessor for ``transformWithState`` (row based, one blob ValueState per subtask)."""
+def stateful_processor(lanes: tuple):
+    """The StatefulProcessor for ``transformWithState`` of one depth (row based, one blob ValueState per lane
+    of a subtask): it runs each lane's subtask on the payloads for it and passes the rest on."""
     from pyspark.sql import Row
     from pyspark.sql.streaming.stateful_processor import StatefulProcessor
+    depth = lanes[0].depth
 
     class KeyedSubtaskProcessor(StatefulProcessor):
 
         def init(self, handle):
             from pyflink_compat.third_party_patches import arrow_without_pandas
             arrow_without_pandas()
-            self.state = handle.getValueState("subtask", STATE_SCHEMA)
+            self.states = [handle.getValueState(state_name(plan.lane), STATE_SCHEMA) for plan in lanes]
 
         def handleInputRows(self, key, rows, timerValues):
             route = int(key[0])
-            # A route beyond this stage's subtasks (a narrower stage) only carries records for a later stage.
-            subtask = plan.routes.index(route) if route in plan.routes else None
-            payloads, lines, passing = [], [], []
+            own, lines, passing = [[] for _ in lanes], [], []
             for row in rows:
                 payload = row[exchange.PAYLOAD]
                 if exchange.is_lines(payload):
                     lines.append(payload)
                     continue
-                depth = exchange.address(payload)
-                if depth is None:
-                    payloads.append(payload)
-                elif depth == plan.depth:
-                    payloads.append(exchange.unaddressed(payload))
-                else:                       # for a later stage: on to the same subtask of the next one
+                address = exchange.address(payload)
+                if address is None:
+                    own[0].append(payload)
+                elif address[0] == depth:
+                    own[address[1]].append(exchange.unaddressed(payload))
+                else:                       # for a later stage: on to the same route of the next depth
                     passing.append(payload)
-            following = plan.next_stage
-            if subtask is None:
-                for payload in passing:
-                    yield Row(subtask=route, outlet=0, payload=payload)
-                return
-            saved = self.state.get()[0] if self.state.exists() else None
-            result = run_subtask(plan, plan.plan_id, subtask, payloads, saved, live_functions.current_batch_id(),
-                                 int(time.time() * 1000))
-            self.state.update((result.state,))
+            final = not lanes[0].handoffs
+            for payload in passing:
+                yield Row(subtask=route, outlet=0, payload=payload)
             for payload in lines:           # print lines of sinks outside the stages: on to the driver
-                onward = following.routes[subtask % following.parallelism] if following is not None else subtask
-                yield Row(subtask=onward, outlet=LINES_OUTLET, payload=payload)
-            if following is not None:
-                for onward, payload in zip(following.routes, _forward(plan, subtask, result)):
-                    yield Row(subtask=onward, outlet=0, payload=payload)
-                for payload in passing:
-                    yield Row(subtask=route, outlet=0, payload=payload)
-            else:
-                for outlet, (elements, timestamps) in zip(plan.outlets, result.outputs):
-                    yield Row(subtask=subtask, outlet=outlet.index,
-                              payload=_deliver(outlet, subtask, elements, timestamps))
+                yield Row(subtask=route, outlet=LINES_OUTLET, payload=payload)
+            for plan, payloads, state in zip(lanes, own, self.states):
+                # A route beyond a lane's subtasks (a narrower stage) carries records for others only; a lane
+                # beside others runs when records (or progress) came for it.
+                if route not in plan.routes or (not payloads and len(lanes) > 1):
+                    continue
+                subtask = plan.routes.index(route)
+                saved = state.get()[0] if state.exists() else None
+                result = run_subtask(plan, plan.plan_id, subtask, payloads, saved, live_functions.current_batch_id(),
+                                     int(time.time() * 1000))
+                state.update((result.state,))
+                if not final:
+                    for handoff in plan.handoffs:
+                        for onward, payload in zip(handoff.target.routes, _forward(plan, handoff, subtask, result)):
+                            yield Row(subtask=onward, outlet=0, payload=payload)
+                else:
+                    for outlet, (elements, timestamps) in zip(plan.outlets, result.outputs):
+                        yield Row(subtask=subtask, outlet=outlet.index,
+                                  payload=_deliver(outlet, subtask, elements, timestamps))
 
         def close(self):
             pass
@@ -688,12 +716,12 @@ def stateful_processor(plan: KeyedStagePlan):
     return KeyedSubtaskProcessor()
 
 
-def _forward(plan: KeyedStagePlan, subtask: int, result: SubtaskResult) -> List[bytes]:
-    """The payload of each subtask of the next stage: this subtask's outputs keyed by the next key_by, and
-    its watermark, as a read task's payloads carry a source partition's progress."""
-    following = plan.next_stage
+def _forward(plan: KeyedStagePlan, handoff: StageHandoff, subtask: int, result: SubtaskResult) -> List[bytes]:
+    """The payload of each subtask of the receiving stage: this subtask's outputs of the handoff's outlet keyed
+    as it enters that stage, and its watermark, as a read task's payloads carry a source partition's progress."""
+    following = handoff.target
     columns, targets = [], []
-    elements, timestamps = result.outputs[0]
+    elements, timestamps = result.outputs[handoff.outlet]
     handed_type = following.second_type if following.input_side == 2 else following.keyed_type
     get_key, assign, closing = _distribution(following, subtask)
     try:
@@ -712,8 +740,9 @@ def _forward(plan: KeyedStagePlan, subtask: int, result: SubtaskResult) -> List[
     progress = exchange.BatchProgress("%s:%d" % (plan.plan_id, subtask), None, len(elements),
                                       result.finished, watermark=watermark, idle=result.idle,
                                       side=following.input_side)
-    return exchange.payloads_by_subtask(columns, None if following.distribution == TO_ALL else targets,
-                                        handed_type, following.parallelism, progress)
+    payloads = exchange.payloads_by_subtask(columns, None if following.distribution == TO_ALL else targets,
+                                            handed_type, following.parallelism, progress)
+    return _addressed_for(following, payloads, plan.depth)
 
 
 def _deliver(outlet: StageOutlet, subtask: int, elements: list, timestamps: list) -> bytes:

@@ -25,7 +25,7 @@ from pyflink_compat import options
 from pyflink_compat.plan import graph
 from pyflink_compat.plan.job import JobPlan
 from pyflink_compat import codec
-from pyflink_compat.runtime import collection_source, datagen_source, live_functions, printing
+from pyflink_compat.runtime import collection_source, datagen_source, live_functions, printing, stage_graph
 from pyflink_compat.third_party_patches import pandas_version_checked_without_import
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, illegal_state
 
@@ -555,7 +555,7 @@ def job_routes(sinks, shared: bool = True) -> List[Route]:
         routes = _siblings_merged(routes)
     for group in route_groups(routes):
         if group[0].staged:
-            stage_alignment(group)           # refuses what one chain of stages cannot run
+            job_stage_graph(group)           # refuses what one query of stages cannot run
     return routes
 
 
@@ -572,7 +572,7 @@ def _siblings_merged(routes: List["Route"]) -> List["Route"]:
         if not group[0].staged:
             continue
         chains = [list(route.chain) for route in group]
-        operators = [_stage_operators(chain) for chain in chains]
+        operators = [stage_graph.stage_operators(chain) for chain in chains]
         if any(len(indexes) != 1 or chain[indexes[0] - 1].kind != graph.KEY_BY
                or chain[indexes[0]].kind not in SIBLING_KINDS for chain, indexes in zip(chains, operators)):
             continue
@@ -706,9 +706,9 @@ def _max_parallelism(operator: graph.Node, job: JobPlan) -> Optional[int]:
 
 @attrs.frozen
 class _StageInput:
-    """How one route enters the stages of a keyed query."""
+    """How one source's read enters the stages of a keyed query (a stage_graph.Head, planned)."""
     route: "Route"
-    depth: int                        # the stage it enters (0: the first); later ones through the stages before
+    operator: graph.Node              # the operation it enters
     source: graph.Node
     pre_nodes: tuple                  # its per-element nodes before the stage
     assigned: bool                    # an assign_timestamps_and_watermarks among them
@@ -717,12 +717,6 @@ class _StageInput:
     side: int                         # the input of a two-input operator it feeds (1 or 2), else 0
     key_selection: object             # its key_by, or None
     distribution: str                 # keyed_stage.BY_KEY / FORWARD / ROUND_ROBIN / TO_ALL
-
-
-def _stage_entry(chain) -> int:
-    """Where a route enters its first stage: its first key_by, the port of a two-input operator, or a custom
-    partitioning."""
-    return next(i for i, node in enumerate(chain) if node.kind in graph.STAGE_ENTRY_KINDS)
 
 
 def _stage_distribution(operator: graph.Node, key_node: Optional[graph.Node]) -> Optional[str]:
@@ -735,55 +729,22 @@ def _stage_distribution(operator: graph.Node, key_node: Optional[graph.Node]) ->
     return None
 
 
-def _operator_at(chain, start: int) -> int:
-    """The index of the stage operator a stage entered at ``start`` runs."""
-    return next(i for i in range(start, len(chain)) if chain[i].kind in graph.STAGE_OPERATOR_KINDS)
+def _handoff_distribution(operator: graph.Node, key_node, side: int, sender_parallelism: int,
+                          own_parallelism: int) -> str:
+    """How a stage's outputs reach the subtasks of the operation after it: Flink keys, partitions or
+    broadcasts as the job says, forwards between equal parallelisms and rebalances otherwise."""
+    from pyflink_compat.runtime import keyed_stage
+    distribution = _stage_distribution(operator, key_node)
+    if distribution is not None:
+        return distribution
+    if side == 2 and operator.kind in graph.BROADCAST_KINDS:
+        return keyed_stage.TO_ALL
+    return keyed_stage.FORWARD if sender_parallelism == own_parallelism else keyed_stage.ROUND_ROBIN
 
 
-def _stage_operators(chain) -> List[int]:
-    return [i for i, node in enumerate(chain) if node.kind in graph.STAGE_OPERATOR_KINDS]
-
-
-def stage_alignment(routes: List["Route"]):
-    """(the route running every stage of a query, each route's depth): the stages are the operations of the
-    route with the most; another route must run the last ones of them, entering at its first (a source merged
-    into the stream between two stages: a connect or union after a keyed or two-input operation). Two routes
-    meeting after each ran an operation of its own are refused."""
-    if len(sibling_operators(routes)) > 1:     # side by side in one stage (_siblings_merged)
-        return routes[0], [0] * len(routes)
-    longest = max(routes, key=lambda route: len(_stage_operators(route.chain)))
-    chain = list(longest.chain)
-    operators = _stage_operators(chain)
-    depths = []
-    for route in routes:
-        other = list(route.chain)
-        own = _stage_operators(other)
-        depth = len(operators) - len(own)
-        if other[own[0]:own[-1] + 1] != chain[operators[depth]:operators[-1] + 1]:
-            raise UnsupportedFeatureError(
-                "A union or connect of two streams that each come out of keyed or two-input operations",
-                "multi-input-streams", "merge the streams before the operations of one of them")
-        depths.append(depth)
-    return longest, depths
-
-
-def sibling_operators(routes: List["Route"]) -> List[graph.Node]:
-    """The last stage operation of each route, each once, in the order of the routes."""
-    operators = []
-    for route in routes:
-        chain = list(route.chain)
-        operator = chain[_stage_operators(chain)[-1]]
-        if all(operator is not other for other in operators):
-            operators.append(operator)
-    return operators
-
-
-def _stage_boundaries(chain, first_operator: int, last_operator: int) -> List[int]:
-    """Where each stage after the first starts: its key_by, custom partitioning or, for a two-input operation
-    without key_by, the port the stream enters it by."""
-    return [i for i in range(first_operator + 1, last_operator + 1)
-            if chain[i].kind in (graph.KEY_BY, graph.PARTITION_CUSTOM)
-            or (chain[i].kind == graph.CO_INPUT and chain[i - 1].kind != graph.KEY_BY)]
+def job_stage_graph(routes: List["Route"]) -> stage_graph.StageGraph:
+    """The stage graph of one group of routes (refusing what one query cannot run)."""
+    return stage_graph.build(routes)
 
 
 def _input_types(operator: graph.Node, chain, operator_index: int):
@@ -802,142 +763,146 @@ def _batched_read(reading) -> bool:
         reading, build_steps(list(reading.pre_nodes))) is not None
 
 
+def _stage_heads(stages: stage_graph.StageGraph, own_parallelism: dict, parallelism: int) -> List[_StageInput]:
+    """Each source's way into the stages: its read's per-element nodes, watermark strategy and distribution."""
+    from pyflink_compat.common.watermark_strategy import NO_WATERMARKS, WatermarkSpec
+    from pyflink_compat.runtime import keyed_stage
+    heads = []
+    for head in stages.heads:
+        route = head.route
+        assigners = [node for node in head.pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
+        spec = (assigners[-1] if assigners else head.source).watermark_spec or WatermarkSpec(NO_WATERMARKS)
+        prefix = "route-%d/" % route.branch if len(stages.heads) > 1 else ""
+        operator = head.operator
+        distribution = _stage_distribution(operator, head.key_node)
+        if distribution is None:
+            if head.side == 2 and operator.kind in graph.BROADCAST_KINDS:
+                distribution = keyed_stage.TO_ALL
+            elif (own_parallelism[operator.id] == parallelism
+                  and _source_tasks(head.source, parallelism) == parallelism):
+                distribution = keyed_stage.FORWARD
+            else:
+                distribution = keyed_stage.ROUND_ROBIN
+        heads.append(_StageInput(route, operator, head.source, head.pre_nodes, bool(assigners), spec, prefix,
+                                 head.side, head.key_node.payload if head.key_node is not None else None,
+                                 distribution))
+    return heads
+
+
+def _stage_plans(stages: stage_graph.StageGraph, heads: List[_StageInput], outlets: list, own_parallelism: dict,
+                 common_routes: list, silent_inputs: dict, job: JobPlan, job_name: str) -> dict:
+    """Each operation's KeyedStagePlan, by operation id: from the deepest, so that each plan holds the plans of
+    the operations its outputs go to, as it enters them."""
+    from pyflink_compat.runtime import keyed_stage
+    plans = {}
+    for depth in reversed(range(stages.depths)):
+        for operator in stages.at_depth(depth):
+            chain, operator_index = stages.chains[operator.id]
+            chain = list(chain)
+            into = stages.handoffs_into(operator)
+            entering = [head for head in heads if head.operator is operator]
+            if into:             # the first way in names its key_by and port (each handoff evolves them)
+                key_node, side = into[0].key_node, into[0].side
+                sender_parallelism = own_parallelism[into[0].sender.id]
+            else:
+                key_node = None
+                side = entering[0].side
+                sender_parallelism = job.parallelism
+            distribution = _handoff_distribution(operator, key_node, side, sender_parallelism,
+                                                 own_parallelism[operator.id])
+            first_type, second_type = _input_types(operator, chain, operator_index)
+            reaching = [head for head in heads if any(head.route is each.route for each in stages.sources_of(operator))]
+            watermark_spec = (entering or reaching or heads)[0].spec
+            input_specs = tuple((head.prefix, head.spec) for head in entering) if len(entering) > 1 else ()
+            handoffs = []
+            if operator is stages.final:
+                stage_outlets = tuple(outlets)
+            else:
+                stage_outlets = []
+                for number, each in enumerate(stages.handoffs_of(operator)):
+                    stage_outlets.append(keyed_stage.StageOutlet(
+                        number, each.side_tag, each.post_nodes,
+                        _handed_on_type(operator, each.side_tag, each.post_nodes)))
+                    own = own_parallelism[each.operator.id]
+                    target = attrs.evolve(
+                        plans[each.operator.id],
+                        key_selection=each.key_node.payload if each.key_node is not None else None,
+                        input_side=each.side, sender_parallelism=own_parallelism[operator.id],
+                        distribution=_handoff_distribution(each.operator, each.key_node, each.side,
+                                                           own_parallelism[operator.id], own))
+                    handoffs.append(keyed_stage.StageHandoff(number, target))
+                stage_outlets = tuple(stage_outlets)
+            siblings = stages.siblings if operator is stages.final else ()
+            plans[operator.id] = keyed_stage.KeyedStagePlan(
+                pre_nodes=(), key_selection=key_node.payload if key_node is not None else None,
+                operator_node=operator, outlets=stage_outlets,
+                input_type=first_type, keyed_type=first_type,
+                parallelism=own_parallelism[operator.id],
+                routes=tuple(common_routes[:own_parallelism[operator.id]]),
+                sender_parallelism=sender_parallelism, watermark_spec=watermark_spec,
+                assigner_in_chain=False, job_name=job_name, handoffs=tuple(handoffs),
+                plan_id="%s-%d-%d" % (uuid.uuid4().hex, depth, stages.lane[operator.id]),
+                silent_inputs=tuple(silent_inputs.get(operator.id, ())),
+                max_parallelism=_max_parallelism(operator, job), input_side=side,
+                second_type=second_type, input_specs=input_specs, distribution=distribution, depth=depth,
+                lane=stages.lane[operator.id], sibling_nodes=tuple(siblings[1:]))
+    return plans
+
+
 def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, checkpoints,
                      deliver: Callable = None, plain_routes: List["Route"] = ()) -> PlannedQuery:
     """source -> per-element nodes -> key_by -> keyed operation [-> side output] -> per-element nodes
     [-> key_by -> keyed operation ...] -> sink, as read tasks that hand records to keyed subtasks, and one
-    transformWithState per keyed stage (runtime/keyed_stage.py). Several routes (a union before the first
-    key_by): one read per source, all feeding the same keyed subtasks. ``plain_routes``: routes of sinks
-    outside the stages from one of those sources, fed by the same read (runtime/fan_out.py)."""
-    from pyflink_compat.common.watermark_strategy import NO_WATERMARKS, WatermarkSpec
+    transformWithState per depth of the stage graph (runtime/stage_graph.py, runtime/keyed_stage.py). Several
+    routes (a union before key_by, a connect, two aggregations joined): one read per source, each feeding the
+    operation it enters. ``plain_routes``: routes of sinks outside the stages from one of those sources, fed by
+    the same read (runtime/fan_out.py)."""
     from pyflink_compat.runtime import exchange, fan_out, keyed_stage
     for route in routes:
         _check_chain(list(route.chain), job.runtime_mode)
     first = routes[0]
-    longest, depths = stage_alignment(routes)
-    depth_of = {id(route): depth for route, depth in zip(routes, depths)}
-    sink, chain = first.sink, list(longest.chain)
-    entry = _stage_entry(chain)
-    first_operator = _operator_at(chain, entry)
-    last_operator = _stage_operators(chain)[-1]
-    siblings = sibling_operators(routes)      # several: keyed operations of one key_by, run side by side
-    operator_of = {}                          # each sink's last operation
-    # Where each stage starts (the first stage's entry, then each one's key_by, custom partitioning or port).
-    boundaries = [entry] + _stage_boundaries(chain, first_operator, last_operator)
-    sinks, tails = [], {}             # each sink, and the nodes between the last operator and it
+    stages = job_stage_graph(routes)
+    sink = first.sink
+    sinks = []
     for route in routes:
-        other = list(route.chain)
-        tail = other[_stage_operators(other)[-1] + 1:-1]
-        operator_of.setdefault(route.sink.id, other[_stage_operators(other)[-1]])
-        if tails.setdefault(route.sink.id, tail) != tail:
-            raise UnsupportedFeatureError(
-                "A union of two outputs of one keyed or two-input operation", "multi-input-streams",
-                "write each output to its own sink")
         if route.sink not in sinks:
             sinks.append(route.sink)
-    # One read per distinct way into the stages (the routes of each sink take the same ways).
-    entries = {}
-    for route in routes:
-        other = list(route.chain)
-        entries.setdefault(tuple(node.id for node in other[:_operator_at(other, _stage_entry(other))]), route)
-    routes_in = list(entries.values())
     configuration = job.configuration
     parallelism = job.parallelism
     # Each stage runs at its operator's parallelism (set_parallelism on it), the job's otherwise; Spark's
     # shuffle has as many partitions as the widest stage, and each stage's subtasks take some of them.
-    stage_parallelism = [_stage_parallelism(chain, _operator_at(chain, start), parallelism) for start in boundaries]
-    shuffle_partitions = max(stage_parallelism)
+    own_parallelism = {}
+    for operator in stages.operators:
+        chain, operator_index = stages.chains[operator.id]
+        own_parallelism[operator.id] = _stage_parallelism(list(chain), operator_index, parallelism)
+    shuffle_partitions = max(own_parallelism.values())
     # Subtask s of every stage has the same route value (records for a later stage pass the stages before with it).
     common_routes = keyed_stage.route_values(shuffle_partitions, shuffle_partitions)
-    # What each route does before the stage it enters (its source, per-element nodes, watermark strategy, how
-    # its records reach the subtasks).
-    heads = []
-    for route in routes_in:
-        depth = depth_of[id(route)]
-        operator_node = chain[_stage_operators(chain)[depth]]
-        route_chain = list(route.chain)
-        route_entry = _stage_entry(route_chain)
-        pre_nodes = route_chain[1:route_entry]
-        assigners = [node for node in pre_nodes if node.kind == graph.ASSIGN_TIMESTAMPS]
-        spec = (assigners[-1] if assigners else route_chain[0]).watermark_spec or WatermarkSpec(NO_WATERMARKS)
-        prefix = "route-%d/" % route.branch if len(routes_in) > 1 else ""
-        entering = route_chain[route_entry:_operator_at(route_chain, route_entry)]
-        side = next((node.payload for node in entering if node.kind == graph.CO_INPUT), 0)
-        key_node = entering[0] if entering and entering[0].kind == graph.KEY_BY else None
-        distribution = _stage_distribution(operator_node, key_node)
-        if distribution is None:
-            if side == 2 and operator_node.kind in graph.BROADCAST_KINDS:
-                distribution = keyed_stage.TO_ALL
-            elif (stage_parallelism[depth] == parallelism
-                  and _source_tasks(route_chain[0], parallelism) == parallelism):
-                distribution = keyed_stage.FORWARD
-            else:
-                distribution = keyed_stage.ROUND_ROBIN
-        heads.append(_StageInput(route, depth, route_chain[0], tuple(pre_nodes), bool(assigners), spec, prefix, side,
-                                 key_node.payload if key_node is not None else None, distribution))
-    outlets = []                      # the last stage's: one per sink
+    heads = _stage_heads(stages, own_parallelism, parallelism)
+    final_parallelism = own_parallelism[stages.final.id]
+    siblings = list(stages.siblings) or [stages.final]
+    outlets = []                      # the last operation's: one per sink
     for index, each in enumerate(sinks):
-        side_tag, rest = _side_output_first(tails[each.id])
+        operator, tail = stages.tails[each.id]
+        side_tag, rest = stage_graph.side_output_first(tail)
         spec = None
         if each.kind == graph.KAFKA_SINK:
             branch = next(route.branch for route in routes if route.sink is each)
             spec = _prepared_kafka_sink(each, each.payload, job_name, checkpoints, parallelism,
-                                        lambda: stage_parallelism[-1], branch, job.sinks)
-        operator = operator_of[each.id]
+                                        lambda: final_parallelism, branch, job.sinks)
         outlets.append(keyed_stage.StageOutlet(index, side_tag, tuple(rest), _handed_on_type(operator, side_tag, rest),
                                                spec, operator=siblings.index(operator) if len(siblings) > 1 else 0))
-    silent_inputs = {}                # stage -> the inputs of its sources that never send records
+    silent_inputs = {}                # operation id -> the inputs of its sources that never send records
     for head in heads:
         silent_readers = readers_without_partitions(head.source, parallelism)
         if silent_readers:
             log.info("%s: reader(s) %s of %d get no Kafka partition; as on Flink they hold the watermark back",
                      head.source.name, ", ".join(str(r) for r in silent_readers),
                      head.source.parallelism or parallelism)
-        silent_inputs.setdefault(head.depth, []).extend(head.prefix + keyed_stage.reader_input(r)
-                                                        for r in silent_readers)
-    # The stages from the last to the first: each one's plan holds the plan of the stage after it.
-    plan = None
-    stage_plans = {}
-    ends = boundaries[1:] + [None]
-    for number, (start, end) in reversed(list(enumerate(zip(boundaries, ends)))):
-        operator_index = _operator_at(chain, start)
-        operator = chain[operator_index]
-        key_node = chain[start] if chain[start].kind == graph.KEY_BY else None
-        # how the stage before hands its outputs on (the first stage's inputs are the heads')
-        entering_side = next((node.payload for node in chain[start:operator_index] if node.kind == graph.CO_INPUT), 0)
-        distribution = _stage_distribution(operator, key_node)
-        if distribution is None:        # Flink forwards between equal parallelisms and rebalances otherwise
-            if entering_side == 2 and operator.kind in graph.BROADCAST_KINDS:
-                distribution = keyed_stage.TO_ALL
-            elif number and stage_parallelism[number - 1] != stage_parallelism[number]:
-                distribution = keyed_stage.ROUND_ROBIN
-            else:
-                distribution = keyed_stage.FORWARD
-        first_type, second_type = _input_types(operator, chain, operator_index)
-        entering = [head for head in heads if head.depth == number]
-        watermark_spec = (entering or heads)[0].spec
-        input_specs = tuple((head.prefix, head.spec) for head in entering) if len(entering) > 1 else ()
-        if end is None:
-            stage_outlets = tuple(outlets)
-        else:
-            side_tag, rest = _side_output_first(chain[operator_index + 1:end])
-            stage_outlets = (keyed_stage.StageOutlet(0, side_tag, tuple(rest),
-                                                     _handed_on_type(operator, side_tag, rest)),)
-        plan = keyed_stage.KeyedStagePlan(
-            pre_nodes=(), key_selection=key_node.payload if key_node is not None else None,
-            operator_node=operator, outlets=stage_outlets,
-            input_type=chain[start - 1].output_type, keyed_type=first_type,
-            parallelism=stage_parallelism[number],
-            routes=tuple(common_routes[:stage_parallelism[number]]),
-            sender_parallelism=stage_parallelism[number - 1] if number else parallelism, watermark_spec=watermark_spec,
-            assigner_in_chain=False, job_name=job_name, next_stage=plan,
-            plan_id="%s-%d" % (uuid.uuid4().hex, number),
-            silent_inputs=tuple(silent_inputs.get(number, ())),
-            max_parallelism=_max_parallelism(operator, job), input_side=entering_side,
-            second_type=second_type, input_specs=input_specs, distribution=distribution, depth=number,
-            sibling_nodes=tuple(siblings[1:]) if len(siblings) > 1 else ())
-        stage_plans[number] = plan
-    operators = [chain[_operator_at(chain, start)] for start in boundaries] + siblings[1:]
+        silent_inputs.setdefault(head.operator.id, []).extend(head.prefix + keyed_stage.reader_input(r)
+                                                              for r in silent_readers)
+    stage_plans = _stage_plans(stages, heads, outlets, own_parallelism, common_routes, silent_inputs, job, job_name)
+    operators = list(stages.operators) + siblings[1:]
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     pass_outlets = {}                 # head position -> the plain sinks its read feeds
     plain_sinks = []
@@ -959,7 +924,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     for position, head in enumerate(heads):
         route, source = head.route, head.source
         # the read side of the stage this route enters, as its source feeds it
-        reading = attrs.evolve(stage_plans[head.depth], pre_nodes=head.pre_nodes, input_type=source.output_type,
+        reading = attrs.evolve(stage_plans[head.operator.id], pre_nodes=head.pre_nodes, input_type=source.output_type,
                                assigner_in_chain=head.assigned, input_prefix=head.prefix, input_side=head.side,
                                key_selection=head.key_selection, distribution=head.distribution,
                                pass_outlets=tuple(pass_outlets.get(position, ())), sender_parallelism=parallelism)
@@ -983,12 +948,12 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
 
     # One Spark partition per keyed subtask; Spark pins this in the query's checkpoint.
     spark.conf.set("spark.sql.shuffle.partitions", str(shuffle_partitions))
-    while plan is not None:
+    for depth in range(stages.depths):
+        lanes = tuple(stage_plans[operator.id] for operator in stages.at_depth(depth))
         with pandas_version_checked_without_import():
             stage = (stage.groupBy(keyed_stage.ROUTE)
-                     .transformWithState(keyed_stage.stateful_processor(plan),
+                     .transformWithState(keyed_stage.stateful_processor(lanes),
                                          keyed_stage.OUTPUT_SCHEMA_DDL, "Append", "None"))
-        plan = plan.next_stage
     name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration, first.branch)
     unsupported_sinks = [each.name for each in sinks if each.kind not in graph.SINK_KINDS]
     if unsupported_sinks:
@@ -1015,14 +980,6 @@ def _stage_parallelism(chain, operator_index: int, parallelism: int) -> int:
         return (following.parallelism if following is not None and following.kind in graph.FUNCTION_KINDS
                 and following.parallelism else parallelism)
     return operator.parallelism or parallelism
-
-
-def _side_output_first(nodes):
-    """(side output tag id, the other nodes) when ``nodes`` start by reading a side output, else (None, nodes)."""
-    nodes = list(nodes)
-    if nodes and nodes[0].kind == graph.SIDE_OUTPUT:
-        return nodes[0].payload.tag_id, nodes[1:]
-    return None, nodes
 
 
 def _handed_on_type(operator: graph.Node, side_tag, rest):

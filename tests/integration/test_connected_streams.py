@@ -84,12 +84,21 @@ def test_a_connect_after_a_connect(spark, env):
     assert collected(chained) == sorted(str(v) for v in [4, 5, 6, 3, 5, 7, 3, 5, 7])
 
 
-def test_a_connect_of_two_streams_each_out_of_its_own_keyed_operation_is_refused_by_name(spark, env):
+def test_a_connect_of_two_streams_each_out_of_its_own_keyed_operation(spark, env):
     ds_1 = env.from_collection([1, 2, 3], type_info=Types.INT())
-    sums = ds_1.key_by(lambda x: x % 2).reduce(lambda x, y: x + y)
-    maxima = ds_1.key_by(lambda x: x % 3).reduce(lambda x, y: max(x, y))
-    with pytest.raises(UnsupportedFeatureError, match="each come out of keyed or two-input operations"):
-        sums.connect(maxima).map(AddTwoAddOne(), output_type=Types.INT()).execute_and_collect()
+    sums = ds_1.key_by(lambda x: x % 2).reduce(lambda x, y: x + y)            # 1, 2, 4
+    maxima = ds_1.key_by(lambda x: x % 3).reduce(lambda x, y: max(x, y))      # 1, 2, 3
+    mapped = sums.connect(maxima).map(AddTwoAddOne(), output_type=Types.INT())
+    assert collected(mapped) == sorted(str(v) for v in [3, 4, 6, 2, 3, 4])
+    # and keyed again after a union of the two: a running sum per parity over everything both emitted (the
+    # intermediate sums depend on how the two interleave; the number of them and the last ones do not)
+    pairs = Types.TUPLE([Types.INT(), Types.INT()])
+    merged = sums.union(maxima).map(lambda x: (x % 2, x), output_type=pairs).key_by(lambda pair: pair[0]) \
+        .reduce(lambda a, b: (a[0], a[1] + b[1]))
+    with merged.execute_and_collect() as results:
+        sums_by_parity = [tuple(value) for value in results]
+    assert len(sums_by_parity) == 6
+    assert {parity: max(total for p, total in sums_by_parity if p == parity) for parity in (0, 1)} == {0: 8, 1: 5}
 
 
 class Mark(CoMapFunction):

@@ -124,11 +124,28 @@ def test_routes_meeting_in_a_keyed_operation_form_one_group():
         .reduce(lambda x, y: x).print()._node
     routes = translate.job_routes([between])           # the second source enters at the second stage
     assert [len(group) for group in translate.route_groups(routes)] == [2]
-    assert translate.stage_alignment(routes)[1] == [0, 1]
-    both_keyed = one.key_by(lambda v: v).reduce(lambda x, y: x + y).union(
-        two.key_by(lambda v: v).reduce(lambda x, y: x)).key_by(lambda v: v).reduce(lambda x, y: x).print()._node
-    with pytest.raises(UnsupportedFeatureError, match="each come out of keyed or two-input operations"):
-        translate.job_routes([both_keyed])
+    assert _head_depths(routes) == [0, 1]
+    # two keyed outputs merged and keyed again: two lanes at the first depth, both handing to the last one
+    first_sum, second_sum = one.key_by(lambda v: v).reduce(lambda x, y: x + y), two.key_by(lambda v: v).reduce(
+        lambda x, y: x)
+    both_keyed = first_sum.union(second_sum).key_by(lambda v: v).reduce(lambda x, y: x).print()._node
+    routes = translate.job_routes([both_keyed])
+    assert [len(group) for group in translate.route_groups(routes)] == [2]
+    stages = translate.job_stage_graph(routes)
+    assert [[op.id for op in stages.at_depth(depth)] for depth in range(stages.depths)] == [
+        [first_sum._node.id, second_sum._node.id], [stages.final.id]]
+    assert [(handoff.sender.id, handoff.operator.id) for handoff in stages.handoffs] == [
+        (first_sum._node.id, stages.final.id), (second_sum._node.id, stages.final.id)]
+    # a union of two outputs of one operation read by one sink stays refused
+    split = one.key_by(lambda v: v).reduce(lambda x, y: x + y)
+    with pytest.raises(UnsupportedFeatureError, match="two outputs of one keyed"):
+        translate.job_routes([split.union(split.map(lambda v: v, Types.INT())).print()._node])
+
+
+def _head_depths(routes):
+    """The depth of the stage each source's read enters."""
+    stages = translate.job_stage_graph(routes)
+    return [stages.depth[head.operator.id] for head in stages.heads]
 
 
 def test_sinks_reading_one_keyed_operation_form_one_group_unless_shared_pass_is_off():
@@ -166,7 +183,7 @@ def test_a_two_input_operations_output_merged_with_a_stream_beside_it_is_refused
     again = mapped.connect(three).map(Both(), Types.INT()).print()._node      # connect after connect: one chain
     routes = translate.job_routes([again])
     assert [len(group) for group in translate.route_groups(routes)] == [3]
-    assert translate.stage_alignment(routes)[1] == [0, 0, 1]
+    assert _head_depths(routes) == [0, 0, 1]
     beside = mapped.union(three).print()._node
     with pytest.raises(UnsupportedFeatureError, match="union of the output of a two-input operation"):
         translate.job_routes([beside])
@@ -204,8 +221,9 @@ def test_keyed_operations_reading_one_key_by_form_one_group():
     groups = translate.route_groups(translate.job_routes(sinks))
     assert [[route.sink for route in group] for group in groups] == [[rolling, windowed], [other_key_by],
                                                                      [two_stages], [wider]]
-    assert translate.stage_alignment(groups[0]) == (groups[0][0], [0, 0])
-    assert [node.kind for node in translate.sibling_operators(groups[0])] == [graph.KEYED_PROCESS, graph.WINDOW]
+    stages = translate.job_stage_graph(groups[0])
+    assert stages.depths == 1 and _head_depths(groups[0]) == [0]
+    assert [node.kind for node in stages.siblings] == [graph.KEYED_PROCESS, graph.WINDOW]
     # without the shared pass every sink has its query
     separate = translate.route_groups(translate.job_routes(sinks, shared=False))
     assert [len(group) for group in separate] == [1, 1, 1, 1, 1]

@@ -338,6 +338,7 @@ def test_a_payload_addressed_to_a_later_stage_comes_back_unchanged_there():
     payload = exchange.encode_payload(pa.array([b"x"]), pa.array([5], pa.int64()), pa.array([b"k"]), progress)
     assert exchange.address(payload) is None                      # for the stage it reaches
     addressed = exchange.addressed(payload, 3)
-    assert exchange.address(addressed) == 3 and not exchange.is_lines(addressed)
+    assert exchange.address(addressed) == (3, 0) and not exchange.is_lines(addressed)
+    assert exchange.address(exchange.addressed(payload, 1, 2)) == (1, 2)          # the third lane of depth 1
     assert exchange.unaddressed(addressed) == payload
     assert exchange.decode_payload(exchange.unaddressed(addressed))[1] == progress

@@ -716,8 +716,8 @@ def test_a_join_of_a_changelog_passes_its_updates_on_and_an_outer_join_pads_agai
                            (2, "a", (("a",), ("+I", ("r2",))), 3), (2, "a", (("a",), ("-U", ("r1",))), 4),
                            (2, "a", (("a",), ("-D", ("r2",))), 5)])
     assert [record for record, _ in out.records] == [
-        ("+I", ("l", None)), ("-D", ("l", None)), ("+I", ("l", "r1")), ("+I", ("l", "r2")), ("-D", ("l", "r1")),
-        ("+I", ("l", None)), ("-D", ("l", "r2"))]
+        ("+I", ("l", None)), ("-D", ("l", None)), ("+I", ("l", "r1")), ("+I", ("l", "r2")), ("-U", ("l", "r1")),
+        ("-D", ("l", "r2")), ("+I", ("l", None))]
     # left join, left side a changelog: its retraction takes back its joined and its padded rows
     out = ListCollector()
     join = KeyedCoProcessOperator(OuterJoin(None, 1, 1, True, False, changelogs=(True, False)), output=out)

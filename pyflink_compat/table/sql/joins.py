@@ -41,8 +41,9 @@ class OuterJoin(KeyedCoProcessFunction):
 
     An insertion (``+I`` / ``+U``) joins the kept rows of the other side that match; with none, an outer side's
     row is padded with NULLs (``+I``). A row that comes to match rows of an outer other side padded so far first
-    retracts them (``-D``). A retraction (``-U`` / ``-D``) takes its joined rows back (``-D``, or its own kind when
-    neither side is outer) and pads again (``+I``) the rows of an outer other side it was the last match of.
+    retracts them (``-D``); joined rows come as ``+I``, or in the insertion's own kind when neither side is outer.
+    A retraction (``-U`` / ``-D``) takes its joined rows back (``-D`` when its side is outer, else its own kind),
+    then pads again (``+I``) the rows of an outer other side it was the last match of.
     Changes come out as (row kind, values). ``changelogs``: per side, whether its elements are
     (key, (kind, values)) rather than (key, values) insertions."""
 
@@ -105,19 +106,15 @@ class OuterJoin(KeyedCoProcessFunction):
         if own_outer and not matching:
             yield "-D", self._row(side, values, None)
             return
-        if own_outer:
-            for entry in matching:
-                yield "-D", self._row(side, values, entry[0])
+        joined_kind = "-D" if own_outer else kind
+        for entry in matching:
+            yield joined_kind, self._row(side, values, entry[0])
         if other_outer and matching:
             for entry in matching:
                 if entry[1] == 1:
                     yield "+I", self._row(other_side, entry[0], None)
                 entry[1] -= 1
             self.kept[other_side].update(others)
-        if not own_outer:
-            joined_kind = "-D" if other_outer else kind
-            for entry in matching:
-                yield joined_kind, self._row(side, values, entry[0])
 
     def process_element1(self, value, ctx):
         yield from self._process(0, value)

@@ -1,7 +1,8 @@
 """A keyed operation's output connected with, and merged with, a second Kafka topic: running totals per name
 (a keyed reduce) tagged beside the limits (CoMap, to Kafka), joined with them in a KeyedCoProcessFunction whose
 timers report each name's final total against its limit at the end of input, and merged with them (union)
-into a second keyed operation counting what each name saw.
+into a second keyed operation counting what each name saw; and the totals against the output of a second keyed
+operation (the highest limit per name): two keyed operations meeting in a third.
 
 Usage: connect_after_keyed.py BOOTSTRAP ORDERS_TOPIC LIMITS_TOPIC TAGGED_TOPIC
 """
@@ -82,4 +83,8 @@ totals.connect(limits).map(Tag(), output_type=Types.STRING()).sink_to(
     .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
 totals.connect(limits).key_by(lambda t: t[0], lambda t: t[0]).process(AgainstLimit(), Types.STRING()).print()
 totals.union(limits).key_by(lambda t: t[0]).process(Seen(), Types.STRING()).print()
+# two keyed outputs meeting: the totals against each name's highest limit (a keyed reduce of its own), doubled
+highest = limits.key_by(lambda t: t[0]).reduce(lambda a, b: (a[0], max(a[1], b[1]))) \
+    .map(lambda t: (t[0], t[1] * 2), output_type=PAIR)
+totals.connect(highest).key_by(lambda t: t[0], lambda t: t[0]).process(AgainstLimit(), Types.STRING()).print()
 env.execute("side-by-side connect after keyed")

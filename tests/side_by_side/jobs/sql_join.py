@@ -2,7 +2,7 @@
 (paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a GROUP BY over a
 join printed as a tableau; a payment without an order and one with a NULL order id join nothing; a chain of two
 joins (an inner join, then an inner or a left join of its rows; one of them through a WITH clause); the tables outer
-joins leave, joins after an outer join and joins of a GROUP BY view (changelogs collected and applied); GROUP BY of
+joins leave, joins after an outer join, joins of a GROUP BY view and of two (changelogs collected and applied); GROUP BY of
 a GROUP BY view (its changelog printed) and of a left join (applied); UNION ALL of three queries (two of them
 reading orders) into a print table, and of two as a tableau; a window over a view of a UNION ALL, a GROUP BY over a
 subquery of one; numeric functions (ROUND, FLOOR, CEIL, TRUNCATE, POWER, SQRT, LN, LOG10, SIGN), string functions
@@ -140,6 +140,15 @@ print("join of a group by:", applied("SELECT o.id, o.customer, t.paid, t.n FROM 
 print("left join of a group by, left join:", applied(
     "SELECT o.id, t.paid, p.id AS pid FROM orders o LEFT JOIN paid_per_order t ON t.order_id = o.id AND "
     "t.paid >= o.amount LEFT JOIN payments p ON p.order_id = t.order_id AND p.paid > 4"))
+# joins of two GROUP BYs (each aggregation a stage of its own, meeting in the join; one of them over a join)
+t_env.create_temporary_view("spent_per_customer", t_env.sql_query(
+    "SELECT customer, SUM(amount) AS spent, COUNT(*) AS n FROM orders GROUP BY customer"))
+print("join of two group bys:", applied(
+    "SELECT s.customer, s.spent, s.n, t.paid FROM spent_per_customer s JOIN (SELECT o.customer, SUM(p.paid) AS paid "
+    "FROM payments p JOIN orders o ON o.id = p.order_id GROUP BY o.customer) t ON t.customer = s.customer"))
+print("full join of two group bys:", applied(
+    "SELECT t.order_id, t.n, q.id, q.c FROM paid_per_order t FULL JOIN (SELECT id, COUNT(*) AS c FROM orders "
+    "WHERE amount > 5 GROUP BY id) q ON q.id = t.order_id"))
 # a GROUP BY of a changelog: each update of the view takes its old row back from its group and adds the new one
 # (the view's changes come from one topic, in its order: the printed changelog is Flink's as it is)
 t_env.execute_sql("CREATE TABLE sizes (n BIGINT, orders BIGINT, low DOUBLE, high DOUBLE) WITH ('connector' = "
