@@ -2,7 +2,8 @@
 (paid >= amount) with a WHERE into a print table, on the equality alone into a Kafka table, and a GROUP BY over a
 join printed as a tableau; a payment without an order and one with a NULL order id join nothing; a chain of two
 joins (an inner join, then an inner or a left join of its rows; one of them through a WITH clause); the tables outer
-joins leave, joins after an outer join, joins of a GROUP BY view and of two (changelogs collected and applied); GROUP BY of
+joins leave, joins after an outer join, joins of a GROUP BY view and of two, a GROUP BY of a UNION ALL of two GROUP BYs
+(changelogs collected and applied); GROUP BY of
 a GROUP BY view (its changelog printed) and of a left join (applied); UNION ALL of three queries (two of them
 reading orders) into a print table, and of two as a tableau; a window over a view of a UNION ALL, a GROUP BY over a
 subquery of one; numeric functions (ROUND, FLOOR, CEIL, TRUNCATE, POWER, SQRT, LN, LOG10, SIGN), string functions
@@ -146,6 +147,9 @@ t_env.create_temporary_view("spent_per_customer", t_env.sql_query(
 print("join of two group bys:", applied(
     "SELECT s.customer, s.spent, s.n, t.paid FROM spent_per_customer s JOIN (SELECT o.customer, SUM(p.paid) AS paid "
     "FROM payments p JOIN orders o ON o.id = p.order_id GROUP BY o.customer) t ON t.customer = s.customer"))
+print("group by of a union of changelogs:", applied(
+    "SELECT k, SUM(v) AS total, COUNT(*) AS c FROM (SELECT customer AS k, spent AS v FROM spent_per_customer UNION "
+    "ALL SELECT CAST(order_id AS STRING), paid FROM paid_per_order) u GROUP BY k"))
 print("full join of two group bys:", applied(
     "SELECT t.order_id, t.n, q.id, q.c FROM paid_per_order t FULL JOIN (SELECT id, COUNT(*) AS c FROM orders "
     "WHERE amount > 5 GROUP BY id) q ON q.id = t.order_id"))
