@@ -1212,3 +1212,15 @@ def test_a_join_on_fields_of_row_columns_and_a_field_named_without_its_row():
     joined = planner.relation_of(dialect.parse("SELECT a.x FROM a JOIN b ON a.id = b.id")[0], tables)
     (left_key,), (right_key,) = joined.query.left_keys, joined.query.right_keys
     assert (left_key(((7, "x"),)), right_key(((8, "n"), 9))) == (7, 9)
+
+
+def test_on_conflict_takes_flinks_three_strategies_and_nothing_else():
+    import pytest
+    from pyflink_compat.table.sql import dialect
+    from pyflink_compat.util.exceptions import JavaStyleError
+    for strategy in ("DEDUPLICATE", "NOTHING", "ERROR"):
+        insert = dialect.parse("INSERT INTO t SELECT a FROM s ON CONFLICT DO %s" % strategy)[0]
+        assert insert.args["conflict"].args["action"].name == "DO " + strategy
+    for wrong in ("ON CONFLICT DO UPDATE SET a = 1", "ON CONFLICT (a) DO NOTHING", "ON DUPLICATE KEY UPDATE a = 1"):
+        with pytest.raises(JavaStyleError, match="SqlParserException"):
+            dialect.parse("INSERT INTO t SELECT a FROM s " + wrong)

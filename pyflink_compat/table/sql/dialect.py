@@ -128,6 +128,16 @@ class Flink(Dialect):
         FUNCTIONS = {name: builder for name, builder in Parser.FUNCTIONS.items()
                      if name not in ("TIMESTAMPDIFF", "TIMESTAMP_DIFF")}
         SCHEMA_UNNAMED_CONSTRAINTS = {*Parser.SCHEMA_UNNAMED_CONSTRAINTS, "WATERMARK"}
+        # Flink 2.3's INSERT ... ON CONFLICT DO DEDUPLICATE | NOTHING | ERROR (no keys, no DO UPDATE)
+        CONFLICT_ACTIONS = {"DO": ("DEDUPLICATE", "NOTHING", "ERROR")}
+
+        def _parse_on_conflict(self):
+            start = self._curr
+            conflict = super()._parse_on_conflict()
+            if conflict is not None and (conflict.args.get("duplicate") or conflict.args.get("conflict_keys")
+                                         or conflict.args.get("constraint") or conflict.args.get("action") is None):
+                self.raise_error("ON CONFLICT takes DO DEDUPLICATE, DO NOTHING or DO ERROR", start)
+            return conflict
         TYPE_LITERAL_PARSERS = {**Parser.TYPE_LITERAL_PARSERS, exp.DType.TIMESTAMP: _timestamp_literal}
 
     class Generator(Generator):

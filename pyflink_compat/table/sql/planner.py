@@ -5,7 +5,7 @@ reads the same stream: the source is read once (Flink reuses identical sources l
 import collections
 import functools
 import logging
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 import attrs
 from sqlglot import exp
@@ -77,6 +77,8 @@ class JobBuilder:
         select = insert.expression
         if isinstance(select, exp.Subquery):
             select = select.this
+        if insert.args.get("conflict") is not None:
+            self._check_on_conflict(insert.args["conflict"].args["action"].name.split()[-1], target, select)
         if isinstance(select, exp.Union):
             column_types = [column.type for column in target.columns]
             if union_of_changelogs(select, self.tables):
@@ -229,6 +231,37 @@ class JobBuilder:
         rows = self._source_stream(source).flat_map(calc, output_type=_row_type(CatalogTable("q", tuple(columns),
                                                                                             {})))
         return rows.name("Calc").map(_insertion), columns
+
+    def _check_on_conflict(self, strategy: str, target: CatalogTable, query):
+        """Flink 2.3's ON CONFLICT: for sinks taking updates only; DO DEDUPLICATE writes each change as it comes
+        (the latest row of a key wins), DO NOTHING and DO ERROR need watermarks on every source table."""
+        if target.option("connector") == kafka_table.KAFKA:
+            raise expressions.validation_error(
+                "ON CONFLICT clause is only allowed for upsert sinks. The sink '%s.%s' is not an upsert sink because "
+                "it only accepts INSERT (append-only) changes." % (CATALOG_PATH, target.name))
+        if strategy == "DEDUPLICATE":
+            return
+        without = [name for name in self._source_tables(query) if self.table(name).watermark is None]
+        if without:
+            raise expressions.validation_error(
+                "ON CONFLICT DO %s requires all source tables to define watermarks, but the following source(s) do "
+                "not: %s. Please add a WATERMARK declaration to these tables."
+                % (strategy, ", ".join("%s.%s" % (CATALOG_PATH, name) for name in without)))
+        _refuse("INSERT ... ON CONFLICT DO %s" % strategy, "ON CONFLICT DO DEDUPLICATE runs")
+
+    def _source_tables(self, query) -> List[str]:
+        """The names of the connector tables a query reads, through the views it reads, in the order named (a
+        table read twice named twice, as Flink lists its scans)."""
+        names = []
+        for table in query.find_all(exp.Table):
+            if table.name not in self.tables:
+                continue
+            found = self.tables[table.name]
+            if found.query is None:
+                names.append(table.name)
+            elif isinstance(found.query, exp.Expression):
+                names.extend(self._source_tables(found.query))
+        return names
 
     def _sink_changes(self, changes, target: CatalogTable):
         """A changelog stream of (row kind, values) into a print or blackhole table (or, insertions only, into

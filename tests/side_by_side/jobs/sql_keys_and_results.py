@@ -13,7 +13,8 @@
 
 3. an 'upsert-kafka' table read (ChangelogNormalize: +I, -U / +U per update, -D per tombstone, a repeated row
    or a tombstone of an unknown key changes nothing; a filter makes updates insertions or deletions) into print
-   and another upsert-kafka table, and as a tableau; a GROUP BY of it (its rows taken back and added again).
+   and another upsert-kafka table, and as a tableau; a GROUP BY of it (its rows taken back and added again);
+   ON CONFLICT DO DEDUPLICATE into an upsert-kafka table, and the clause's misuses.
 4. the 'csv' format: a key and a value in CSV read with ignore-parse-errors (a bad field is NULL, a row of too
    many fields skipped, missing trailing fields NULL, quotes and a quoted line break), written with a two-column
    CSV key and a ';'-delimited value with a null literal (values quoted as Jackson's CSV writer quotes them,
@@ -89,6 +90,17 @@ t_env.execute_sql("CREATE TABLE changes (usr STRING, total BIGINT, big BOOLEAN) 
                   "'print-identifier' = 'up')")
 t_env.execute_sql("INSERT INTO changes SELECT usr, total, total > 3 FROM upserts").wait()
 t_env.execute_sql("INSERT INTO big_copy SELECT usr, total * 10 FROM upserts WHERE total > 3").wait()
+# Flink 2.3's ON CONFLICT: rows of an insert-only table into an upsert table keyed otherwise (DO DEDUPLICATE: the
+# latest row of a key wins); the clause on an append-only table, and DO NOTHING over a table without a watermark,
+# fail as Flink's planner fails
+t_env.execute_sql("INSERT INTO big_copy SELECT usr, id * 100 FROM events WHERE usr IS NOT NULL "
+                  "ON CONFLICT DO DEDUPLICATE").wait()
+for statement in ("INSERT INTO keyed SELECT id, usr, amount FROM events ON CONFLICT DO DEDUPLICATE",
+                  "INSERT INTO big_copy SELECT usr, amount FROM events ON CONFLICT DO NOTHING"):
+    try:
+        t_env.execute_sql(statement)
+    except Exception as error:
+        print("on conflict:", str(error).split("\n")[1])
 t_env.execute_sql("SELECT usr, total FROM upserts").print()
 # a UNION ALL of two queries of it: normalized once, each update keeps its kind through each query's filter (-U in
 # one, +U in the other, as Flink's planner reuses the normalization); each query's changes in order (how the two
