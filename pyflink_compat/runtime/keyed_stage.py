@@ -657,9 +657,10 @@ def _records(plan: KeyedStagePlan, batch, progress, rows: int = CHUNK_ROWS):
             yield side, key, element, stamp
 
 
-def stateful_processor(lanes: tuple):
+def stateful_processor(lanes: tuple, tz: str = None):
     """The StatefulProcessor for ``transformWithState`` of one depth (row based, one blob ValueState per lane
-    of a subtask): it runs each lane's subtask on the payloads for it and passes the rest on."""
+    of a subtask): it runs each lane's subtask on the payloads for it and passes the rest on, in the job's
+    session time zone ``tz`` (util/session_zone.py; None: the machine's)."""
     from pyspark.sql import Row
     from pyspark.sql.streaming.stateful_processor import StatefulProcessor
     depth = lanes[0].depth
@@ -672,6 +673,11 @@ def stateful_processor(lanes: tuple):
             self.states = [handle.getValueState(state_name(plan.lane), STATE_SCHEMA) for plan in lanes]
 
         def handleInputRows(self, key, rows, timerValues):
+            from pyflink_compat.util.session_zone import applied
+            with applied(tz):
+                yield from self._handle(key, rows)
+
+        def _handle(self, key, rows):
             route = int(key[0])
             own, lines, passing = [[] for _ in lanes], [], []
             for row in rows:

@@ -27,6 +27,7 @@ from pyflink_compat.plan.job import JobPlan
 from pyflink_compat import codec
 from pyflink_compat.runtime import collection_source, datagen_source, live_functions, printing, stage_graph
 from pyflink_compat.third_party_patches import pandas_version_checked_without_import
+from pyflink_compat.util import session_zone
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, illegal_state
 
 log = logging.getLogger("pyflink_compat")
@@ -166,7 +167,8 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sin
         "stop_offsets": json.dumps(koffsets.to_json(stop)) if stop is not None else "",
         "element_type": ksource.encode_object(node.output_type),
         "max_records_per_batch": str(options.max_records_per_batch(configuration, keyed)),
-        **_transform_options(transform, output_type or node.output_type, schema_ddl),
+        **_transform_options(session_zone.zoned(transform, session_zone.job_tz(configuration)),
+                             output_type or node.output_type, schema_ddl),
         **(extra_options or {}),
     }
     df = spark.readStream.format(ksource.FORMAT_NAME).options(**reader_options).load()
@@ -188,6 +190,7 @@ def _generated_source(spark, node: graph.Node, job: JobPlan, transform=None, out
                       schema_ddl: str = None):
     """A source that is not Kafka: a collection, or a 'datagen' table. Returns (DataFrame, the offset at which it
     has read everything or None, whether it has nothing to read)."""
+    transform = session_zone.zoned(transform, session_zone.job_tz(job.configuration))
     if node.kind == graph.DATAGEN_SOURCE:
         return _datagen_source(spark, node, node.parallelism or job.parallelism, transform, output_type, schema_ddl)
     return _collection_source(spark, node, transform, output_type, schema_ddl)
@@ -952,7 +955,7 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         lanes = tuple(stage_plans[operator.id] for operator in stages.at_depth(depth))
         with pandas_version_checked_without_import():
             stage = (stage.groupBy(keyed_stage.ROUTE)
-                     .transformWithState(keyed_stage.stateful_processor(lanes),
+                     .transformWithState(keyed_stage.stateful_processor(lanes, session_zone.job_tz(configuration)),
                                          keyed_stage.OUTPUT_SCHEMA_DDL, "Append", "None"))
     name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration, first.branch)
     unsupported_sinks = [each.name for each in sinks if each.kind not in graph.SINK_KINDS]

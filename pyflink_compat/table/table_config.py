@@ -28,8 +28,8 @@ class TableConfig(_StandIns.TableConfig):
         return self
 
     def set_local_timezone(self, timezone_id: str):
-        """The session time zone ('table.local-time-zone'): a job runs only in the machine's (see
-        values.check_session_zone)."""
+        """The session time zone ('table.local-time-zone'): TIMESTAMP_LTZ values are read, cast and shown in it
+        (util/session_zone.py)."""
         if timezone_id is not None and isinstance(timezone_id, str):
             self.set("table.local-time-zone", timezone_id)
         else:

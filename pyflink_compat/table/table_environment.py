@@ -6,6 +6,7 @@ from typing import Union
 
 from pyflink_compat import missing
 from pyflink_compat.common.configuration import Configuration
+from pyflink_compat.util import session_zone
 from pyflink_compat.table.environment_settings import EnvironmentSettings
 from pyflink_compat.table.table_config import TableConfig
 
@@ -464,7 +465,7 @@ class TableEnvironment(_StandIns.TableEnvironment):
         from pyflink_compat.runtime import job
         settings = self._stream_environment()
         build = self._build_environment()
-        with _operations_kept_apart(build) as added:
+        with _operations_kept_apart(build) as added, session_zone.applied(self._session_tz()):
             builder = JobBuilder(build, self._catalog(), self._table_config.to_map())
             for insert in inserts:
                 builder.add_insert(insert)
@@ -483,7 +484,8 @@ class TableEnvironment(_StandIns.TableEnvironment):
         from pyflink_compat.table.table_result import QueryRun, TableResult
         settings = self._stream_environment()
         build = self._build_environment()
-        with _operations_kept_apart(build):
+        tz = self._session_tz()
+        with _operations_kept_apart(build), session_zone.applied(tz):
             builder = JobBuilder(build, self._catalog(), self._table_config.to_map())
             changes, columns = builder.add_query(select)
         collect = graph.Node(kind=graph.COLLECT_SINK, name="Collect", output_type=changes._node.output_type,
@@ -491,7 +493,12 @@ class TableEnvironment(_StandIns.TableEnvironment):
         run = job.execute_and_collect(settings._job_plan([collect]), collect, "collect", None)
         return TableResult.of_query(QueryRun(run, [column.name for column in columns],
                                              [column.type for column in columns],
-                                             self._settings.is_streaming_mode()))
+                                             self._settings.is_streaming_mode(), tz))
+
+    def _session_tz(self):
+        """The time zone the job's work runs in when its session zone is not the machine's (Flink's error for a
+        zone it does not know)."""
+        return session_zone.job_tz(self._table_config.to_map())
 
     def create_statement_set(self):
         from pyflink_compat.table.statement_set import StatementSet

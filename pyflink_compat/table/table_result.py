@@ -133,14 +133,20 @@ class TableResult(_StandIns.TableResult):
 class QueryRun:
     """A query's job, running from the moment its statement returned, and the names and types of its columns."""
 
-    def __init__(self, changes, names: List[str], sql_types: list, streaming: bool):
+    def __init__(self, changes, names: List[str], sql_types: list, streaming: bool, tz: str = None):
         self._changes = changes              # a runtime iterator of (row kind, values), closed to stop the job
         self.names, self.sql_types, self.streaming = names, sql_types, streaming
+        self.tz = tz                         # the session time zone its TIMESTAMP_LTZ values are shown in
 
     def changes(self):
         return self._changes
 
     def print_tableau(self):
+        from pyflink_compat.util.session_zone import applied
+        with applied(self.tz):
+            self._print_tableau()
+
+    def _print_tableau(self):
         from pyflink_compat.table.sql.tableau import TableauPrinter
         printer = TableauPrinter(self.names, self.sql_types, row_kind=self.streaming,
                                  write=lambda text: print(text, flush=True))

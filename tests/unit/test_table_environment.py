@@ -1,6 +1,5 @@
 """Table environments are created and configured as PyFlink's (DataStream jobs often create one they never
 use); what they would run raises UnsupportedFeatureError naming the porting guide's table-api section."""
-import re
 
 import pytest
 
@@ -108,19 +107,31 @@ def test_from_elements_names_and_types_its_columns_as_pyflink_infers_them():
         columns([(b"x",)])
 
 
-def test_a_session_time_zone_other_than_the_machines_is_refused_naming_tz(monkeypatch):
+def test_session_time_zones_flink_knows_become_the_tz_of_the_jobs_work(monkeypatch):
+    import datetime
     import time
     from pyflink.table import EnvironmentSettings, TableEnvironment
-    from pyflink_compat.table.sql.values import check_session_zone
+    from pyflink_compat.table.sql.values import local_of_utc
+    from pyflink_compat.util import session_zone
+    from pyflink_compat.util.exceptions import JavaStyleError
     monkeypatch.setenv("TZ", "Asia/Shanghai")
     time.tzset()
     try:
-        for same in ("default", "Asia/Shanghai", "Asia/Chongqing", "GMT+08:00", "+8", None):
-            check_session_zone(same)
-        for other in ("UTC", "Europe/Berlin", "GMT-08:00", "Mars/Olympus"):
-            with pytest.raises(UnsupportedFeatureError, match="machine whose time zone is 'Asia/Shanghai'.*TZ=%s"
-                                                              % re.escape(other)):
-                check_session_zone(other)
+        assert session_zone.tz_of("default") is None and session_zone.tz_of(None) is None
+        assert [session_zone.tz_of(zone) for zone in ("Asia/Kolkata", "UTC", "GMT+8", "GMT-03:30")] == [
+            "Asia/Kolkata", "UTC", "<+0800>-08:00", "<-0330>+03:30"]
+        for unknown in ("PST", "EST", "+08:00", "UTC+08:00", "Mars/Olympus", "GMT+19"):
+            with pytest.raises(JavaStyleError, match="ValidationException: Invalid time zone. The value should be"):
+                session_zone.tz_of(unknown)
+        # the machine's zone, by any of its names, changes nothing; another is set while the job's work runs
+        assert session_zone.job_tz({"table.local-time-zone": "GMT+08:00"}) is None
+        assert session_zone.job_tz({"table.local-time-zone": "Asia/Kolkata"}) == "Asia/Kolkata"
+        noon = datetime.datetime(2024, 1, 2, 12, 0)
+        with session_zone.applied("Asia/Kolkata"):
+            assert local_of_utc(noon) == datetime.datetime(2024, 1, 2, 17, 30)
+        assert local_of_utc(noon) == datetime.datetime(2024, 1, 2, 20, 0)      # put back
+        task = session_zone.zoned(lambda batches: (local_of_utc(b) for b in batches), session_zone.tz_of("GMT-03:30"))
+        assert list(task([noon])) == [datetime.datetime(2024, 1, 2, 8, 30)]
         config = TableEnvironment.create(EnvironmentSettings.in_streaming_mode()).get_config()
         assert config.get_local_timezone() == "Asia/Shanghai"
         config.set_local_timezone("GMT+08:00")

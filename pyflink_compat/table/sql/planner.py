@@ -63,8 +63,8 @@ class JobBuilder:
 
     def __init__(self, env, tables: Dict[str, CatalogTable], options: Dict[str, str] = None):
         self.env, self.tables, self.options = env, tables, options or {}
-        from pyflink_compat.table.sql.values import check_session_zone
-        check_session_zone(self.options.get("table.local-time-zone"))
+        from pyflink_compat.util import session_zone
+        session_zone.tz_of(self.options.get(session_zone.KEY))         # Flink's error for a zone it does not know
         self.streams = {}                         # source table name -> its stream of Rows
 
     def table(self, name: str) -> CatalogTable:

@@ -166,8 +166,8 @@ def java_pattern_formatter(pattern: str):
 
 
 def local_of_utc(value: datetime.datetime) -> datetime.datetime:
-    """A UTC date-time as this machine's local date-time (Flink's session time zone, 'table.local-time-zone'
-    = 'default')."""
+    """A UTC date-time as a local date-time of the session time zone: the process's (util/session_zone.py sets
+    it to 'table.local-time-zone' while a job's work runs)."""
     return value.replace(tzinfo=datetime.timezone.utc).astimezone().replace(tzinfo=None)
 
 
@@ -186,43 +186,6 @@ def machine_zone_id() -> str:
     if "zoneinfo/" in target:
         return target.split("zoneinfo/", 1)[1]
     return time.tzname[0]
-
-
-_FIXED_OFFSET = re.compile(r"^(?:GMT|UTC|UT)?([+-])(\d{1,2})(?::?(\d{2}))?$")
-
-
-def _zone_of(name: str):
-    """A Java ZoneId's text as a tzinfo: a region ('Asia/Shanghai'), 'UTC', or a fixed offset ('GMT+08:00',
-    '+8'); None when it is none of them."""
-    from zoneinfo import ZoneInfo
-    fixed = _FIXED_OFFSET.match(name)
-    if fixed:
-        sign, hours, minutes = fixed.groups()
-        offset = datetime.timedelta(hours=int(hours), minutes=int(minutes or 0))
-        return datetime.timezone(-offset if sign == "-" else offset)
-    try:
-        return ZoneInfo(name)
-    except (KeyError, ValueError):
-        return None
-
-
-def check_session_zone(name) -> None:
-    """The session time zone is this machine's (its processes and Spark's Python workers read it): a job whose
-    'table.local-time-zone' names another zone is refused, rather than run with times shifted. 'default' and a
-    zone with the machine's offsets (UTC on a UTC machine) run."""
-    if not name or str(name).strip().lower() == "default":
-        return
-    zone = _zone_of(str(name).strip())
-    year = datetime.datetime.now().year
-    instants = [datetime.datetime(year, month, 1, tzinfo=datetime.timezone.utc) for month in (1, 4, 7, 10)]
-    if zone is not None and all(instant.astimezone(zone).utcoffset() == instant.astimezone().utcoffset()
-                                for instant in instants):
-        return
-    from pyflink_compat.util.exceptions import UnsupportedFeatureError
-    raise UnsupportedFeatureError(
-        "'table.local-time-zone' = '%s' on a machine whose time zone is '%s'" % (name, machine_zone_id()),
-        "table-api", "the session time zone is the machine's: run the job with the environment variable TZ=%s "
-        "(TZ=%s pyflink-compat run job.py), where its times come out as on Flink" % (name, name))
 
 
 def instant_text(value: datetime.datetime) -> str:

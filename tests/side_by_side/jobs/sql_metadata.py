@@ -4,7 +4,8 @@ session time zone, TO_TIMESTAMP_LTZ of a number); printed (an instant as ...Z), 
 whose 'timestamp' metadata column sets each record's timestamp, shown as tableaus (a group window over the
 TIMESTAMP_LTZ rowtime); print_schema() of the table and of a query of it. Then the same topic as a table a
 TableDescriptor declares (Schema with metadata, computed columns given as SQL text and as an expression, a
-watermark; a FormatDescriptor's options), inserted into a print table a TableDescriptor declares.
+watermark; a FormatDescriptor's options), inserted into a print table a TableDescriptor declares. Last, the
+same queries in a session time zone other than the machine's ('table.local-time-zone' = 'Asia/Kolkata').
 
 Usage: sql_metadata.py BOOTSTRAP EVENTS_TOPIC OUT_TOPIC
 """
@@ -76,3 +77,15 @@ described.select(col("id"), col("usr"), col("doubled"), col("later")).execute_in
     .schema(Schema.new_builder().column("id", DataTypes.INT()).column("usr", DataTypes.STRING())
             .column("doubled", DataTypes.INT()).column("later", DataTypes.TIMESTAMP_LTZ(3)).build())
     .option("print-identifier", "described").build()).wait()
+
+# The session time zone set to another zone than the machine's (a half-hour offset): TIMESTAMP_LTZ values cast,
+# formatted and shown in it, FROM_UNIXTIME / UNIX_TIMESTAMP in it, hour windows of the rowtime aligned to it
+t_env.get_config().set_local_timezone("Asia/Kolkata")
+t_env.execute_sql("CREATE TABLE zoned (id INT, event_time TIMESTAMP_LTZ(3), local_time TIMESTAMP(3), d STRING, "
+                  "h BIGINT) WITH ('connector' = 'print', 'print-identifier' = 'zoned')")
+t_env.execute_sql("INSERT INTO zoned SELECT id, event_time, local_time, DATE_FORMAT(event_time, 'yyyy-MM-dd HH:mm'), "
+                  "HOUR(event_time) FROM events").wait()
+t_env.execute_sql("SELECT id, event_time, given_time, CAST(event_time AS STRING) AS s, FROM_UNIXTIME(millis / 1000) "
+                  "AS fu, UNIX_TIMESTAMP('2024-01-02 03:04:05') AS ut FROM events").print()
+t_env.execute_sql("SELECT TUMBLE_START(event_time, INTERVAL '1' HOUR) AS ws, COUNT(*) AS n FROM events "
+                  "GROUP BY TUMBLE(event_time, INTERVAL '1' HOUR)").print()
