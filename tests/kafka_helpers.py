@@ -99,6 +99,25 @@ def consume(bootstrap: str, topic: str, expected: int, timeout_s: float = 60.0,
         consumer.close()
 
 
+def upsert_state(bootstrap: str, topic: str) -> Dict[str, str]:
+    """What an upsert topic holds once read to its end: each key's last value, keys whose last record is a
+    tombstone left out (keys and values as text)."""
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
+    try:
+        tps = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())]
+        expected = sum(consumer.end_offsets(tps).values())
+    finally:
+        consumer.close()
+    state: Dict[str, str] = {}
+    for record in consume(bootstrap, topic, expected, settle_s=0.0):
+        key = record.key.decode("utf-8")
+        if record.value is None:
+            state.pop(key, None)
+        else:
+            state[key] = record.value.decode("utf-8")
+    return state
+
+
 def values(records) -> List[str]:
     return [r.value.decode("utf-8") for r in records]
 

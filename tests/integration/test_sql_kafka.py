@@ -311,3 +311,33 @@ def test_values_rows_go_to_kafka_through_an_insert_and_a_table_pipeline(spark, b
     assert values(consume(bootstrap, topic, 3)) == ['{"id":1,"name":"a","amount":1.5}',
                                                     '{"id":2,"name":"bcd","amount":20.25}',
                                                     '{"id":30,"name":"X","amount":0.13}']
+
+
+def test_an_upsert_table_keyed_by_less_than_the_group_by_keeps_each_keys_latest_row_at_parallelism_two(
+        spark, bootstrap):
+    """GROUP BY product and name over a LEFT JOIN (a product's padded rows retracted once its name comes) into an
+    upsert table keyed by the product: the retraction of one group and the insertion of another of the same key
+    come from different subtasks; the sink upsert materializer keeps the key's live row whatever their order."""
+    import json
+    from kafka_helpers import upsert_state
+    sales_topic = create_topic(bootstrap, unique_topic("sql-mat-sales"), 2)
+    products_topic = create_topic(bootstrap, unique_topic("sql-mat-products"))
+    out_topic = create_topic(bootstrap, unique_topic("sql-mat-out"))
+    sales = [{"id": i, "product_id": 1 + i % 3, "quantity": i} for i in range(1, 10)]
+    produce(bootstrap, sales_topic, [json.dumps(sale) for sale in sales[:5]], partition=0)
+    produce(bootstrap, sales_topic, [json.dumps(sale) for sale in sales[5:]], partition=1)
+    produce(bootstrap, products_topic, [json.dumps({"id": 1, "name": "one"}), json.dumps({"id": 2, "name": "two"})])
+    t_env = _table_environment()
+    t_env.get_config().set("parallelism.default", "2")
+    t_env.execute_sql(_kafka_table("sales", "id INT, product_id INT, quantity INT", sales_topic, bootstrap, "json"))
+    t_env.execute_sql(_kafka_table("products", "id INT, name STRING", products_topic, bootstrap, "json"))
+    t_env.execute_sql("CREATE TABLE sold (product_id INT, name STRING, quantity INT, PRIMARY KEY (product_id) NOT "
+                      "ENFORCED) WITH ('connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' "
+                      "= '%s', 'key.format' = 'json', 'value.format' = 'json')" % (out_topic, bootstrap))
+    t_env.execute_sql("INSERT INTO sold SELECT s.product_id, p.name, SUM(s.quantity) FROM sales s LEFT JOIN products p "
+                      "ON p.id = s.product_id GROUP BY s.product_id, p.name ON CONFLICT DO DEDUPLICATE").wait()
+    state = upsert_state(bootstrap, out_topic)
+    assert {json.loads(key)["product_id"]: json.loads(value) for key, value in state.items()} == {
+        1: {"product_id": 1, "name": "one", "quantity": 3 + 6 + 9},
+        2: {"product_id": 2, "name": "two", "quantity": 1 + 4 + 7},
+        3: {"product_id": 3, "name": None, "quantity": 2 + 5 + 8}}

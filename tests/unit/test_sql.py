@@ -1224,3 +1224,24 @@ def test_on_conflict_takes_flinks_three_strategies_and_nothing_else():
     for wrong in ("ON CONFLICT DO UPDATE SET a = 1", "ON CONFLICT (a) DO NOTHING", "ON DUPLICATE KEY UPDATE a = 1"):
         with pytest.raises(JavaStyleError, match="SqlParserException"):
             dialect.parse("INSERT INTO t SELECT a FROM s " + wrong)
+
+
+def test_the_sink_upsert_materializer_writes_each_primary_keys_live_row_whatever_order_its_upsert_keys_come_in():
+    from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator, ListCollector
+    from pyflink_compat.table.sql.changelog import SinkUpsertMaterializer
+    out = ListCollector()
+    materializer = KeyedProcessOperator(SinkUpsertMaterializer(upsert_key=(0, 1)), output=out)
+    materializer.open()
+    # rows (product, name, quantity) keyed by product; upsert key (product, name)
+    changes = [("+I", (1, "one", 2)),            # the key's only row
+               ("+I", (1, None, 5)),             # a second upsert key: written, it is the latest
+               ("-U", (1, "one", 2)), ("+U", (1, "one", 7)),   # an older row updated: removed, then added last
+               ("-D", (1, None, 5)),             # not the last row: nothing written
+               ("-D", (1, "one", 7)),            # the last row, none left: the key deleted
+               ("-D", (1, "two", 1)),            # never written: nothing
+               ("+I", (2, "x", 1)), ("+I", (2, "y", 2)), ("-D", (2, "y", 2))]   # the row before comes back
+    for change in changes:
+        materializer.process_element((change[1][0],), ((change[1][0],), change), 0)
+    assert [record for record, _ in out.records] == [
+        ("+I", (1, "one", 2)), ("+U", (1, None, 5)), ("+U", (1, "one", 7)), ("-D", (1, "one", 7)),
+        ("+I", (2, "x", 1)), ("+U", (2, "y", 2)), ("+U", (2, "x", 1))]

@@ -120,7 +120,7 @@ class JobBuilder:
             column_types = [column.type for column in target.columns]
             changes = self._shared(("changes", repr(select), _types_text(column_types)),
                                    lambda: grouping.changes(self, column_types))
-            self._sink_changes(changes, target)
+            self._sink_changes(changes, target, grouping.upsert_key())
             return
         _refuse_window_table_without_aggregation(source)
         projections = _projections(select, source, compiler)
@@ -263,9 +263,10 @@ class JobBuilder:
                 names.extend(self._source_tables(found.query))
         return names
 
-    def _sink_changes(self, changes, target: CatalogTable):
+    def _sink_changes(self, changes, target: CatalogTable, upsert_key=None):
         """A changelog stream of (row kind, values) into a print or blackhole table (or, insertions only, into
-        any sink table)."""
+        any sink table). ``upsert_key``: the positions of the columns the rows are keyed by, when known: an
+        upsert table whose primary key does not hold them gets Flink's sink upsert materializer first."""
         from pyflink_compat.common.typeinfo import Types
         if target.option("connector") == "blackhole":
             return
@@ -276,6 +277,9 @@ class JobBuilder:
         if enforcer is not None:
             changes = changes.flat_map(enforcer).name("ConstraintEnforcer")
         if target.option("connector") == kafka_table.UPSERT_KAFKA:
+            primary = [[column.name for column in target.columns].index(name) for name in target.primary_key]
+            if upsert_key is not None and not set(upsert_key) <= set(primary):
+                changes = self._materialized(changes, target, primary, upsert_key)
             layout = kafka_table.layout_of(target, kafka_table.SINK)
             records = changes.flat_map(_upsert_records(kafka_table.upsert_record(target, layout)),
                                        output_type=kafka_table.record_type())
@@ -284,6 +288,15 @@ class JobBuilder:
         identifier = target.option("print-identifier")
         lines = changes.map(_change_line([column.type for column in target.columns]), output_type=Types.STRING())
         lines.print(identifier)
+
+    def _materialized(self, changes, target: CatalogTable, primary: list, upsert_key):
+        """Flink's SinkMaterializer: the changes keyed by the sink's primary key, each key's latest row kept
+        (changelog.SinkUpsertMaterializer), as Flink's planner adds it when rows of several upsert keys may map to
+        one primary key (ON CONFLICT DO DEDUPLICATE in Flink 2.3)."""
+        from pyflink_compat.table.sql.changelog import SinkUpsertMaterializer
+        key_type = binary_keys.key_type_of([target.columns[i].type for i in primary])
+        return changes.map(_keyed_by(primary)).name("Calc").key_by(_group_key, key_type) \
+            .process(SinkUpsertMaterializer(upsert_key)).name("SinkMaterializer")
 
     def _changelog_changes(self, select, source: CatalogTable, compiler, converters):
         """The changes of a query's projections and filter over an updating relation: an 'upsert-kafka' table
@@ -1703,6 +1716,13 @@ def _group_key(pair):
     return pair[0]
 
 
+def _keyed_by(positions):
+    """A change as (the values at ``positions``, the change)."""
+    def keyed(change):
+        return tuple(change[1][i] for i in positions), change
+    return keyed
+
+
 def _values_row(change):
     from pyflink_compat.common.types import Row
     return Row(*change[1])
@@ -1820,6 +1840,15 @@ class _Grouping:
         self.expressions = []  # functions of aggregates.GroupOutput's row, for ("expression", index) outputs
         self.having = None
         self.bound_types = None  # a window table function's: the types of window_start, window_end, window_time
+
+    def upsert_key(self):
+        """The output positions of the GROUP BY keys when each is selected as it is (the columns the rows are
+        keyed by); None for a window's rows (insertions only) or a key not selected."""
+        if self.window is not None:
+            return None
+        positions = [self.outputs.index(("key", index)) if ("key", index) in self.outputs else None
+                     for index in range(len(self.keys))]
+        return None if None in positions else tuple(positions)
 
     def add_call(self, node, call) -> int:
         """The index of the aggregate call ``node`` (compiled: ``call``), the same call once."""

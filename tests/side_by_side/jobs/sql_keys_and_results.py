@@ -95,6 +95,13 @@ t_env.execute_sql("INSERT INTO big_copy SELECT usr, total * 10 FROM upserts WHER
 # fail as Flink's planner fails
 t_env.execute_sql("INSERT INTO big_copy SELECT usr, id * 100 FROM events WHERE usr IS NOT NULL "
                   "ON CONFLICT DO DEDUPLICATE").wait()
+# a GROUP BY of more columns than the upsert table's key: Flink's sink upsert materializer keeps each key's rows
+t_env.execute_sql("""
+    CREATE TABLE signed_copy (usr STRING, positive BOOLEAN, total BIGINT, PRIMARY KEY (usr) NOT ENFORCED) WITH (
+        'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'key.format' = 'json', 'value.format' = 'json')""" % (copy_topic, brokers))
+t_env.execute_sql("INSERT INTO signed_copy SELECT usr, amount > 0, SUM(amount) FROM events WHERE usr IS NOT NULL "
+                  "GROUP BY usr, amount > 0 ON CONFLICT DO DEDUPLICATE").wait()
 for statement in ("INSERT INTO keyed SELECT id, usr, amount FROM events ON CONFLICT DO DEDUPLICATE",
                   "INSERT INTO big_copy SELECT usr, amount FROM events ON CONFLICT DO NOTHING"):
     try:
