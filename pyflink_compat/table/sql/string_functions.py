@@ -7,9 +7,13 @@ URLEncoder / URLDecoder and Base64 decoder.
 ``StringFunctions`` holds the compiler's handlers (``_<sqlglot node>`` and ``_function_<name>``); the rest are
 pure helpers of the values."""
 import base64
+import datetime
+import decimal
 import functools
 import hashlib
+import math
 import re
+import struct
 import uuid
 
 import attrs
@@ -179,6 +183,43 @@ def regexp(text: str, pattern: str) -> bool:
     return regex is not None and regex.search(text) is not None
 
 
+def regexp_count(text: str, pattern: str):
+    """How many times the pattern matches in the text (an empty match counts, after a match too, as Java's
+    Matcher.find goes on); NULL for a pattern that is not a valid one."""
+    regex = _compiled_or_none(pattern)
+    if regex is None:
+        return None
+    return sum(1 for _ in regex.finditer(text))
+
+
+def regexp_instr(text: str, pattern: str):
+    """The 1-based position (in Java characters) where the first match starts, 0 when none does; NULL for a
+    pattern that is not a valid one."""
+    regex = _compiled_or_none(pattern)
+    if regex is None:
+        return None
+    found = regex.search(text)
+    return 0 if found is None else len(utf16_units(text[:found.start()])) + 1
+
+
+def regexp_substr(text: str, pattern: str):
+    """The first match; NULL when none matches or the pattern is not a valid one."""
+    regex = _compiled_or_none(pattern)
+    if regex is None:
+        return None
+    found = regex.search(text)
+    return None if found is None else found.group(0)
+
+
+def regexp_extract_all(text: str, pattern: str, group: int = 1):
+    """The ``group``-th group (by default the first; 0: the whole match) of every match, NULL for a group that
+    did not take part in one; NULL when the group is not in the pattern or the pattern is not a valid one."""
+    regex = _compiled_or_none(pattern)
+    if regex is None or group < 0 or group > regex.groups:
+        return None
+    return [found.group(group) for found in regex.finditer(text)]
+
+
 # padding, case, hashes, encodings ----------------------------------------------------------------------
 def pad(text: str, length: int, filler: str, left: bool):
     """LPAD / RPAD: ``text`` padded with ``filler`` repeated (on the left or the right) or cut to ``length``
@@ -270,6 +311,11 @@ def hex_of(value) -> str:
     if isinstance(value, str):
         return _utf8(value).hex().upper()
     return "%X" % (value & 0xFFFFFFFFFFFFFFFF)
+
+
+def bin_of(value: int) -> str:
+    """BIN: the integer in binary as Java's Long.toBinaryString (negative ones in 64-bit two's complement)."""
+    return format(value & 0xFFFFFFFFFFFFFFFF, "b")
 
 
 def position(text: str, part: str, start: int = 1) -> int:
@@ -458,11 +504,337 @@ def java_hash_code(value, value_type: SqlType) -> int:
     raise UnsupportedFeatureError("HASH_CODE of a %s" % value_type.text(), SECTION)
 
 
+# Java's Formatter (PRINTF) -------------------------------------------------------------------------------
+class IllegalFormat(ValueError):
+    """Java's IllegalFormatException (a bad specifier, a missing argument, an argument of the wrong kind): the
+    NULL PRINTF gives."""
+
+
+_SPECIFIER = re.compile(r"%(\d+\$)?([-#+ 0,(<]*)(\d+)?(\.\d+)?([tT])?([a-zA-Z%])")
+_DATE_TIME_CONVERSIONS = frozenset("HIklMSLNpzZsQBbhAaCYyjmdeRTrDFc")
+_FLOAT_KINDS = ("FLOAT", "DOUBLE")
+_INTEGER_BITS = {"TINYINT": 8, "SMALLINT": 16, "INT": 32, "DATE": 32, "BIGINT": 64}
+_WIDE = decimal.Context(prec=1000, rounding=decimal.ROUND_HALF_UP, Emax=999999, Emin=-999999)
+
+
+@attrs.frozen
+class _Specifier:
+    index: object            # 1-based explicit index, "<" (the previous argument) or None (the next one)
+    flags: str
+    width: object
+    precision: object
+    conversion: str          # 'd', 'x', ... ('t' + the date/time conversion for %t)
+
+
+def _checked_specifier(found) -> _Specifier:
+    """A specifier as Java's Formatter reads it, with its checks of the flags, width and precision."""
+    index, flags, width, precision, time, conversion = found.groups()
+    if len(set(flags)) != len(flags):
+        raise IllegalFormat("DuplicateFormatFlagsException")
+    if index is not None:
+        index = int(index[:-1])
+        if index == 0:
+            raise IllegalFormat("IllegalFormatArgumentIndexException")
+    if "<" in flags:
+        index, flags = "<", flags.replace("<", "")
+    width = None if width is None else int(width)
+    precision = None if precision is None else int(precision[1:])
+
+    def refuse(bad: str):
+        if any(flag in flags for flag in bad):
+            raise IllegalFormat("FormatFlagsConversionMismatchException")
+    if time:
+        if conversion not in _DATE_TIME_CONVERSIONS or precision is not None:
+            raise IllegalFormat("UnknownFormatConversionException")
+        refuse("#+ 0,(")
+        conversion = "t" + conversion
+    elif conversion in "%n":
+        if precision is not None or (conversion == "n" and (width is not None or flags)) or \
+                (conversion == "%" and flags not in ("", "-")):
+            raise IllegalFormat("IllegalFormatException")
+    elif conversion in "bBhHsScCdoxXeEfgGaA":
+        numeric = conversion in "doxXeEfgGaA"
+        if numeric and ("+" in flags and " " in flags or "-" in flags and "0" in flags):
+            raise IllegalFormat("IllegalFormatFlagsException")
+        if conversion in "bBhHsS":
+            refuse("+ 0,(" + ("#" if conversion in "bBhH" else ""))
+        elif conversion in "cC":
+            refuse("#+ 0,(")
+        elif conversion == "d":
+            refuse("#")
+        elif conversion in "oxX":
+            refuse(",")
+        elif conversion in "eE":
+            refuse(",")
+        elif conversion in "gG":
+            refuse("#")
+        elif conversion in "aA":
+            refuse("(,")
+        if precision is not None and conversion in "cCdoxX":
+            raise IllegalFormat("IllegalFormatPrecisionException")
+    else:
+        raise IllegalFormat("UnknownFormatConversionException")
+    if width is None and ("-" in flags or "0" in flags):
+        raise IllegalFormat("MissingFormatWidthException")
+    return _Specifier(index, flags, width, precision, conversion)
+
+
+def _justified(text: str, spec: _Specifier) -> str:
+    """Spaces before (after, for '-') the text up to the width, in Java characters."""
+    missing = (spec.width or 0) - len(utf16_units(text))
+    if missing <= 0:
+        return text
+    return text + " " * missing if "-" in spec.flags else " " * missing + text
+
+
+def _general(text: str, spec: _Specifier) -> str:
+    """%s and the like: the text cut to the precision (in Java characters), upper case for %S, justified."""
+    if spec.precision is not None:
+        text = from_utf16_units(utf16_units(text)[:spec.precision])
+    if spec.conversion.isupper():
+        text = text.upper()
+    return _justified(text, spec)
+
+
+def _signs(negative: bool, flags: str):
+    if negative:
+        return ("(", ")") if "(" in flags else ("-", "")
+    return ("+" if "+" in flags else " " if " " in flags else ""), ""
+
+
+def _magnitude(lead: str, digits: str, flags: str, width) -> str:
+    """The digits after the sign: grouped by thousands for ',', zero-padded up to the width for '0'."""
+    whole, point, fraction = digits.partition(".")
+    if "," in flags:
+        whole = "{:,}".format(int(whole))
+    body = whole + point + fraction
+    if width is not None and "0" in flags:
+        body = body.rjust(width - len(lead), "0")
+    return lead + body
+
+
+def _rounded(value: decimal.Decimal, places: int) -> decimal.Decimal:
+    return value.quantize(decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP, context=_WIDE)
+
+
+def _scientific(value: decimal.Decimal, places: int):
+    """The mantissa's digits and the exponent ('+04') of a non-negative value."""
+    if value == 0:
+        return format(_rounded(value, places), "f"), "+00"
+    exponent = value.adjusted()
+    mantissa = _rounded(value.scaleb(-exponent, context=_WIDE), places)
+    if mantissa >= 10:
+        exponent += 1
+        mantissa = _rounded(mantissa.scaleb(-1, context=_WIDE), places)
+    return format(mantissa, "f"), "%s%02d" % ("-" if exponent < 0 else "+", abs(exponent))
+
+
+def _java_hex_double(value: float) -> str:
+    """Java's Double.toHexString of a non-negative finite double, without its '0x'."""
+    bits = struct.unpack(">Q", struct.pack(">d", value))[0]
+    exponent, fraction = bits >> 52, bits & ((1 << 52) - 1)
+    if value == 0:
+        return "0.0p0"
+    digits = ("%013x" % fraction).rstrip("0") or "0"
+    return "0.%sp-1022" % digits if exponent == 0 else "1.%sp%d" % (digits, exponent - 1023)
+
+
+def _floating(value: float, spec: _Specifier) -> str:
+    """%e, %f, %g and %a of a double: its shortest decimal digits rounded half up, as Java's Formatter does."""
+    upper, flags, conversion = spec.conversion.isupper(), spec.flags, spec.conversion.lower()
+    if math.isnan(value):
+        return _justified("NAN" if upper else "NaN", spec)
+    negative = math.copysign(1.0, value) < 0
+    lead, trail = _signs(negative, flags)
+    width = spec.width
+    narrower = 1 if negative and "(" in flags else 0          # the closing parenthesis takes a place
+    if math.isinf(value):
+        return _justified(lead + ("INFINITY" if upper else "Infinity") + trail, spec)
+    if conversion == "a":
+        if spec.precision is not None:
+            raise UnsupportedFeatureError("PRINTF's %a with a precision", SECTION)
+        text = _java_hex_double(abs(value))
+        mantissa, _, exponent = text.partition("p")
+        if "0" in flags:
+            mantissa = mantissa.rjust(width - len(lead) - 2 - len(exponent) - 1, "0")
+        if upper:
+            mantissa = mantissa.upper()
+        return _justified(lead + ("0X" if upper else "0x") + mantissa + ("P" if upper else "p") + exponent, spec)
+    exact = decimal.Decimal(repr(abs(value)))
+    exponent = None
+    if conversion == "f":
+        places = 6 if spec.precision is None else spec.precision
+        digits = format(_rounded(exact, places), "f")
+    elif conversion == "e":
+        places = 6 if spec.precision is None else spec.precision
+        digits, exponent = _scientific(exact, places)
+    else:
+        significant = 6 if spec.precision is None else max(spec.precision, 1)
+        places = significant - 1
+        if exact == 0:
+            digits = format(_rounded(exact, places), "f")
+        else:
+            power = exact.adjusted()
+            if _rounded(exact.scaleb(-power, context=_WIDE), places) >= 10:
+                power += 1
+            if -4 <= power < significant:
+                places = significant - 1 - power
+                digits = format(_rounded(exact, places), "f")
+            else:
+                digits, exponent = _scientific(exact, places)
+    if "#" in flags and places == 0:
+        digits += "."
+    if exponent is None:
+        body = _magnitude(lead, digits, flags, None if width is None else width - narrower)
+    else:
+        body = _magnitude(lead, digits, flags, None if width is None else width - len(exponent) - 1 - narrower)
+        body += ("E" if upper else "e") + exponent
+    return _justified(body + trail, spec)
+
+
+def _integral(value: int, bits: int, spec: _Specifier) -> str:
+    """%d, %o, %x of a Java Byte, Short, Integer or Long (%o and %x in two's complement of its width)."""
+    flags, conversion = spec.flags, spec.conversion
+    if conversion == "d":
+        negative = value < 0
+        lead, trail = _signs(negative, flags)
+        width = None if spec.width is None else spec.width - (1 if negative and "(" in flags else 0)
+        return _justified(_magnitude(lead, str(abs(value)), flags, width) + trail, spec)
+    if any(flag in flags for flag in "(+ "):
+        raise IllegalFormat("FormatFlagsConversionMismatchException")
+    digits = format(value & ((1 << bits) - 1), "o" if conversion == "o" else "x")
+    prefix = ("0" if conversion == "o" else "0x") if "#" in flags else ""
+    if "0" in flags:
+        digits = digits.rjust(spec.width - len(prefix), "0")
+    text = prefix + digits
+    return _justified(text.upper() if conversion == "X" else text, spec)
+
+
+def _java_object(value, value_type: SqlType):
+    """What Flink hands Java's Formatter for a value of the type: a Java Integer (DATE: its days), Long, Short,
+    Byte, Boolean, Float or Double, or an object of Flink's own (a string, a decimal, a timestamp) known only
+    by its text."""
+    name = value_type.name
+    if name == "TIMESTAMP":
+        from pyflink_compat.table.sql.values import local_date_time_text
+        return "object", local_date_time_text(value)
+    if name == "TIMESTAMP_LTZ":                 # its TimestampData: the instant's UTC date-time
+        from pyflink_compat.table.sql.values import local_date_time_text
+        return "object", local_date_time_text(value)
+    if name == "DATE":
+        return "integer", (value - _EPOCH_DAY).days
+    if name in _INTEGER_BITS:
+        return "integer", value
+    if name == "FLOAT":
+        from pyflink_compat.datastream.formats.json import java_float_str
+        return "float", value, java_float_str(value)
+    if name in ("BOOLEAN", "DOUBLE"):
+        return name.lower(), value
+    if name == _TEXT:
+        return "object", value
+    from pyflink_compat.table.sql.expressions import cast_value
+    return "object", cast_value(value, SqlType(_TEXT), value_type)
+
+
+_EPOCH_DAY = datetime.date(1970, 1, 1)
+
+
+def _formatted(spec: _Specifier, value, value_type: SqlType) -> str:
+    conversion = spec.conversion
+    if conversion.startswith("t"):
+        if value is None:
+            return _general("null", spec)
+        if value_type.name == "BIGINT":
+            raise UnsupportedFeatureError("PRINTF's %t of a BIGINT (milliseconds in the JVM's time zone)", SECTION)
+        raise IllegalFormat("IllegalFormatConversionException")
+    lowered = conversion.lower()
+    if lowered == "b":
+        return _general("false" if value is None else "true" if value_type.name != "BOOLEAN" else
+                        "true" if value else "false", spec)
+    if value is None:
+        return _general("null", spec)
+    kind = _java_object(value, value_type)
+    if lowered == "s":
+        if "#" in spec.flags:
+            raise IllegalFormat("FormatFlagsConversionMismatchException")
+        if kind[0] == "boolean":
+            return _general("true" if value else "false", spec)
+        if kind[0] == "integer":
+            return _general(str(kind[1]), spec)
+        if kind[0] == "double":
+            from pyflink_compat.table.sql.expressions import cast_value
+            return _general(cast_value(value, SqlType(_TEXT), value_type), spec)
+        return _general(kind[-1], spec)
+    if lowered == "h":
+        if kind[0] == "object":
+            raise UnsupportedFeatureError("PRINTF's %%h of a %s (the hash code of Flink's own data)"
+                                          % value_type.text(), SECTION)
+        hashed = kind[1] if kind[0] == "integer" and value_type.name != "BIGINT" else \
+            java_hash_code(value, value_type)
+        return _general(format(hashed & 0xFFFFFFFF, "x"), spec)
+    if lowered == "c":
+        if kind[0] != "integer" or value_type.name == "BIGINT" or not 0 <= kind[1] <= 0x10FFFF:
+            raise IllegalFormat("IllegalFormatConversionException")
+        return _general(chr(kind[1]), spec)
+    if lowered in "dox":
+        if kind[0] != "integer":
+            raise IllegalFormat("IllegalFormatConversionException")
+        return _integral(kind[1], _INTEGER_BITS[value_type.name], spec)
+    if kind[0] not in ("float", "double"):                                      # e, f, g, a
+        raise IllegalFormat("IllegalFormatConversionException")
+    return _floating(value, spec)
+
+
+def java_format(template: str, values, value_types) -> str:
+    """PRINTF: Java's String.format(Locale.US, template, values...) of the values as Flink hands them over (a
+    DATE as its days, a TIMESTAMP as its date-time's text); raises IllegalFormat where Java throws."""
+    pieces, start = [], 0
+    while start < len(template):
+        percent = template.find("%", start)
+        if percent < 0:
+            pieces.append(template[start:])
+            break
+        pieces.append(template[start:percent])
+        found = _SPECIFIER.match(template, percent)
+        if found is None:
+            raise IllegalFormat("UnknownFormatConversionException")
+        pieces.append(_checked_specifier(found))
+        start = found.end()
+    out, ordinary, last = [], 0, None
+    for piece in pieces:
+        if isinstance(piece, str):
+            out.append(piece)
+            continue
+        if piece.conversion == "%":
+            out.append(_justified("%", piece))
+            continue
+        if piece.conversion == "n":
+            out.append("\n")
+            continue
+        if piece.index == "<":
+            position = last
+        elif piece.index is not None:
+            position = piece.index - 1
+        else:
+            position, ordinary = ordinary, ordinary + 1
+        if position is None or position >= len(values):
+            raise IllegalFormat("MissingFormatArgumentException")
+        last = position
+        out.append(_formatted(piece, values[position], value_types[position]))
+    return "".join(out)
+
+
 # the compiler's handlers -------------------------------------------------------------------------------
 def _nullable(*types: SqlType) -> bool:
     return any(t.nullable for t in types)
 
 
+
+
+def _illegal_null():
+    from pyflink_compat.table.sql.expressions import validation_error
+    return validation_error("SQL validation failed. From line 1, column 1 to line 1, column 4: Illegal use of "
+                            "'NULL'")
 
 
 def _name_length(node) -> int:
@@ -537,6 +909,38 @@ class StringFunctions:
         if len(arguments) != 2:
             raise self._wrong_arguments("REGEXP", None, "2")
         return self._string_function(regexp, arguments, SqlType("BOOLEAN"))
+
+    def _invalid_call(self, name: str, types):
+        from pyflink_compat.table.sql.expressions import validation_error
+        return validation_error("SQL validation failed. Invalid function call:\n%s(%s)"
+                                % (name, ", ".join(t.text() for t in types)))
+
+    def _regexp_function(self, node, name: str, function, result: SqlType, group=None):
+        """REGEXP_COUNT / REGEXP_INSTR / REGEXP_SUBSTR (text, regex) and REGEXP_EXTRACT_ALL (text, regex
+        [, group]): NULL for a NULL argument or a regex that is not a valid one, so nullable whatever the
+        arguments are."""
+        if any(value is not None for key, value in node.args.items() if key not in ("this", "expression", group)):
+            raise self._no_match(node, name)
+        nodes = [node.this, node.expression] + ([node.args[group]] if group and node.args.get(group) else [])
+        compiled = self._arguments(*nodes)
+        types = [t for _, t in compiled]
+        expected = [(_TEXT,), (_TEXT,), _INTEGERS]
+        if any(t.name not in kinds + ("NULL",) for t, kinds in zip(types, expected)):
+            raise self._invalid_call(name, types)
+        return _null_safe(function, *(f for f, _ in compiled)), result
+
+    def _regexpcount(self, node):
+        return self._regexp_function(node, "REGEXP_COUNT", regexp_count, SqlType("INT"))
+
+    def _regexpinstr(self, node):
+        return self._regexp_function(node, "REGEXP_INSTR", regexp_instr, SqlType("INT"))
+
+    def _regexpsubstr(self, node):
+        return self._regexp_function(node, "REGEXP_SUBSTR", regexp_substr, SqlType(_TEXT))
+
+    def _regexpextractall(self, node):
+        return self._regexp_function(node, "REGEXP_EXTRACT_ALL", regexp_extract_all,
+                                     SqlType("ARRAY", element=SqlType(_TEXT)), group="group")
 
     # padding, case, reversal, repetition
     def _pad(self, node):
@@ -622,6 +1026,73 @@ class StringFunctions:
                                    "apply 'HEX' to arguments of type 'HEX(<%s>)'. Supported form(s): "
                                    "'HEX(<INTEGER>)'\n'HEX(<CHARACTER>)'" % (len(node.sql()), operand_type.text()))
         return _null_safe(hex_of, operand), SqlType(_TEXT, nullable=operand_type.nullable)
+
+    def _function_bin(self, arguments):
+        if len(arguments) != 1:
+            raise self._wrong_arguments("BIN", None, "1")
+        operand, operand_type = self.compile(arguments[0])
+        if operand_type.name == "NULL":
+            raise _illegal_null()
+        if operand_type.name not in _INTEGERS:
+            from pyflink_compat.table.sql.expressions import validation_error
+            raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Cannot "
+                                   "apply 'BIN' to arguments of type 'BIN(<%s>)'. Supported form(s): "
+                                   "'BIN(<INTEGER>)'" % (len(arguments[0].sql()) + 5,
+                                                         attrs.evolve(operand_type, nullable=True).text()))
+        return _null_safe(bin_of, operand), SqlType(_TEXT, nullable=operand_type.nullable)
+
+    def _function_printf(self, arguments):
+        """PRINTF(format, values...): Java's String.format of the values as Flink passes them; NULL for a NULL
+        format and for one Java's Formatter rejects (a NULL value is written 'null')."""
+        if not arguments:
+            raise self._no_match(exp.Anonymous(this="PRINTF"), "PRINTF")
+        compiled = self._arguments(*arguments)
+        (template, template_type), rest = compiled[0], compiled[1:]
+        if template_type.name not in (_TEXT, "NULL"):
+            raise self._invalid_call("PRINTF", [t for _, t in compiled])
+        value_types = [t for _, t in rest]
+        for value_type in value_types:
+            if value_type.name in ("ARRAY", "MAP", "ROW"):    # Java's identity hash of Flink's data: no value to match
+                raise UnsupportedFeatureError("PRINTF of a %s" % value_type.text(), SECTION)
+
+        def printed(values):
+            text = template(values)
+            if text is None:
+                return None
+            try:
+                return java_format(text, [function(values) for function, _ in rest], value_types)
+            except IllegalFormat:
+                return None
+        return printed, SqlType(_TEXT)
+
+    # choosing
+    def _elt(self, node):
+        """ELT(index, text1, text2, ...): the index-th text (from 1), NULL for an index out of range; Flink's
+        generated code reads the index as an INT, so a job with a TINYINT, SMALLINT or BIGINT index fails."""
+        compiled = self._arguments(node.this, *node.expressions)
+        (index, index_type), choices = compiled[0], compiled[1:]
+        types = [t for _, t in compiled]
+        if index_type.name == "NULL":
+            raise _illegal_null()
+        negative = isinstance(node.this, exp.Neg) and isinstance(node.this.this, exp.Literal)
+        if index_type.name not in _INTEGERS or negative or any(t.name not in (_TEXT, "NULL") for t in types[1:]):
+            raise self._invalid_call("ELT", types)
+        from pyflink_compat.table.sql.expressions import common_type
+        result = attrs.evolve(common_type(types[1:], ""), nullable=True)
+        if any(t.name == "NULL" for t in types[1:]):            # a NULL among CHAR(n)s makes a VARCHAR(n)
+            result = attrs.evolve(result, fixed_length=False)
+        boxed = {"TINYINT": "Byte", "SMALLINT": "Short", "BIGINT": "Long"}.get(index_type.name)
+
+        def chosen(values):
+            position = index(values)
+            if position is None:
+                return None
+            if boxed is not None:
+                raise TypeError("java.lang.ClassCastException: class java.lang.%s cannot be cast to class "
+                                "java.lang.Integer (java.lang.%s and java.lang.Integer are in module java.base "
+                                "of loader 'bootstrap')" % (boxed, boxed))
+            return choices[position - 1][0](values) if 1 <= position <= len(choices) else None
+        return chosen, result
 
     # searching
     def _strposition(self, node):
