@@ -358,6 +358,119 @@ def test_string_functions_as_flinks(sql, expected):
     assert _evaluate(sql, s=("STRING", "hello"))[0] == expected
 
 
+def _typed(sql_expression, **columns):
+    """The value of ``sql_expression`` over one row of ``columns`` and its type as Flink prints it."""
+    names = list(columns)
+    compiler = expressions.Compiler({name: (i, columns[name][0]) for i, name in enumerate(names)})
+    function, result_type = compiler.compile(dialect.parse("SELECT %s FROM t" % sql_expression)[0].expressions[0])
+    return function(tuple(columns[name][1] for name in names)), result_type.text()
+
+
+@pytest.mark.parametrize("sql, expected", [
+    # the values and types real PyFlink 2.3 gives
+    ("ELT(2, 'a', 'b')", ("b", "CHAR(1)")), ("ELT(1, 'a', 'bb')", ("a", "VARCHAR(2)")),
+    ("ELT(3, 'a', 'b')", (None, "CHAR(1)")), ("ELT(0, 'a', 'b')", (None, "CHAR(1)")),
+    ("ELT(CAST(NULL AS INT), 'a', 'b')", (None, "CHAR(1)")), ("ELT(2, 'a', NULL)", (None, "VARCHAR(1)")),
+    ("ELT(2, 'a', CAST(NULL AS STRING))", (None, "STRING")), ("ELT(2, 'a', 'b', 'c', 'dddd')", ("b", "VARCHAR(4)")),
+    ("BIN(12)", ("1100", "STRING NOT NULL")), ("BIN(0)", ("0", "STRING NOT NULL")),
+    ("BIN(-12)", ("1" * 60 + "0100", "STRING NOT NULL")), ("BIN(CAST(-3 AS TINYINT))", ("1" * 62 + "01", "STRING NOT NULL")),
+    ("BIN(-2147483648)", ("1" * 33 + "0" * 31, "STRING NOT NULL")),
+    ("BIN(9223372036854775807)", ("1" * 63, "STRING NOT NULL")), ("BIN(CAST(NULL AS INT))", (None, "STRING")),
+    ("REGEXP_COUNT('aXbXc', 'X')", (2, "INT")), ("REGEXP_COUNT('aaa', 'a*')", (2, "INT")),
+    ("REGEXP_COUNT('', '')", (1, "INT")), ("REGEXP_COUNT('abc', '')", (4, "INT")), ("REGEXP_COUNT('aaaa', 'aa')", (2, "INT")),
+    ("REGEXP_COUNT('x' || CHR(10) || 'y', '.')", (2, "INT")), ("REGEXP_COUNT('abc', '(')", (None, "INT")),
+    ("REGEXP_COUNT(CAST(NULL AS STRING), 'a')", (None, "INT")),
+    ("REGEXP_INSTR('aXbXc', 'X')", (2, "INT")), ("REGEXP_INSTR('abc', 'z')", (0, "INT")),
+    ("REGEXP_INSTR('', '')", (1, "INT")), ("REGEXP_INSTR('𝄞ab', 'a')", (3, "INT")),   # 𝄞: two Java characters
+    ("REGEXP_INSTR('éab', 'a')", (2, "INT")), ("REGEXP_INSTR('abc', '(')", (None, "INT")),
+    ("REGEXP_SUBSTR('aXbXc', 'X.')", ("Xb", "STRING")), ("REGEXP_SUBSTR('abc', 'z')", (None, "STRING")),
+    ("REGEXP_SUBSTR('abc', '')", ("", "STRING")), ("REGEXP_SUBSTR('abc', '(b)(c)')", ("bc", "STRING")),
+    ("REGEXP_SUBSTR('abc', '(')", (None, "STRING")), ("REGEXP_SUBSTR('abc', CAST(NULL AS STRING))", (None, "STRING")),
+    ("REGEXP_EXTRACT_ALL('a1b22c333', '[a-z]([0-9]+)')", (["1", "22", "333"], "ARRAY<STRING>")),  # group 1 by default
+    ("REGEXP_EXTRACT_ALL('a1b22c333', '[a-z]([0-9]+)', 0)", (["a1", "b22", "c333"], "ARRAY<STRING>")),
+    ("REGEXP_EXTRACT_ALL('a1b22c333', '[a-z]([0-9]+)', 2)", (None, "ARRAY<STRING>")),
+    ("REGEXP_EXTRACT_ALL('a1b22c333', '[a-z]([0-9]+)', -1)", (None, "ARRAY<STRING>")),
+    ("REGEXP_EXTRACT_ALL('a1b22', '[a-z][0-9]+')", (None, "ARRAY<STRING>")),         # no group 1
+    ("REGEXP_EXTRACT_ALL('abc', '(z)')", ([], "ARRAY<STRING>")), ("REGEXP_EXTRACT_ALL('abc', '(', 0)", (None, "ARRAY<STRING>")),
+    ("REGEXP_EXTRACT_ALL('ab', '(x)?(a|b)', 1)", ([None, None], "ARRAY<STRING>")),
+    ("REGEXP_EXTRACT_ALL('abc', '(a)', CAST(1 AS BIGINT))", (["a"], "ARRAY<STRING>")),
+    ("REGEXP_EXTRACT_ALL('abc', '(a)', CAST(NULL AS INT))", (None, "ARRAY<STRING>")),
+])
+def test_elt_bin_and_regexp_functions_as_flinks(sql, expected):
+    assert _typed(sql) == expected
+
+
+def test_elt_bin_and_regexp_functions_of_columns_and_their_errors_as_flinks():
+    assert _typed("ELT(i, 'a', 'b')", i=(catalog.SqlType("INT"), -1)) == (None, "CHAR(1)")
+    assert _typed("REGEXP_COUNT(s, p)", s=(catalog.SqlType("STRING", nullable=False), "aa"),
+                  p=(catalog.SqlType("STRING", nullable=False), "a")) == (2, "INT")      # nullable all the same
+    with pytest.raises(TypeError, match="ClassCastException: class java.lang.Long cannot be cast"):
+        _typed("ELT(i, 'a', 'b')", i=(catalog.SqlType("BIGINT"), 1))              # Flink's job fails the same way
+    for sql, message in [("ELT(-1, 'a', 'b')", "Invalid function call:\nELT(INT NOT NULL, CHAR(1) NOT NULL, "
+                                                "CHAR(1) NOT NULL)"),
+                         ("ELT(1, 1, 2)", "Invalid function call:\nELT(INT NOT NULL, INT NOT NULL, INT NOT NULL)"),
+                         ("ELT(NULL, 'a', 'b')", "Illegal use of 'NULL'"), ("BIN(NULL)", "Illegal use of 'NULL'"),
+                         ("BIN(1.5)", "Cannot apply 'BIN' to arguments of type 'BIN(<DECIMAL(2, 1)>)'. Supported "
+                                      "form(s): 'BIN(<INTEGER>)'"),
+                         ("BIN(1, 2)", "Invalid number of arguments to function 'BIN'. Was expecting 1 arguments"),
+                         ("REGEXP_COUNT(1, 'b')", "Invalid function call:\nREGEXP_COUNT(INT NOT NULL, CHAR(1) NOT NULL)"),
+                         ("REGEXP_INSTR('abc', 'c', 1)", "No match found for function signature REGEXP_INSTR"),
+                         ("REGEXP_EXTRACT_ALL('abc', '(a)', '1')", "Invalid function call:\nREGEXP_EXTRACT_ALL("
+                                                                   "CHAR(3) NOT NULL, CHAR(3) NOT NULL, CHAR(1) NOT NULL)"),
+                         ("PRINTF(1, 2)", "Invalid function call:\nPRINTF(INT NOT NULL, INT NOT NULL)"),
+                         ("PRINTF()", "No match found for function signature PRINTF")]:
+        with pytest.raises(JavaStyleError) as raised:
+            _typed(sql)
+        assert message in raised.value.message, sql
+
+
+@pytest.mark.parametrize("sql, expected", [
+    # Java's Formatter of the values as Flink hands them over: what real PyFlink 2.3 printed
+    ("PRINTF('%s-%s', 'a', 1)", "a-1"), ("PRINTF('x')", "x"), ("PRINTF(CAST(NULL AS STRING), 1)", None),
+    ("PRINTF('%s|%d', CAST(NULL AS STRING), CAST(NULL AS INT))", "null|null"), ("PRINTF('%s', NULL)", "null"),
+    ("PRINTF('%s|%s|%s|%s', TRUE, 1.5, CAST(1.5 AS DOUBLE), CAST(1.25 AS FLOAT))", "true|1.5|1.5|1.25"),
+    ("PRINTF('%s|%s', DATE '2020-01-02', TIMESTAMP '2020-01-02 03:04:05.6')", "18263|2020-01-02T03:04:05.600"),
+    ("PRINTF('%s|%s', TIMESTAMP '2020-01-02 00:00:00', CAST(0.000000123 AS DECIMAL(10, 9)))", "2020-01-02T00:00|0.000000123"),
+    ("PRINTF('%5d|%-5d|%05d|%+d|%,d|%(d|% d', 42, 42, 42, 42, 1234567, -42, 42)", "   42|42   |00042|+42|1,234,567|(42)| 42"),
+    ("PRINTF('%(08d|%(8d|%0,10d', -1234, -1234, -1234567)", "(001234)|  (1234)|-1,234,567"),
+    ("PRINTF('%x|%X|%o|%08x|%#x|%#o', 255, 255, 8, 255, 255, 8)", "ff|FF|10|000000ff|0xff|010"),
+    ("PRINTF('%x|%x|%x|%o', -1, CAST(-1 AS BIGINT), CAST(-1 AS TINYINT), CAST(-1 AS SMALLINT))",
+     "ffffffff|ffffffffffffffff|ff|177777"),
+    ("PRINTF('%f|%.1f|%.0f|%.0f', CAST(1.5 AS DOUBLE), CAST(0.25 AS DOUBLE), CAST(0.5 AS DOUBLE), CAST(1.5 AS DOUBLE))",
+     "1.500000|0.3|1|2"),                                       # half up on the shortest digits, as Java rounds
+    ("PRINTF('%.2f|%.2f|%f', CAST(2.675 AS DOUBLE), CAST(1.005 AS DOUBLE), CAST(1.1 AS FLOAT))", "2.68|1.01|1.100000"),
+    ("PRINTF('%,.2f|%010.2f|%(.1f|%+.1f|% .1f|%-8.1f|', CAST(1234567.891 AS DOUBLE), CAST(-3.5 AS DOUBLE), "
+     "CAST(-3.5 AS DOUBLE), CAST(3.5 AS DOUBLE), CAST(3.5 AS DOUBLE), CAST(3.5 AS DOUBLE))",
+     "1,234,567.89|-000003.50|(3.5)|+3.5| 3.5|3.5     |"),
+    ("PRINTF('%E|%.0e|%#.0e|%12.3e', CAST(12345.678 AS DOUBLE), CAST(15 AS DOUBLE), CAST(25 AS DOUBLE), "
+     "CAST(-0.00012345 AS DOUBLE))", "1.234568E+04|2e+01|3.e+01|  -1.235e-04"),
+    ("PRINTF('%g|%g|%g|%g|%g|%.3g|%G|%g', CAST(12345.678 AS DOUBLE), CAST(0.0001 AS DOUBLE), CAST(0.00001 AS DOUBLE), "
+     "CAST(1234567 AS DOUBLE), CAST(0 AS DOUBLE), CAST(99950 AS DOUBLE), CAST(1e-10 AS DOUBLE), CAST(100000 AS DOUBLE))",
+     "12345.7|0.000100000|1.00000e-05|1.23457e+06|0.00000|1.00e+05|1.00000E-10|100000"),
+    ("PRINTF('%f|%e|%g|%(f', CAST('NaN' AS DOUBLE), CAST('Infinity' AS DOUBLE), CAST('-Infinity' AS DOUBLE), "
+     "CAST('-Infinity' AS DOUBLE))", "NaN|Infinity|-Infinity|(Infinity)"),
+    ("PRINTF('%a|%#.0f', CAST(1.0 AS DOUBLE), CAST(3 AS DOUBLE))", "0x1.0p0|3."),
+    ("PRINTF('%c|%-3c|%C|%c', 65, 66, 97, CAST(128512 AS INT))", "A|B  |A|😀"),
+    ("PRINTF('%S|%10s|%-4s|%.2s|%5.1s|', 'abc', 'abc', 'ab', 'abcdef', 'abc')", "ABC|       abc|ab  |ab|    a|"),
+    ("PRINTF('%.1b|%B|%5b|%b', TRUE, FALSE, 1, CAST(NULL AS STRING))", "t|FALSE| true|false"),
+    ("PRINTF('%h|%H|%h|%h|%h', 255, 255, CAST(10000000000 AS BIGINT), TRUE, CAST(1.5 AS DOUBLE))", "ff|FF|540be402|4cf|3ff80000"),
+    ("PRINTF('%%|%n|%5%|%-5%|')", "%|\n|    %|%    |"),
+    ("PRINTF('%2$s %1$s|%s %<s', 'a', 'b')", "b a|a a"), ("PRINTF('%s %2$s %s %<s %1$s', 'a', 'b', 'c')", "a b b b a"),
+    ("PRINTF('%s', 'a', 'b')", "a"), ("PRINTF('%s', 'é𝄞')", "é𝄞"),
+    # what Java's Formatter rejects: NULL
+    ("PRINTF('%s %s', 'a')", None), ("PRINTF('%q', 1)", None), ("PRINTF('%', 1)", None), ("PRINTF('%d', 'a')", None),
+    ("PRINTF('%f', 1.5)", None), ("PRINTF('%d', 1.5)", None), ("PRINTF('%f', 1)", None), ("PRINTF('%c', 'a')", None),
+    ("PRINTF('%c', -1)", None), ("PRINTF('%.2c', 65)", None), ("PRINTF('%+x', 5)", None), ("PRINTF('%#d', 5)", None),
+    ("PRINTF('%.2d', 5)", None), ("PRINTF('%-d', 5)", None), ("PRINTF('%-05d', 5)", None), ("PRINTF('%+ d', 5)", None),
+    ("PRINTF('%--5d', 5)", None), ("PRINTF('%#s', 'a')", None), ("PRINTF('%05s', 'a')", None), ("PRINTF('%#b', TRUE)", None),
+    ("PRINTF('%05%')", None), ("PRINTF('%5n')", None), ("PRINTF('%0$s', 'a')", None), ("PRINTF('%3$s', 'a', 'b')", None),
+    ("PRINTF('%<s', 'a')", None), ("PRINTF('%D', 1)", None), ("PRINTF('%.s', 'a')", None), ("PRINTF('%,e', 1e0)", None),
+    ("PRINTF('%#g', 1e0)", None), ("PRINTF('%tY', DATE '2020-01-02')", None),
+])
+def test_printf_as_flinks(sql, expected):
+    assert _typed(sql) == (expected, "STRING")
+
+
 # Kafka tables: where columns travel, and the table factory's checks with Flink's messages --------------------
 
 _KAFKA = "'connector' = 'kafka', 'topic' = 't', 'properties.bootstrap.servers' = 'b:1'"
