@@ -7,6 +7,8 @@ from typing import Union
 from pyflink_compat import missing
 from pyflink_compat.common.configuration import Configuration
 from pyflink_compat.util import session_zone
+
+VALUES_TABLE_PREFIX = "ValuesRows$"    # the tables of VALUES clauses (table_environment._register_values)
 from pyflink_compat.table.environment_settings import EnvironmentSettings
 from pyflink_compat.table.table_config import TableConfig
 
@@ -107,8 +109,10 @@ class TableEnvironment(_StandIns.TableEnvironment):
                 for statement in statements]
 
     def _register_values(self, table) -> str:
+        """A VALUES clause's rows as a catalog table under a name of its own, not listed (Flink names none)."""
         import attrs
-        name = self._unnamed()
+        self._values_count = getattr(self, "_values_count", -1) + 1
+        name = "%s%d" % (VALUES_TABLE_PREFIX, self._values_count)
         self._catalog()[name] = attrs.evolve(table, name=name)
         return name
 
@@ -309,10 +313,11 @@ class TableEnvironment(_StandIns.TableEnvironment):
                 raise validation_error("%s does not exist." % what)
 
     def list_tables(self):
-        return sorted(self._catalog())
+        return sorted(name for name in self._catalog() if not name.startswith(VALUES_TABLE_PREFIX))
 
     def list_views(self):
-        return sorted(name for name, table in self._catalog().items() if table.query is not None)
+        return sorted(name for name, table in self._catalog().items()
+                      if table.query is not None and not name.startswith(VALUES_TABLE_PREFIX))
 
     def list_temporary_tables(self):
         return [name for name in self.list_tables() if name not in self._permanent_names()]

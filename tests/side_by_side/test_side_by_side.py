@@ -319,7 +319,7 @@ CASES = [
          outputs={"keyed": Output(count=5, partitions=2, keys=True),
                   "totals": Output(count=6, partitions=2, keys=True),
                   "copy": Output(count=3 + 6 + 6, keys=True), "csv_out": Output(count=8, keys=True)},
-         prints=Prints(count=35 + 19 + 9 + 16 + 2 + 8 + 6 + 2 + 2, order="exact")),
+         prints=Prints(count=35 + 19 + 9 + 16 + 2 + 8 + 6 + 2 + 2 + 3 + 3, order="exact")),
     # Flink SQL word count of raw lines with CROSS JOIN UNNEST(SPLIT(...)) and GROUP BY into print (empty words
     # too: SPLIT keeps empty pieces); UNNEST with a filter, LEFT JOIN UNNEST ... ON TRUE, SPLIT / CARDINALITY /
     # SPLIT_INDEX printed as tableaus; COUNT(DISTINCT ...) / SUM(DISTINCT ...) in a GROUP BY changelog

@@ -71,8 +71,8 @@ class JobBuilder:
         return _lookup(self.tables, name)
 
     def add_insert(self, insert: exp.Insert):
-        if not isinstance(insert.this, exp.Table):
-            _refuse("INSERT INTO with a column list", "select the sink's columns in its order")
+        if isinstance(insert.this, exp.Schema):
+            insert = self._listed_columns_applied(insert)
         target = _insert_target(self.table(insert.this.name))
         select = insert.expression
         if isinstance(select, exp.Subquery):
@@ -231,6 +231,66 @@ class JobBuilder:
         rows = self._source_stream(source).flat_map(calc, output_type=_row_type(CatalogTable("q", tuple(columns),
                                                                                             {})))
         return rows.name("Calc").map(_insertion), columns
+
+    def _listed_columns_applied(self, insert: exp.Insert) -> exp.Insert:
+        """``INSERT INTO t (c, a) query``: the query's columns go to the listed ones in order, NULL to the others
+        (Flink's validator's checks and messages), as an INSERT of all of the sink's columns."""
+        target = _insert_target(self.table(insert.this.this.name))
+        names = [column.name for column in target.columns]
+        listed = []
+        for identifier in insert.this.expressions:
+            where = _position(identifier)
+            if identifier.name not in names:
+                raise expressions.validation_error("SQL validation failed. %s: Unknown target column '%s'"
+                                                   % (where, identifier.name))
+            if identifier.name in listed:
+                raise expressions.validation_error("SQL validation failed. %s: Target column '%s' is assigned more "
+                                                   "than once" % (where, identifier.name))
+            listed.append(identifier.name)
+        query = insert.expression.this if isinstance(insert.expression, exp.Subquery) else insert.expression
+        query = self._star_expanded(query)
+        rows = query.expressions if isinstance(query, exp.Values) else [query]
+        if not isinstance(query, (exp.Select, exp.Values)) or any(
+                isinstance(item, exp.Star) or isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
+                for item in (query.expressions if isinstance(query, exp.Select) else ())):
+            _refuse("INSERT INTO a column list of %s" % ("SELECT *" if isinstance(query, exp.Select) else
+                                                         type(query).__name__.upper()),
+                    "name the query's columns, or select the sink's columns in its order")
+        for row in rows:
+            if len(row.expressions) != len(listed):
+                spans = [node.meta for node in row.walk() if node.meta.get("start") is not None]
+                start = min(meta["start"] for meta in spans) - len("SELECT ") if spans else -1
+                end = max(meta["end"] for meta in spans) if spans else -1
+                raise expressions.validation_error(
+                    "SQL validation failed. From line 1, column %d to line 1, column %d: Number of columns must "
+                    "match number of query columns" % (start + 1, end + 1))
+        for column in target.columns:
+            if column.name not in listed and not column.type.nullable:
+                raise expressions.validation_error("SQL validation failed. At line 0, column 0: Column '%s' has no "
+                                                   "default value and does not allow NULLs" % column.name)
+        from pyflink_compat.table.sql.dialect import parse_type
+        query = query.copy()
+        for row in (query.expressions if isinstance(query, exp.Values) else [query]):
+            given = list(row.expressions)
+            row.set("expressions", [
+                given[listed.index(column.name)] if column.name in listed else
+                exp.alias_(exp.Cast(this=exp.Null(), to=parse_type(column.type.text())), column.name, quoted=True)
+                if isinstance(query, exp.Select) else exp.Cast(this=exp.Null(), to=parse_type(column.type.text()))
+                for column in target.columns])
+        return exp.Insert(this=insert.this.this.copy(), expression=query, conflict=insert.args.get("conflict"))
+
+    def _star_expanded(self, query):
+        """``SELECT * FROM t`` (what VALUES rows become) with t's columns named instead of '*'."""
+        if not isinstance(query, exp.Select) or query.args.get("joins") or len(query.expressions) != 1 \
+                or not isinstance(query.expressions[0], exp.Star):
+            return query
+        source = query.args.get("from_")
+        if source is None or not isinstance(source.this, exp.Table) or source.this.name not in self.tables:
+            return query
+        expanded = query.copy()
+        expanded.set("expressions", [exp.column(column.name, quoted=True)
+                                     for column in self.tables[source.this.name].columns if not column.virtual])
+        return expanded
 
     def _check_on_conflict(self, strategy: str, target: CatalogTable, query):
         """Flink 2.3's ON CONFLICT: for sinks taking updates only; DO DEDUPLICATE writes each change as it comes
@@ -1714,6 +1774,14 @@ def _with_computed_columns(table: CatalogTable):
 
 def _group_key(pair):
     return pair[0]
+
+
+def _position(node) -> str:
+    """Where a parsed name stands in the statement, as Calcite's validator says it."""
+    line, start, end = node.meta.get("line", 1), node.meta.get("start", -1) + 1, node.meta.get("end", -1) + 1
+    if start == end:
+        return "At line %d, column %d" % (line, start)
+    return "From line %d, column %d to line %d, column %d" % (line, start, line, end)
 
 
 def _keyed_by(positions):

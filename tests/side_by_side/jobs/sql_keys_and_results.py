@@ -14,7 +14,8 @@
 3. an 'upsert-kafka' table read (ChangelogNormalize: +I, -U / +U per update, -D per tombstone, a repeated row
    or a tombstone of an unknown key changes nothing; a filter makes updates insertions or deletions) into print
    and another upsert-kafka table, and as a tableau; a GROUP BY of it (its rows taken back and added again);
-   ON CONFLICT DO DEDUPLICATE into an upsert-kafka table, and the clause's misuses.
+   ON CONFLICT DO DEDUPLICATE into an upsert-kafka table, and the clause's misuses; INSERT INTO with a column list
+   (and its misuses).
 4. the 'csv' format: a key and a value in CSV read with ignore-parse-errors (a bad field is NULL, a row of too
    many fields skipped, missing trailing fields NULL, quotes and a quoted line break), written with a two-column
    CSV key and a ';'-delimited value with a null literal (values quoted as Jackson's CSV writer quotes them,
@@ -102,8 +103,16 @@ t_env.execute_sql("""
         'key.format' = 'json', 'value.format' = 'json')""" % (copy_topic, brokers))
 t_env.execute_sql("INSERT INTO signed_copy SELECT usr, amount > 0, SUM(amount) FROM events WHERE usr IS NOT NULL "
                   "GROUP BY usr, amount > 0 ON CONFLICT DO DEDUPLICATE").wait()
+# INSERT INTO with a column list: the query's columns go to the listed ones, NULL to the others
+t_env.execute_sql("CREATE TABLE listed (id INT, usr STRING, note STRING) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'listed')")
+t_env.execute_sql("INSERT INTO listed (note, id) SELECT note, id FROM events WHERE id < 3").wait()
+t_env.execute_sql("INSERT INTO listed (usr) VALUES ('v')").wait()
 for statement in ("INSERT INTO keyed SELECT id, usr, amount FROM events ON CONFLICT DO DEDUPLICATE",
-                  "INSERT INTO big_copy SELECT usr, amount FROM events ON CONFLICT DO NOTHING"):
+                  "INSERT INTO big_copy SELECT usr, amount FROM events ON CONFLICT DO NOTHING",
+                  "INSERT INTO listed (id, nope) SELECT id, usr FROM events",
+                  "INSERT INTO listed (id, id) SELECT id, id FROM events",
+                  "INSERT INTO listed (id, usr) SELECT id FROM events"):
     try:
         t_env.execute_sql(statement)
     except Exception as error:
