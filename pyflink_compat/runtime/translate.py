@@ -542,11 +542,6 @@ def job_routes(sinks, shared: bool = True) -> List[Route]:
         chains = sink.routes()
         if sink.kind == graph.DISCARD_SINK:          # a key_by nothing reads runs up to its input
             chains = [_without_trailing_key_by(chain) for chain in chains]
-        # a two-input operation's output merged with a stream that does not go through the same last operation
-        two_input = any(node.kind in graph.TWO_INPUT_KINDS for chain in chains for node in chain)
-        if two_input and len({id(_last_stage_operator(chain)) for chain in chains}) > 1:
-            raise UnsupportedFeatureError(
-                "DataStream.union of the output of a two-input operation with another stream", "multi-input-streams")
         for branch, chain in enumerate(chains):
             last = _last_stage_operator(chain)
             if last is None:

@@ -101,6 +101,19 @@ def test_a_connect_of_two_streams_each_out_of_its_own_keyed_operation(spark, env
     assert {parity: max(total for p, total in sums_by_parity if p == parity) for parity in (0, 1)} == {0: 8, 1: 5}
 
 
+def test_a_co_maps_output_merged_with_another_stream_into_a_sink_and_into_a_keyed_operation(spark, env):
+    env.set_parallelism(1)
+    ints, more, others = (env.from_collection(values, type_info=Types.INT()) for values in ([1, 2], [3], [4, 5]))
+    mapped = ints.connect(more).map(AddTwoAddOne(), output_type=Types.INT())          # 3, 4 and 4
+    assert collected(mapped.union(others)) == sorted(str(v) for v in [3, 4, 4, 4, 5])
+    # then keyed: a rolling count per value over both
+    counted = mapped.union(others).map(lambda v: (v, 1), output_type=Types.TUPLE([Types.INT(), Types.INT()])) \
+        .key_by(lambda pair: pair[0]).reduce(lambda a, b: (a[0], a[1] + b[1]))
+    with counted.execute_and_collect() as results:
+        counts = [tuple(value) for value in results]
+    assert sorted(counts) == [(3, 1), (4, 1), (4, 2), (4, 3), (5, 1)]
+
+
 class Mark(CoMapFunction):
     def map1(self, value):
         return None if value == 0 else "one:%d" % value       # a None result is dropped, as in PyFlink
