@@ -221,7 +221,24 @@ def _substring_of(text: str, start: int, count=None) -> str:
     return text[begin:] if count is None else text[begin:begin + count]
 
 
+def fitted(text: str, target: SqlType) -> str:
+    """A text as a CHAR(n) or VARCHAR(n) holds it: cut to n characters, a CHAR(n) padded with spaces to n, as
+    Flink's CAST and its sinks fit strings to their length (a STRING has none)."""
+    if text is None or target.length is None:
+        return text
+    text = text[:target.length]
+    return text.ljust(target.length) if target.fixed_length else text
+
+
 def cast_value(value, target: SqlType, source: SqlType = None):
+    if value is None:
+        return None
+    if target.name == "STRING" and target.length is not None:
+        return fitted(_cast_value(value, target, source), target)
+    return _cast_value(value, target, source)
+
+
+def _cast_value(value, target: SqlType, source: SqlType = None):
     if value is None:
         return None
     name = target.name
@@ -275,6 +292,8 @@ def cast_value(value, target: SqlType, source: SqlType = None):
             value = float(value)
         return sql_values.single_precision(float(value)) if name == "FLOAT" else float(value)
     if name == "STRING":
+        if isinstance(value, bool):
+            return "TRUE" if value else "FALSE"      # Flink's cast of a BOOLEAN to a string
         from pyflink_compat.common.types import _java_str
         return _java_str(value)
     if name == "BOOLEAN":

@@ -336,6 +336,9 @@ class JobBuilder:
         enforcer = self._not_null_enforcer(target, changelog=True)
         if enforcer is not None:
             changes = changes.flat_map(enforcer).name("ConstraintEnforcer")
+        lengths = _length_enforcer(target, changelog=True)
+        if lengths is not None:
+            changes = changes.map(lengths).name("ConstraintEnforcer")
         if target.option("connector") == kafka_table.UPSERT_KAFKA:
             primary = [[column.name for column in target.columns].index(name) for name in target.primary_key]
             if upsert_key is not None and not set(upsert_key) <= set(primary):
@@ -678,6 +681,9 @@ class JobBuilder:
         enforcer = None if connector == "blackhole" else self._not_null_enforcer(table, changelog=False)
         if enforcer is not None:
             rows = rows.flat_map(enforcer, output_type=_row_type(table)).name("ConstraintEnforcer")
+        lengths = None if connector == "blackhole" else _length_enforcer(table, changelog=False)
+        if lengths is not None:
+            rows = rows.map(lengths, output_type=_row_type(table)).name("ConstraintEnforcer")
         if connector == "print":
             identifier = table.option("print-identifier")
             if table.option("standard-error", "false") == "true":
@@ -2118,6 +2124,35 @@ class _NotNullEnforcer:
                     "configuration 'table.exec.sink.not-null-enforcer'='DROP' to suppress this exception and drop "
                     "such records silently." % name, "process")
         yield element
+
+
+def _length_enforcer(table: CatalogTable, changelog: bool):
+    """Flink's sink constraint enforcer of the table's CHAR(n) and VARCHAR(n) columns: a longer string is cut to
+    n characters, a shorter one of a CHAR(n) padded with spaces (also a CHAR(3) value in a CHAR(5) column);
+    None: the table has no such column."""
+    columns = [(i, column.type) for i, column in enumerate(table.columns)
+               if column.type.name == "STRING" and column.type.length is not None]
+    return _LengthEnforcer(columns, changelog) if columns else None
+
+
+class _LengthEnforcer:
+    """Fits the strings of the CHAR(n) / VARCHAR(n) columns of the rows (or of the changes' values) going into a
+    sink to their lengths."""
+
+    def __init__(self, columns, changelog: bool):
+        self.columns, self.changelog = columns, changelog
+
+    def __call__(self, element):
+        from pyflink_compat.common.types import Row
+        values = list(element[1] if self.changelog else element)
+        for position, column_type in self.columns:
+            values[position] = expressions.fitted(values[position], column_type)
+        if self.changelog:
+            return (element[0], tuple(values)) + tuple(element[2:])
+        fitted = Row(*values)
+        if isinstance(element, Row):
+            fitted.set_row_kind(element.get_row_kind())
+        return fitted
 
 
 def _refuse_window_table_without_aggregation(source: CatalogTable):
