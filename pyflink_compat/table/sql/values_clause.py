@@ -1,8 +1,8 @@
 """SQL ``VALUES`` rows (``INSERT INTO t VALUES (...), (...)``, ``FROM (VALUES ...) AS v(a, b)``, a bare
 ``VALUES`` query) as bounded tables of their rows, typed as Flink types them: per column the common type of
-its rows (integers INT, exact numbers DECIMAL(p, s) wide enough for every row, strings VARCHAR of the longest),
-NOT NULL unless a row gives NULL. A row's values are constant expressions, evaluated once when the statement is
-parsed."""
+its rows (integers INT, exact numbers DECIMAL(p, s) wide enough for every row, strings CHAR(n) when all are,
+else VARCHAR of the longest, STRING when a row is one), NOT NULL unless a row gives NULL. A row's values are
+constant expressions, evaluated once when the statement is parsed."""
 from typing import Callable, List, Optional
 
 import attrs
@@ -52,11 +52,9 @@ def values_table(node: exp.Values, names: Optional[List[str]]) -> CatalogTable:
         raise validation_error("SQL validation failed. List of column aliases must have same degree as table; "
                                "table has %d columns ('%s'), whereas alias list has %d columns"
                                % (len(types), "', '".join("EXPR$%d" % i for i in range(len(types))), len(names)))
+    # strings: CHAR(n) when every row is a CHAR(n) (a NULL too: CAST(NULL AS CHAR(n))), else a VARCHAR of the
+    # longest, a STRING when a row is one (CAST(NULL AS STRING)), as the common type of the rows
     rows = [tuple(_converted(value, t) for value, t in zip(row, types)) for row in rows]
-    for i, t in enumerate(types):          # CHAR(n) when every string is n long, else VARCHAR(the longest)
-        if t.name == "STRING":
-            lengths = {len(row[i]) for row in rows if isinstance(row[i], str)} or {1}
-            types[i] = attrs.evolve(t, length=max(lengths), fixed_length=len(lengths) == 1)
     columns = tuple(Column(name, attrs.evolve(t, origin=name)) for name, t in zip(names, types))
     return CatalogTable("values", columns, {}, None, ElementsRelation(tuple(rows)))
 
