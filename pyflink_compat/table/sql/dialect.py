@@ -109,6 +109,19 @@ def _timestamp_literal(parser, literal, data_type):
     return parser.expression(exp.Cast(this=literal, to=exp.DataType.build("TIMESTAMP(%d)" % len(fraction.strip()))))
 
 
+# the meta key of a call of a function sqlglot knows with fewer (or more) arguments than sqlglot takes: the
+# call is kept as an exp.Anonymous of its name for the compiler to fail as Flink's validator does
+WRONG_ARGUMENT_COUNT = "flink_wrong_argument_count"
+
+# the functions whose wrong argument counts reach the compiler; any other such call stays a parse error
+ARGUMENT_COUNT_CHECKED = frozenset((
+    "ELT", "REGEXP_COUNT", "REGEXP_INSTR", "REGEXP_SUBSTR", "REGEXP_EXTRACT_ALL", "STARTSWITH", "ENDSWITH",
+    "TRANSLATE", "LPAD", "RPAD", "REPEAT", "LEFT", "RIGHT", "REPLACE", "LOCATE", "SPLIT_INDEX", "REGEXP_REPLACE",
+    "REGEXP_EXTRACT", "INSTR", "SHA2", "POWER", "ATAN2", "NULLIF", "IF", "REGEXP", "DATE_FORMAT", "MD5", "UPPER",
+    "HEX", "CHR", "LTRIM", "RTRIM", "INITCAP", "BIN", "REVERSE", "TO_BASE64", "LOG", "TRUNCATE", "ROUND", "SUBSTR",
+    "CONCAT"))
+
+
 class Flink(Dialect):
     class Tokenizer(Tokenizer):
         # SESSION is Flink's session window function (GROUP BY SESSION(ts, INTERVAL ...)), not a keyword
@@ -139,6 +152,32 @@ class Flink(Dialect):
                 self.raise_error("ON CONFLICT takes DO DEDUPLICATE, DO NOTHING or DO ERROR", start)
             return conflict
         TYPE_LITERAL_PARSERS = {**Parser.TYPE_LITERAL_PARSERS, exp.DType.TIMESTAMP: _timestamp_literal}
+
+        def _parse_function_call(self, *args, **kwargs):
+            # the name of each call being parsed (the innermost last), for validate_expression
+            calls = self.__dict__.setdefault("_flink_calls", [])
+            calls.append(self._curr.text.upper() if self._curr else None)
+            try:
+                return super()._parse_function_call(*args, **kwargs)
+            finally:
+                calls.pop()
+
+        def validate_expression(self, expression, args=None):
+            """A call of a function sqlglot knows, with an argument count sqlglot does not take (``ELT(1)``,
+            ``LPAD('a')``), as an exp.Anonymous of its name marked WRONG_ARGUMENT_COUNT: Flink fails it in its
+            validator, not in its parser."""
+            calls = self.__dict__.get("_flink_calls")
+            name = calls[-1] if calls else None
+            if args is not None and name in ARGUMENT_COUNT_CHECKED and isinstance(expression, exp.Func) \
+                    and not isinstance(expression, exp.Anonymous):
+                messages = expression.error_messages(args)
+                if messages and all(message.startswith(("Required keyword", "The number of provided arguments"))
+                                    for message in messages) \
+                        and all(isinstance(each, exp.Expr) and not isinstance(each, exp.PropertyEQ) for each in args):
+                    call = exp.Anonymous(this=name, expressions=list(args))
+                    call.meta[WRONG_ARGUMENT_COUNT] = True
+                    return call
+            return super().validate_expression(expression, args)
 
     class Generator(Generator):
         TRANSFORMS = {**Generator.TRANSFORMS, JsonValue: _json_value_sql}
