@@ -1358,3 +1358,95 @@ def test_the_sink_upsert_materializer_writes_each_primary_keys_live_row_whatever
     assert [record for record, _ in out.records] == [
         ("+I", (1, "one", 2)), ("+U", (1, None, 5)), ("+U", (1, "one", 7)), ("-D", (1, "one", 7)),
         ("+I", (2, "x", 1)), ("+U", (2, "y", 2)), ("+U", (2, "x", 1))]
+
+
+@pytest.mark.parametrize("sql, expected", [
+    # the values and types real PyFlink 2.3 gives: a CHAR(n) is padded with spaces to n, a longer text cut
+    ("CAST('b' AS CHAR(5))", ("b    ", "CHAR(5) NOT NULL")), ("CAST('b' AS CHAR(5)) || '|'", ("b    |", "CHAR(6) NOT NULL")),
+    ("CHAR_LENGTH(CAST('b' AS CHAR(5)))", (5, "INT NOT NULL")), ("CAST('abcdef' AS CHAR(3))", ("abc", "CHAR(3) NOT NULL")),
+    ("CAST('abcdef' AS VARCHAR(3))", ("abc", "VARCHAR(3) NOT NULL")), ("CAST('ab' AS VARCHAR(5)) || '|'", ("ab|", "VARCHAR(6) NOT NULL")),
+    ("CAST(12 AS CHAR(5))", ("12   ", "CHAR(5) NOT NULL")), ("CAST(TRUE AS CHAR(6))", ("TRUE  ", "CHAR(6) NOT NULL")),
+    ("CAST(TRUE AS STRING)", ("TRUE", "STRING NOT NULL")), ("CAST(FALSE AS VARCHAR(3))", ("FAL", "VARCHAR(3) NOT NULL")),
+    ("CAST(NULL AS CHAR(3))", (None, "CHAR(3)")), ("CAST(1.5 AS CHAR(2))", ("1.", "CHAR(2) NOT NULL")),
+    ("CAST(12345 AS CHAR(3))", ("123", "CHAR(3) NOT NULL")), ("CAST(DATE '2020-01-02' AS CHAR(12))", ("2020-01-02  ", "CHAR(12) NOT NULL")),
+    ("CAST(TIMESTAMP '2020-01-02 03:04:05' AS CHAR(22))", ("2020-01-02 03:04:05   ", "CHAR(22) NOT NULL")),
+    ("CONCAT(CAST('b' AS CHAR(3)), 'x')", ("b  x", "STRING NOT NULL")),
+    ("CAST('b' AS CHAR(3)) || CAST('c' AS CHAR(2))", ("b  c ", "CHAR(5) NOT NULL")),
+    ("UPPER(CAST('b' AS CHAR(3)))", ("B  ", "CHAR(3) NOT NULL")),
+    ("CAST(CAST('b' AS CHAR(5)) AS STRING)", ("b    ", "STRING NOT NULL")),
+    ("CAST(CAST('b' AS CHAR(5)) AS CHAR(2))", ("b ", "CHAR(2) NOT NULL")), ("TRY_CAST('b' AS CHAR(4))", ("b   ", "CHAR(4)")),
+    # compared as the padded texts they are
+    ("CAST('a' AS CHAR(3)) = 'a'", (False, "BOOLEAN")), ("CAST('a' AS CHAR(3)) = 'a  '", (True, "BOOLEAN")),
+    ("CAST('a' AS CHAR(3)) = CAST('a' AS VARCHAR(3))", (False, "BOOLEAN")), ("CAST('a' AS CHAR(3)) LIKE 'a'", (False, "BOOLEAN")),
+    ("CASE WHEN TRUE THEN CAST('a' AS CHAR(3)) ELSE 'bcd' END", ("a  ", "CHAR(3) NOT NULL")),
+])
+def test_casts_to_char_pad_and_cut_as_flinks(sql, expected):
+    assert _typed(sql) == expected
+
+
+def test_a_char_column_is_padded_by_its_cast_and_a_sink_fits_char_and_varchar_columns_as_flinks():
+    column = catalog.SqlType("STRING")
+    assert _typed("CAST(s AS CHAR(4)) || '|'", s=(column, "ab")) == ("ab  |", "CHAR(5)")
+    assert _typed("CAST(s AS CHAR(4))", s=(column, "abcdef")) == ("abcd", "CHAR(4)")
+    # INSERT INTO a print table (c CHAR(5), v VARCHAR(5), s STRING): Flink's sink pads and cuts
+    sink = _table("CREATE TABLE p (c CHAR(5), v VARCHAR(5), s STRING, n INT) WITH ('connector' = 'print')")
+    from pyflink_compat.common.types import Row
+    fit = planner._length_enforcer(sink, changelog=False)
+    assert tuple(fit(Row("x", "abcdefgh", "abcdefgh", 1))) == ("x    ", "abcde", "abcdefgh", 1)
+    assert tuple(fit(Row("abcdefg", "ab ", None, 2))) == ("abcde", "ab ", None, 2)
+    assert tuple(fit(Row(None, None, "z", 3))) == (None, None, "z", 3)
+    changes = planner._length_enforcer(sink, changelog=True)
+    assert changes(("+I", ("ab", "b", "c", 4))) == ("+I", ("ab   ", "b", "c", 4))
+    assert planner._length_enforcer(_table("CREATE TABLE q (s STRING) WITH ('connector' = 'print')"), False) is None
+
+
+@pytest.mark.parametrize("sql, expected", [
+    # the types PyFlink 2.3 prints: the rows' common type, a row typed by a CAST of NULL included
+    ("SELECT * FROM (VALUES ('x'), (CAST(NULL AS STRING))) AS v(a)", "STRING"),
+    ("SELECT * FROM (VALUES ('ab'), ('abc')) AS v(a)", "VARCHAR(3) NOT NULL"),
+    ("SELECT * FROM (VALUES ('ab'), ('abc'), (CAST(NULL AS STRING))) AS v(a)", "STRING"),
+    ("SELECT * FROM (VALUES ('ab'), ('ab')) AS v(a)", "CHAR(2) NOT NULL"),
+    ("SELECT * FROM (VALUES ('ab'), (CAST(NULL AS CHAR(2)))) AS v(a)", "CHAR(2)"),
+    ("SELECT * FROM (VALUES ('ab'), (CAST(NULL AS CHAR(4)))) AS v(a)", "VARCHAR(4)"),
+    ("SELECT * FROM (VALUES ('ab'), (CAST(NULL AS VARCHAR(5)))) AS v(a)", "VARCHAR(5)"),
+    ("SELECT * FROM (VALUES ('ab'), (CAST('x' AS VARCHAR(1)))) AS v(a)", "VARCHAR(2) NOT NULL"),
+    ("VALUES ('x'), (CAST(NULL AS STRING))", "STRING"),
+])
+def test_values_strings_are_typed_by_the_common_type_of_the_rows_as_flinks(sql, expected):
+    assert _values(sql).columns[0].type.text() == expected
+
+
+def test_values_rows_keep_their_strings_as_they_are():
+    assert _values("SELECT * FROM (VALUES ('ab'), (CAST('x' AS CHAR(3)))) AS v(a)").query.rows == (("ab",), ("x  ",))
+
+
+@pytest.mark.parametrize("sql, message", [
+    # calls of functions sqlglot knows with an argument count it does not take: PyFlink 2.3's validator errors
+    ("ELT(1)", "No match found for function signature ELT(<NUMERIC>)."),
+    ("ELT()", "No match found for function signature ELT()."),
+    ("ELT('a')", "No match found for function signature ELT(<CHARACTER>)."),
+    ("ELT(TRUE)", "No match found for function signature ELT(<BOOLEAN>)."),
+    ("ELT(DATE '2020-01-01')", "No match found for function signature ELT(<DATE>)."),
+    ("ELT(NULL)", "Illegal use of 'NULL'"),
+    ("REGEXP_COUNT('abc')", "No match found for function signature REGEXP_COUNT(<CHARACTER>)."),
+    ("REGEXP_COUNT(1.5)", "No match found for function signature REGEXP_COUNT(<NUMERIC>)."),
+    ("REGEXP_INSTR('a')", "No match found for function signature REGEXP_INSTR(<CHARACTER>)."),
+    ("REGEXP_SUBSTR('a')", "No match found for function signature REGEXP_SUBSTR(<CHARACTER>)."),
+    ("REGEXP_EXTRACT_ALL()", "No match found for function signature REGEXP_EXTRACT_ALL()."),
+    ("STARTSWITH('a')", "No match found for function signature STARTSWITH(<CHARACTER>)."),
+    ("TRANSLATE('a', 'b')", "No match found for function signature TRANSLATE3(<CHARACTER>, <CHARACTER>)."),
+    ("LPAD('a')", "Invalid number of arguments to function 'LPAD'. Was expecting 3 arguments"),
+    ("REPEAT('a')", "Invalid number of arguments to function 'REPEAT'. Was expecting 2 arguments"),
+    ("LEFT('a')", "Invalid number of arguments to function 'LEFT'. Was expecting 2 arguments"),
+    ("LOCATE('a')", "Invalid number of arguments to function 'LOCATE'. Was expecting 2 arguments"),
+    ("REGEXP_EXTRACT()", "Invalid number of arguments to function 'REGEXP_EXTRACT'. Was expecting 2 arguments"),
+    ("POWER(2)", "Invalid number of arguments to function 'POWER'. Was expecting 2 arguments"),
+    ("NULLIF(1)", "Invalid number of arguments to function 'NULLIF'. Was expecting 2 arguments"),
+    ("UPPER()", "Invalid number of arguments to function 'UPPER'. Was expecting 1 arguments"),
+    ("REVERSE('a', 'b')", "Invalid number of arguments to function 'REVERSE'. Was expecting 1 arguments"),
+    ("ROUND()", "Invalid number of arguments to function 'ROUND'. Was expecting 1 arguments"),
+])
+def test_calls_with_an_argument_count_the_function_does_not_take_fail_in_validation_as_flinks(sql, message):
+    with pytest.raises(JavaStyleError, match="ValidationException") as error:
+        _typed(sql)
+    assert message in str(error.value)
