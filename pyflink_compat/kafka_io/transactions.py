@@ -160,10 +160,8 @@ class TaskTransaction:
         marker = {TopicPartition(self.spec.topic, 0): OffsetAndMetadata(self.batch_id + 1, "", -1)}
         _with_deadline("Adding the EXACTLY_ONCE marker to transaction '%s'" % self.id,
                        lambda: self.producer.send_offsets_to_transaction(marker, self.group), servers=self.servers)
-        written = _end_offsets(self.spec, "read_uncommitted")      # this transaction's records are below these
         _with_deadline("Committing Kafka transaction '%s'" % self.id, self.producer.commit_transaction,
                        servers=self.servers)
-        _await_stable(self.spec, written, self.id)
         # The same marker again, outside the transaction. On Apache Kafka it is already there. Tansu (the test
         # broker) was seen to stop storing a group's transactional offset commits after a kill, and a re-run
         # then wrote its micro-batch again; this keeps the marker right there too, except for a crash in the
@@ -190,52 +188,6 @@ class TaskTransaction:
         except BaseException as e:           # noqa: B902
             log.debug("aborting %s failed: %s", self.id, e)
         self.close()
-
-
-# How long a task waits, after its commit returned, for the commit to be visible to read_committed readers.
-STABLE_WAIT_S = 10.0
-
-
-def _offsets_reader(isolation: str):
-    def build(properties):
-        from kafka import KafkaConsumer
-        return KafkaConsumer(isolation_level=isolation, enable_auto_commit=False, **kprops.admin_config(properties))
-    return build
-
-
-def _end_offsets(spec, isolation: str) -> dict:
-    """The end offsets of the sink topic's partitions as a reader of ``isolation`` sees them ({} if unknown)."""
-    from kafka import TopicPartition
-    from pyflink_compat.kafka_io.clients import per_worker_client
-    try:
-        reader = per_worker_client("offsets-reader-" + isolation, spec.properties, _offsets_reader(isolation))
-        partitions = reader.partitions_for_topic(spec.topic) or ()
-        return _with_deadline("Reading the end offsets of '%s'" % spec.topic,
-                              lambda: reader.end_offsets([TopicPartition(spec.topic, p) for p in partitions]),
-                              deadline_s=STABLE_WAIT_S, servers=spec.bootstrap_servers)
-    except Exception as e:               # only a wait depends on it
-        log.debug("reading the end offsets of %s failed: %s", spec.topic, e)
-        return {}
-
-
-def _await_stable(spec, written: dict, transaction: str):
-    """Wait until read_committed readers see the sink topic up to ``written`` (the end offsets before the
-    commit, past this transaction's records): the commit is then complete on the broker, not only accepted.
-    The next micro-batch's task starts a new producer of the same transactional id; Tansu (the test broker) was
-    seen to lose a micro-batch's records when that producer's init_transactions met a commit it had accepted
-    but not completed. Apache Kafka completes such a commit first; there the wait ends at once."""
-    import time
-    deadline = time.monotonic() + STABLE_WAIT_S
-    while written:
-        stable = _end_offsets(spec, "read_committed")
-        if stable and all(stable.get(tp, -1) >= offset for tp, offset in written.items()):
-            return
-        if time.monotonic() >= deadline:
-            log.warning("Kafka transaction '%s' was committed, but read_committed readers of '%s' do not see it "
-                        "complete after %.0f s (another transaction of the topic still open?)",
-                        transaction, spec.topic, STABLE_WAIT_S)
-            return
-        time.sleep(0.01)
 
 
 def abort_lingering(spec, tasks: int):
