@@ -1,9 +1,9 @@
 """Mirror of ``pyflink.common.restart_strategy``.
 
-Restart strategies are not applied (a failure fails the job; porting guide, sections unsupported-apis and
-flink-1-names). The configurations exist as values, as in Flink 1.x: the factories build them, Flink 1.x's
+The configurations exist as values, as in Flink 1.x: the factories build them, Flink 1.x's
 ``set_restart_strategy`` (on the environment or its ``ExecutionConfig``) writes the matching Flink 2.x
-configuration (``restart-strategy.type`` and its options) and ``get_restart_strategy`` reads it back.
+configuration (``restart-strategy.type`` and its options) and ``get_restart_strategy`` reads it back. The job
+applies that configuration (``runtime/restarts.py``; porting guide, section restarts).
 """
 from abc import ABCMeta
 from datetime import timedelta
@@ -13,8 +13,8 @@ from pyflink_compat.util.exceptions import unsupported
 
 __all__ = ['RestartStrategies', 'RestartStrategyConfiguration']
 
-_SECTION = "unsupported-apis"
-_REASON = "a failure fails the job"
+_SECTION = "restarts"
+_REASON = "set the restart-strategy.exponential-delay.* configuration keys"
 
 TYPE_KEY = "restart-strategy.type"
 FIXED_DELAY_ATTEMPTS_KEY = "restart-strategy.fixed-delay.attempts"
@@ -51,7 +51,7 @@ def _java_duration(delta: timedelta) -> str:
 
 
 class RestartStrategyConfiguration(object, metaclass=ABCMeta):
-    """A restart strategy's settings (recorded; pyflink-compat does not restart a failed job)."""
+    """A restart strategy's settings (the job applies them through its configuration)."""
 
     def __init__(self, j_restart_strategy_configuration):
         self._j_restart_strategy_configuration = j_restart_strategy_configuration

@@ -2,7 +2,9 @@
 
 A bounded query is stopped once its source's end offset reaches the stopping
 offsets (Spark streaming queries never end by themselves); any query failing
-fails the job and stops the others, as a Flink job fails as a whole.
+stops the others, as a Flink job fails as a whole. The job's restart strategy
+(``restarts``) then starts them all again from their last completed micro-batch,
+or fails the job.
 """
 import concurrent.futures
 import logging
@@ -18,7 +20,7 @@ from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobSt
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
 from pyflink_compat.plan import flink_json, graph
 from pyflink_compat.plan.job import JobPlan
-from pyflink_compat.runtime import (checkpoints, idle_planners, launch, session, translate, warm_up,
+from pyflink_compat.runtime import (checkpoints, idle_planners, launch, restarts, session, translate, warm_up,
                                     worker_python)
 
 log = logging.getLogger("pyflink_compat")
@@ -31,6 +33,9 @@ STOP_DEADLINE_S = 60.0
 class JobExecutionError(Py4JJavaError, RuntimeError):
     """The job failed; the message names the failing task and the cause. A ``Py4JJavaError``, as the error
     PyFlink's ``execute()`` raises, so that a job's ``except Py4JJavaError`` catches it."""
+
+    # False for failures a restart cannot mend (the driver JVM is gone)
+    restartable = True
 
     def __init__(self, message: str):
         Exception.__init__(self, message)
@@ -133,6 +138,8 @@ class JobRun:
         self._thread = None
         self._checkpoints = None
         self._started_at = None
+        self._restart_strategy: Optional[restarts.RestartStrategy] = None
+        self.restarts = 0                 # Flink's numRestarts
         # execute_async: nobody waits on the job, so its failure is logged when it happens (execute() raises it)
         self.log_failure = False
 
@@ -142,26 +149,23 @@ class JobRun:
         """Plan and start every query; planning errors (broker, topic, config) raise here."""
         self._started_at = time.monotonic()
         configuration = self.job.configuration
+        try:
+            self._restart_strategy = restarts.from_configuration(configuration,
+                                                                 checkpoints.checkpointing_enabled(self.job))
+        except restarts.RestartConfigurationError as e:
+            from pyflink_compat.util.exceptions import JavaStyleError
+            raise JavaStyleError("java.lang.IllegalArgumentException", str(e), "execute") from None
         self._checkpoints = checkpoints.plan(self.job, self.job_name, str(self.job_id))
-        restart = str(configuration.get("restart-strategy.type") or "").strip().lower()
-        if restart and restart not in ("none", "off", "disable"):
-            log.warning("Restart strategy '%s' is recorded, not applied: a failure ends the job (resume it from "
-                        "its checkpoint with -s; porting guide, section checkpoints)", restart)
         idle_planners.job_starting(self.job_id)
         with idle_planners.planning():
             try:
-                worker = worker_python.resolve(configuration)
-                spark = session.get_session(configuration, worker)
-                planned = translate.plan_queries(spark, self.job, self.job_name, self._checkpoints, self.deliver)
+                planned = self._plan_queries()
             except BaseException:
                 idle_planners.job_started(self.job_id)
                 self._checkpoints.discard()          # nothing ran: nothing to keep
                 raise
             try:
-                for plan in planned:
-                    if plan.already_done:
-                        continue
-                    self._queries.append((plan, plan.start()))
+                self._start_queries(planned)
             except BaseException:
                 idle_planners.job_started(self.job_id)
                 self._stop_all()
@@ -176,42 +180,31 @@ class JobRun:
         self._thread.start()
         return self
 
+    def _plan_queries(self):
+        configuration = self.job.configuration
+        worker = worker_python.resolve(configuration)
+        spark = session.get_session(configuration, worker)
+        return translate.plan_queries(spark, self.job, self.job_name, self._checkpoints, self.deliver)
+
+    def _start_queries(self, planned):
+        for plan in planned:
+            if plan.already_done:
+                continue
+            self._queries.append((plan, plan.start()))
+
     def _watch(self):
         try:
-            pending = list(self._queries)
-            started = set()                   # queries that have run Spark jobs (their first batch is planned)
-            release_planners = release_creators = idle_planners.enabled(self.job.configuration)
-            # The idle planning workers are ended only once the job has run a while: a short job (one statement
-            # of a SQL script, a collect()) is mostly followed by another, which plans with the same workers
-            # (re-forking them costs a statement about 1.5 s); a long job gives their memory back.
-            release_from = self._started_at + idle_planners.RELEASE_AFTER_S
-            while pending and not self._cancel_requested.is_set():
-                if release_creators and time.monotonic() >= release_from:
-                    release_creators = idle_planners.release(
-                        warm_up.created, modules=idle_planners.CREATING_MODULES, job_id=self.job_id) is None
-                if len(started) == len(self._queries):
-                    idle_planners.job_started(self.job_id)
-                    if release_planners and time.monotonic() >= release_from:
-                        release_planners = idle_planners.release(warm_up.finished,
-                                                                 job_id=self.job_id) is None   # None: try again
-                for plan, query in list(pending):
-                    # Read the state before the exception: a query failing between the two reads is then seen
-                    # failed, never taken for finished.
-                    active = self._query_call(query, lambda: query.isActive)
-                    self._raise_failure(plan, query)
-                    if not active:
-                        pending.remove((plan, query))
-                        continue
-                    progress = self._query_call(query, lambda: query.lastProgress)
-                    if id(query) not in started and _ran_tasks(query, progress):
-                        started.add(id(query))
-                    for source, end in plan.source_ends(progress):
-                        if end and source.offset_committer is not None:
-                            source.offset_committer.batch_completed(end)
-                    if plan.is_done(progress):
-                        self._query_call(query, query.stop)
-                        pending.remove((plan, query))
-                time.sleep(POLL_INTERVAL_S)
+            while True:
+                try:
+                    self._watch_queries()
+                    break
+                except BaseException as failure:       # noqa: B902 - the restart strategy decides
+                    if self._cancel_requested.is_set() or not getattr(failure, "restartable", False):
+                        raise
+                    delay_ms = self._restart_strategy.on_failure(int(time.time() * 1000))
+                    if delay_ms is None:
+                        raise self._recovery_suppressed(failure) from failure.__cause__
+                    self._restart(failure, delay_ms)
             if self._cancel_requested.is_set():
                 self.status = JobStatus.CANCELED
                 self.error = JobCancellationError("Job '%s' (%s) was cancelled." % (self.job_name, self.job_id))
@@ -244,6 +237,76 @@ class JobRun:
                 runtime_ms = int((time.monotonic() - self._started_at) * 1000)
                 self.result_future.set_result(JobExecutionResult._of(self.job_id, runtime_ms))
 
+    def _recovery_suppressed(self, failure: BaseException) -> "JobExecutionError":
+        """The job's final error: the failure, and Flink's line saying that the restart strategy gave up."""
+        text = str(failure) or type(failure).__name__
+        error = JobExecutionError("%s\nCaused by: %s" % (text, self._restart_strategy.suppressed_text()))
+        error.cause_text = getattr(failure, "cause_text", "")
+        return error
+
+    def _restart(self, failure: BaseException, delay_ms: int):
+        """Stop the queries, wait ``delay_ms``, start them again from their last completed micro-batch. A failure
+        while starting them again is raised as a failure of the job (for the restart strategy to judge)."""
+        self.restarts += 1
+        log.warning("%s. Restart %d of job %s in %d ms, from the last completed micro-batch (%s)",
+                    (str(failure).splitlines() or [type(failure).__name__])[0], self.restarts, self.job_id, delay_ms,
+                    self._restart_strategy.description())
+        self.status = JobStatus.RESTARTING
+        self._stop_all()
+        self._queries = []
+        if self._cancel_requested.wait(delay_ms / 1000.0):
+            return
+        # Bounded sources stop where the first run resolved their stopping offsets to, as after a restore.
+        self._checkpoints.restored_from = self._checkpoints.restored_from or self._checkpoints.directory
+        try:
+            with idle_planners.planning():
+                self._start_queries(self._plan_queries())
+        except BaseException as e:       # noqa: B902 - judged by the restart strategy like any failure
+            if isinstance(e, (Py4JError, ConnectionError)) and not isinstance(e, Py4JJavaError):
+                raise
+            error = JobExecutionError("Job '%s' failed while restarting: %s" % (
+                self.job_name, (str(e).splitlines() or [type(e).__name__])[0]))
+            error.__cause__ = e
+            raise error
+        self.status = JobStatus.RUNNING
+
+    def _watch_queries(self):
+        """Poll the running queries until all are done (or the job is cancelled); raise the first failure."""
+        pending = list(self._queries)
+        started = set()                   # queries that have run Spark jobs (their first batch is planned)
+        release_planners = release_creators = idle_planners.enabled(self.job.configuration)
+        # The idle planning workers are ended only once the job has run a while: a short job (one statement
+        # of a SQL script, a collect()) is mostly followed by another, which plans with the same workers
+        # (re-forking them costs a statement about 1.5 s); a long job gives their memory back.
+        release_from = self._started_at + idle_planners.RELEASE_AFTER_S
+        while pending and not self._cancel_requested.is_set():
+            if release_creators and time.monotonic() >= release_from:
+                release_creators = idle_planners.release(
+                    warm_up.created, modules=idle_planners.CREATING_MODULES, job_id=self.job_id) is None
+            if len(started) == len(self._queries):
+                idle_planners.job_started(self.job_id)
+                if release_planners and time.monotonic() >= release_from:
+                    release_planners = idle_planners.release(warm_up.finished,
+                                                             job_id=self.job_id) is None   # None: try again
+            for plan, query in list(pending):
+                # Read the state before the exception: a query failing between the two reads is then seen
+                # failed, never taken for finished.
+                active = self._query_call(query, lambda: query.isActive)
+                self._raise_failure(plan, query)
+                if not active:
+                    pending.remove((plan, query))
+                    continue
+                progress = self._query_call(query, lambda: query.lastProgress)
+                if id(query) not in started and _ran_tasks(query, progress):
+                    started.add(id(query))
+                for source, end in plan.source_ends(progress):
+                    if end and source.offset_committer is not None:
+                        source.offset_committer.batch_completed(end)
+                if plan.is_done(progress):
+                    self._query_call(query, query.stop)
+                    pending.remove((plan, query))
+            time.sleep(POLL_INTERVAL_S)
+
     def _query_call(self, query, call):
         try:
             return call()
@@ -253,9 +316,11 @@ class JobRun:
             raise self._driver_gone(e) from e
 
     def _driver_gone(self, e: BaseException) -> "JobExecutionError":
-        return JobExecutionError(
+        error = JobExecutionError(
             "Job '%s' failed: the Spark driver JVM of this process no longer answers (it was "
             "killed or crashed): %s" % (self.job_name, (str(e).splitlines() or [type(e).__name__])[0]))
+        error.restartable = False
+        return error
 
     def _raise_failure(self, plan, query):
         exception = self._query_call(query, query.exception)

@@ -20,6 +20,8 @@ from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaR
 def main(bootstrap, input_topic, output_topic, checkpoint_dir, timeout_ms=None):
     configuration = Configuration()
     configuration.set_string("execution.checkpointing.dir", checkpoint_dir)
+    # The tests watch the failure itself; a checkpointed job would otherwise restart (Flink's default).
+    configuration.set_string("restart-strategy.type", "none")
     env = StreamExecutionEnvironment.get_execution_environment(configuration)
     env.enable_checkpointing(1000, CheckpointingMode.AT_LEAST_ONCE)
     env.set_parallelism(2)

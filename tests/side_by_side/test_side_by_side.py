@@ -92,6 +92,9 @@ CASES = [
     Case(name="python-types", job="python_types.py", args=[], prints=Prints(count=50)),
     # TUPLE streams: Java's Tuple toString() in print(), tuples in functions and from execute_and_collect()
     Case(name="tuples", job="tuples.py", args=[], prints=Prints(count=18)),
+    # a map failing on one record under each restart strategy type: the strategy's "Recovery is suppressed by"
+    # text once its restarts ran out
+    Case(name="restart-strategies", job="restart_strategies.py", args=[], prints=Prints(count=4, order="exact")),
     # union of two topics of different formats mapped to one type, and of a stream with itself
     Case(name="union", job="union.py", args=["{bootstrap}", "{csv}", "{json}", "{out}"],
          inputs={"csv": Input(records={0: ["ann,1", "bob,2", "cy,3"]}),

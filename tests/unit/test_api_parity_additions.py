@@ -72,7 +72,7 @@ def test_keyed_stream_accumulate_type():
     (lambda: AsyncDataStream.unordered_wait(None, None, 1), "AsyncDataStream.unordered_wait", "unsupported-apis"),
     (lambda: CsvSchemaBuilder.set_column_separator(None, ";"), "CsvSchemaBuilder.set_column_separator", "formats"),
     (lambda: RestartStrategies.exponential_delay_restart(), "RestartStrategies.exponential_delay_restart",
-     "unsupported-apis"),
+     "restarts"),
 ])
 def test_added_stubs_name_themselves(call, name, section):
     with pytest.raises(UnsupportedFeatureError, match="^%s is not supported" % name.replace(".", r"\.")) as e:

@@ -317,7 +317,7 @@ def test_config_options_build_typed_keys():
 
 
 def test_restart_strategy_factories_build_recorded_configurations():
-    # Flink 1.x's set_restart_strategy takes them (tests/unit/test_flink1_names.py); never applied.
+    # Flink 1.x's set_restart_strategy takes them (tests/unit/test_flink1_names.py); the job applies them.
     assert common.RestartStrategies.fixed_delay_restart(3, 1000).get_restart_attempts() == 3
     assert common.RestartStrategies.no_restart().get_description() == "Restart deactivated."
     with pytest.raises(UnsupportedFeatureError):
