@@ -103,6 +103,12 @@ def test_two_exactly_once_sinks_of_one_source_each_commit_every_record_once(spar
     for partition in (0, 1):
         produce(bootstrap, topic_in, ["p%d-%04d" % (partition, i) for i in range(200)], partition=partition)
     env = environment(tmp_path, batch_records=100)
+    # One writing task, so two transactional producers at a time (one per sink). With four (two tasks x two
+    # sinks) Tansu 0.6.0 itself loses transactional writes: a stand-alone script of four kafka-python
+    # transactional producers, a new one per batch as our tasks start them, lost a task's first batch from the
+    # log, or left read_committed readers stuck behind records it had, in 5-10 of 40-60 trials; with two, 0 of 60.
+    # (Its memory storage keeps all producers and transactions in one JSON object updated by compare-and-swap.)
+    env.set_parallelism(1)
     upper = env.from_source(kafka_source(bootstrap, topic_in), WatermarkStrategy.no_watermarks(), "Kafka Source") \
         .map(lambda v: v.upper(), output_type=Types.STRING())
     first_prefix = unique_topic("eo2-a")
