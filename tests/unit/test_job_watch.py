@@ -5,6 +5,7 @@ import threading
 import pytest
 
 from pyflink_compat.runtime import job as job_module
+from pyflink_compat.runtime import restarts
 
 
 class _Plan:
@@ -58,6 +59,8 @@ def _run_with(query):
     run._release_creators = False
     run._started_at = 0.0
     run.log_failure = False
+    run._restart_strategy = restarts.NoRestart()
+    run.restarts = 0
     return run
 
 
@@ -66,3 +69,14 @@ def test_a_query_failing_between_two_looks_fails_the_job():
     run._watch()
     with pytest.raises(job_module.JobExecutionError, match="bad record at offset 1"):
         run.result_future.result(timeout=5)
+
+
+def test_a_failure_the_strategy_does_not_restart_ends_with_flinks_recovery_line():
+    run = _run_with(_QueryFailingWhileLookedAt())
+    run._watch()
+    with pytest.raises(job_module.JobExecutionError) as failure:
+        run.result_future.result(timeout=5)
+    lines = str(failure.value).splitlines()
+    assert lines[0] == "Job 'job' failed in Sink: Writer: ValueError: bad record at offset 1"
+    assert lines[-1] == ("Caused by: org.apache.flink.runtime.JobException: Recovery is suppressed by "
+                         "NoRestartBackoffTimeStrategy")
