@@ -110,3 +110,13 @@ def test_an_unparsable_option_is_refused_with_its_key():
                        match="Could not parse value 'soon' for key 'restart-strategy.fixed-delay.delay'."):
         restarts.from_configuration({"restart-strategy.type": "fixed-delay",
                                      "restart-strategy.fixed-delay.delay": "soon"}, False)
+
+
+def test_dash_d_keys_of_pyflink_compat_run_reach_the_strategy(monkeypatch):
+    from pyflink_compat.datastream import StreamExecutionEnvironment
+    from pyflink_compat.runtime import launch
+    monkeypatch.setattr(launch, "cli_configuration", {"restart-strategy.type": "fixed-delay",
+                                                      "restart-strategy.fixed-delay.attempts": "4"})
+    env = StreamExecutionEnvironment.get_execution_environment()
+    chosen = restarts.from_configuration(env.get_config()._configuration.to_dict(), False)
+    assert delays(chosen, 5) == [1000] * 4 + [None]
