@@ -198,13 +198,20 @@ class JobRun:
                 try:
                     self._watch_queries()
                     break
-                except BaseException as failure:       # noqa: B902 - the restart strategy decides
+                except BaseException as e:       # noqa: B902 - the restart strategy decides
+                    failure = e
+                # A failure while restarting is judged like the one before it.
+                while failure is not None:
                     if self._cancel_requested.is_set() or not getattr(failure, "restartable", False):
-                        raise
+                        raise failure
                     delay_ms = self._restart_strategy.on_failure(int(time.time() * 1000))
                     if delay_ms is None:
                         raise self._recovery_suppressed(failure) from failure.__cause__
-                    self._restart(failure, delay_ms)
+                    try:
+                        self._restart(failure, delay_ms)
+                        failure = None
+                    except BaseException as e:   # noqa: B902
+                        failure = e
             if self._cancel_requested.is_set():
                 self.status = JobStatus.CANCELED
                 self.error = JobCancellationError("Job '%s' (%s) was cancelled." % (self.job_name, self.job_id))

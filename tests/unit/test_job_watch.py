@@ -80,3 +80,37 @@ def test_a_failure_the_strategy_does_not_restart_ends_with_flinks_recovery_line(
     assert lines[0] == "Job 'job' failed in Sink: Writer: ValueError: bad record at offset 1"
     assert lines[-1] == ("Caused by: org.apache.flink.runtime.JobException: Recovery is suppressed by "
                          "NoRestartBackoffTimeStrategy")
+
+
+class _QueryFinishing:
+    """Ends by itself without a failure (a bounded query that read everything)."""
+    lastProgress = {}
+    runId = "run"
+    isActive = False
+
+    def exception(self):
+        return None
+
+    def stop(self):
+        pass
+
+
+def test_a_failure_while_restarting_is_judged_by_the_strategy_and_the_next_restart_can_succeed():
+    run = _run_with(_QueryFailingWhileLookedAt())
+    run._restart_strategy = restarts.FixedDelay(3, 0)
+    run._checkpoints.restored_from = None
+    run._checkpoints.directory = "unused"
+    plannings = []
+
+    def plan_queries():
+        plannings.append(len(plannings))
+        if len(plannings) == 1:
+            raise OSError("broker unreachable")
+        return [_Plan()]
+
+    run._plan_queries = plan_queries
+    run._start_queries = lambda planned: run._queries.extend((plan, _QueryFinishing()) for plan in planned)
+    run._watch()
+    run.result_future.result(timeout=5)
+    assert (run.restarts, len(plannings)) == (2, 2)
+    assert run.status == job_module.JobStatus.FINISHED
