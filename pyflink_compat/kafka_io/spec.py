@@ -137,4 +137,6 @@ def redacted(properties: Mapping[str, str]) -> Dict[str, str]:
 
 def is_secret_key(key: str) -> bool:
     k = key.lower()
-    return any(word in k for word in ("password", "secret", "jaas", "token", "credential", "key.pem", "private"))
+    # "user.info": basic.auth.user.info (user:password of a schema registry); "keystore.key": PEM key material
+    return any(word in k for word in ("password", "secret", "jaas", "token", "credential", "key.pem", "private",
+                                      "user.info", "keystore.key"))

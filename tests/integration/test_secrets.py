@@ -52,3 +52,38 @@ def test_secret_properties_stay_out_of_logs_plans_and_errors(spark, bootstrap, c
     for text in texts:
         assert PASSWORD not in text
     assert "some.unknown.key" in caplog.text          # the unknown key is named, its value is not
+
+
+def test_no_output_log_or_checkpoint_of_a_failing_run_holds_a_secret(bootstrap, tmp_path):
+    """A job run as users run it (``pyflink-compat run``, DEBUG logs), with secrets in every property that
+    holds one, restarted once and then failed: its stdout, stderr and every file of its checkpoints are
+    searched for each secret."""
+    import os
+    import subprocess
+    import sys
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    secret = "Zq9-secret-value-7Lx"
+    topic_in, topic_out = create_topic(bootstrap, unique_topic("sec-in")), create_topic(bootstrap, unique_topic("sec-out"))
+    produce(bootstrap, topic_in, ["a", "b", "poison", "c"])
+    checkpoint_dir = tmp_path / "checkpoints"
+    env = dict(os.environ, PYTHONPATH=repo + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               PYFLINK_COMPAT_LOG_LEVEL="DEBUG")
+    result = subprocess.run([sys.executable, "-m", "pyflink_compat", "run",
+                             os.path.join(repo, "tests", "jobs", "secrets_failing_job.py"), bootstrap, topic_in,
+                             topic_out, str(checkpoint_dir), secret],
+                            capture_output=True, text=True, timeout=300, env=env, cwd=repo)
+    assert result.returncode == 1, result.stderr[-3000:]
+    # It did fail as planned, after one restart, and said so.
+    assert "poison record (the job's own error)" in result.stderr
+    assert "Recovery is suppressed by FixedDelayRestartBackoffTimeStrategy(maxNumberRestartAttempts=1" in \
+        result.stderr
+    assert "KafkaSource" in result.stdout and "sasl.jaas.config" in result.stdout   # names shown, values not
+    checkpoint_files = [os.path.join(root, name) for root, _, names in os.walk(checkpoint_dir) for name in names]
+    assert checkpoint_files, "the failed job kept no checkpoint"
+    texts = {"stdout": result.stdout, "stderr": result.stderr}
+    for path in checkpoint_files:
+        with open(path, "rb") as f:
+            texts[path] = f.read().decode("utf-8", errors="replace")
+    leaks = {where: text[max(0, text.index(secret) - 200):text.index(secret) + 100]
+             for where, text in texts.items() if secret in text}
+    assert not leaks, leaks
