@@ -170,6 +170,7 @@ def run_job(options: RunOptions):
         configuration[worker_python.EXECUTABLE_KEY] = options.python_executable
     launch.cli_configuration.update(configuration)
     launch.cli_parallelism = options.parallelism
+    launch.client_output = True
     # The JVM starts while the job file imports and builds its graph; its session uses it if the job
     # asks for the same launch settings (runtime/session.py).
     session.start_jvm_early(configuration)

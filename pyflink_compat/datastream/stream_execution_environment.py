@@ -564,7 +564,9 @@ class StreamExecutionEnvironment(object):
     def execute(self, job_name: str = None):
         """Run the job until every bounded source is read (forever for unbounded ones)."""
         from pyflink_compat.runtime import job
-        return job.execute(self._job_plan(self._take_sinks()), job_name or DEFAULT_JOB_NAME)
+        result = job.execute(self._job_plan(self._take_sinks()), job_name or DEFAULT_JOB_NAME)
+        launch.report_result(result)
+        return result
 
     def execute_async(self, job_name: str = 'Flink Streaming Job'):
         from pyflink_compat.runtime import job

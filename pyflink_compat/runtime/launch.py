@@ -10,6 +10,9 @@ from typing import Dict, Optional
 
 cli_configuration: Dict[str, str] = {}
 cli_parallelism: Optional[int] = None
+# Under ``pyflink-compat run``, jobs print what ``flink run`` prints: "Job has been submitted with JobID ..."
+# when one starts, and the execution result when ``execute()`` returns.
+client_output = False
 
 # Set by ``pyflink-compat run -d`` for the background process it starts: the job's first execute writes its
 # JobID there, and the launcher returns.
@@ -17,6 +20,8 @@ SUBMISSION_FILE_ENV = "PYFLINK_COMPAT_SUBMISSION_FILE"
 
 
 def report_submitted(job_id) -> None:
+    if client_output:
+        print("Job has been submitted with JobID %s" % job_id, flush=True)
     path = os.environ.get(SUBMISSION_FILE_ENV)
     if not path or os.path.exists(path):
         return
@@ -24,3 +29,9 @@ def report_submitted(job_id) -> None:
     with open(staging, "w") as f:
         f.write("%s\n" % job_id)
     os.replace(staging, path)
+
+
+def report_result(result) -> None:
+    """``execute()`` returned: its result as ``flink run`` prints it (it ends with an empty line)."""
+    if client_output:
+        print(result.to_string(), flush=True)

@@ -1,5 +1,6 @@
 """The runner: unchanged PyFlink job files through ``pyflink-compat run``, locally and on a Spark cluster."""
 import os
+import re
 import subprocess
 import sys
 import time
@@ -34,6 +35,14 @@ def test_unchanged_job_file_runs_through_the_cli_with_args_parallelism_and_setti
     assert "SAME CLASS pyflink_compat.common.types" in lines
     printed = [line for line in lines if line.startswith("+I[")]
     assert sorted(printed) == ["+I[hello,5]", "+I[spark,5]"]
+    # What flink run prints of the job: its JobID when it starts, its result when execute() returns.
+    submitted = [line for line in lines if line.startswith("Job has been submitted with JobID ")]
+    assert len(submitted) == 1 and re.fullmatch(r"Job has been submitted with JobID [0-9a-f]{32}", submitted[0])
+    job_id = submitted[0].rsplit(" ", 1)[1]
+    end = lines.index("Program execution finished")
+    assert lines[end + 1] == "Job with JobID %s has finished." % job_id
+    assert re.fullmatch(r"Job Runtime: \d+ ms", lines[end + 2]) and lines[end + 3] == ""
+    assert lines.index(submitted[0]) < min(lines.index(line) for line in printed) < end
 
 
 def test_cli_reports_usage_errors():

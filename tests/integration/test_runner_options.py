@@ -19,6 +19,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 JOBS = os.path.join(REPO, "tests", "jobs")
 
 
+# What pyflink-compat run prints of each job, as flink run does
+CLIENT_LINE = re.compile(r"^(Job has been submitted with JobID|Program execution finished$|Job with JobID|Job Runtime: )")
+
+
 def run_cli(*args, timeout=300, extra_env=None):
     env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.update(extra_env or {})
@@ -29,7 +33,7 @@ def run_cli(*args, timeout=300, extra_env=None):
 def printed(result):
     """print() output lines without the 'N> ' subtask prefix (it depends on the machine's core count)."""
     return sorted(re.sub(r"^\d+> ", "", line) for line in result.stdout.splitlines()
-                  if line and not line.startswith(("ARGS", "BOTH")))
+                  if line and not line.startswith(("ARGS", "BOTH")) and not CLIENT_LINE.match(line))
 
 
 def test_py_files_reach_the_job_and_sparks_python_workers():

@@ -55,6 +55,10 @@ ORACLE, OURS = "PyFlink (oracle)", "pyflink-compat"
 NOISE = re.compile(r"^(\d\d/\d\d/\d\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d|WARNING:|SLF4J|"
                    r"Using Spark's default log4j|Setting default log level|To adjust logging level|"
                    r"Job has been submitted with JobID)")
+# What ``flink run`` (and ``pyflink-compat run``) prints when execute() returns; the oracle runs as
+# ``python job.py`` and prints none of it.
+CLIENT_RESULT = re.compile(r"^(Program execution finished|Job with JobID [0-9a-f]{32} has finished\.|"
+                           r"Job Runtime: \d+ ms)$")
 SUBTASK = re.compile(r"^(?P<ident>[^\s>]*?:)?(?P<subtask>\d+)> ")
 
 
@@ -186,8 +190,20 @@ def _text(raw):
 
 
 def printed_lines(stdout_path: str) -> List[str]:
+    lines, after_result = [], False
     with open(stdout_path, encoding="utf-8", errors="backslashreplace") as f:
-        return [line.rstrip("\n") for line in f if not NOISE.match(line)]
+        for line in f:
+            line = line.rstrip("\n")
+            if CLIENT_RESULT.match(line):
+                after_result = line.startswith("Job Runtime: ")
+                continue
+            if after_result and line == "":         # the result's closing empty line
+                after_result = False
+                continue
+            after_result = False
+            if not NOISE.match(line):
+                lines.append(line)
+    return lines
 
 
 def _tail(path: str, chars: int = 4000) -> str:

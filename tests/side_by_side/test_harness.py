@@ -68,6 +68,13 @@ def test_log_lines_are_not_printed_output(tmp_path):
     assert printed_lines(str(stdout)) == ["+I[a,1]", "", "1> b"]
 
 
+def test_the_clients_job_lines_are_not_printed_output(tmp_path):
+    stdout = tmp_path / "out"
+    stdout.write_text("Job has been submitted with JobID %s\n1> a\n\nProgram execution finished\n"
+                      "Job with JobID %s has finished.\nJob Runtime: 812 ms\n\n+I[b]\n" % ("ab" * 16, "ab" * 16))
+    assert printed_lines(str(stdout)) == ["1> a", "", "+I[b]"]
+
+
 def test_printed_lines_in_order_exactly_or_per_print_identifier():
     oracle = run(printed=["a> 1", "b> x", "a> 2", "+--+", "| 1 |", "b> y"])
     per_identifier = Case(name="c", job="j.py", args=[], prints=Prints(count=6, order="per-identifier"))
