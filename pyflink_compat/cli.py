@@ -24,7 +24,12 @@ import attrs
 
 USAGE = """usage: pyflink-compat run [options] job.py [args ...]
        pyflink-compat run [options] -pym module [args ...]
+       pyflink-compat list [-r | -s | -a]
+       pyflink-compat cancel JobID
        pyflink-compat demo
+
+list: the jobs 'pyflink-compat run' is running on this machine, as 'flink list' shows them
+cancel: cancel a running job (its process ends)
 
 run options (as for 'flink run'):
   -py,  --python FILE              the job file (may also be given as the first free argument)
@@ -243,6 +248,39 @@ def run_detached(argv: List[str]) -> int:
     return 1
 
 
+def list_jobs(argv: List[str]) -> int:
+    """``flink list``: the running jobs of ``pyflink-compat run`` on this machine (none is ever scheduled)."""
+    from pyflink_compat.runtime import job_registry
+    unknown = [a for a in argv if a not in ("-r", "--running", "-s", "--scheduled", "-a", "--all")]
+    if unknown:
+        raise UsageError("list: unknown option %s" % unknown[0])
+    scheduled_only = any(a in ("-s", "--scheduled") for a in argv) and \
+        not any(a in ("-r", "--running", "-a", "--all") for a in argv)
+    print("Waiting for response...")
+    lines = job_registry.list_lines(job_registry.running())
+    print("\n".join(["No scheduled jobs."] if scheduled_only else lines))
+    return 0
+
+
+def cancel_job(argv: List[str]) -> int:
+    """``flink cancel <JobID>``: the job's process cancels it and exits."""
+    from pyflink_compat.runtime import job_registry
+    if len(argv) != 1 or argv[0].startswith("-"):
+        raise UsageError("cancel: give the JobID of one running job (see pyflink-compat list)")
+    job_id = argv[0]
+    print("Cancelling job %s." % job_id)
+    try:
+        job_registry.cancel(job_id)
+    except job_registry.JobNotFound as e:
+        sys.stderr.write("pyflink-compat: could not cancel job %s: %s\n" % (job_id, e))
+        return 1
+    except TimeoutError as e:
+        sys.stderr.write("pyflink-compat: %s\n" % e)
+        return 1
+    print("Cancelled job %s." % job_id)
+    return 0
+
+
 def _report_job_failure(error: BaseException) -> bool:
     """A failed job, as ``flink run`` shows it: the user's traceback once and the error, not the pages of
     Spark's retried task traces (``PYFLINK_COMPAT_LOG_LEVEL=DEBUG`` keeps Python's full traceback).
@@ -331,6 +369,10 @@ def main(argv=None):
         if command == "demo":
             from pyflink_compat.demo import run_demo
             return run_demo()
+        if command == "list":
+            return list_jobs(rest)
+        if command == "cancel":
+            return cancel_job(rest)
         raise UsageError("unknown command %s" % command)
     except UsageError as e:
         sys.stderr.write("pyflink-compat: %s\n%s" % (e, USAGE))

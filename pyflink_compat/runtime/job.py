@@ -20,8 +20,8 @@ from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobSt
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
 from pyflink_compat.plan import flink_json, graph
 from pyflink_compat.plan.job import JobPlan
-from pyflink_compat.runtime import (checkpoints, idle_planners, launch, restarts, session, translate, warm_up,
-                                    worker_python)
+from pyflink_compat.runtime import (checkpoints, idle_planners, job_registry, launch, restarts, session, translate,
+                                    warm_up, worker_python)
 
 log = logging.getLogger("pyflink_compat")
 
@@ -172,6 +172,7 @@ class JobRun:
                 self._checkpoints.finish(checkpoints.FAILED)
                 raise
         self.status = JobStatus.RUNNING
+        self._record_status()                # listed before the launcher of a detached job returns
         launch.report_submitted(self.job_id)
         log.info("Job '%s' (%s) running %d Spark quer%s", self.job_name, self.job_id, len(self._queries),
                  "y" if len(self._queries) == 1 else "ies")
@@ -226,6 +227,7 @@ class JobRun:
             self.status = JobStatus.CANCELED if self._cancel_requested.is_set() else JobStatus.FAILED
         finally:
             idle_planners.job_started(self.job_id)
+            self._record_status(ended=True)
             try:
                 self._stop_all()
                 outcomes = {JobStatus.FINISHED: checkpoints.FINISHED, JobStatus.CANCELED: checkpoints.CANCELED}
@@ -259,6 +261,7 @@ class JobRun:
                     (str(failure).splitlines() or [type(failure).__name__])[0], self.restarts, self.job_id, delay_ms,
                     self._restart_strategy.description())
         self.status = JobStatus.RESTARTING
+        self._record_status()
         self._stop_all()
         self._queries = []
         if self._cancel_requested.wait(delay_ms / 1000.0):
@@ -276,6 +279,19 @@ class JobRun:
             error.__cause__ = e
             raise error
         self.status = JobStatus.RUNNING
+        self._record_status()
+
+    def _record_status(self, ended: bool = False):
+        """Jobs of ``pyflink-compat run`` are listed in the machine's job registry while they run."""
+        if not launch.client_output:
+            return
+        try:
+            if ended:
+                job_registry.unregister(str(self.job_id))
+            else:
+                job_registry.register(str(self.job_id), self.job_name, self.status.name)
+        except OSError as e:             # the registry is for list/cancel; the job goes on without it
+            log.warning("Could not record job %s in %s: %s", self.job_id, job_registry.directory(), e)
 
     def _watch_queries(self):
         """Poll the running queries until all are done (or the job is cancelled); raise the first failure."""

@@ -1,0 +1,144 @@
+"""The jobs ``pyflink-compat run`` is running on this machine, for ``pyflink-compat list`` and ``cancel``.
+
+Each running job has a small JSON file in ``~/.cache/pyflink-compat/jobs/`` (``<JobID>.json``: its name, its
+process, when it started, its status), written when it starts and removed when it ends. A file whose process
+is gone (killed with SIGKILL, the machine restarted) is stale: ``list`` leaves it out and removes it.
+A job is cancelled by sending its process SIGTERM, which the runner handles as Ctrl-C: the job is cancelled
+and the process exits.
+"""
+import json
+import os
+import signal
+import time
+from typing import Dict, List, Optional
+
+from pyflink_compat.runtime import jvm_archive
+
+DIRECTORY_ENV = "PYFLINK_COMPAT_JOB_REGISTRY"
+
+
+def directory() -> str:
+    return os.environ.get(DIRECTORY_ENV) or os.path.join(jvm_archive.cache_dir(), "jobs")
+
+
+def _path(job_id: str) -> str:
+    return os.path.join(directory(), "%s.json" % job_id)
+
+
+def register(job_id: str, job_name: str, status: str) -> None:
+    """Record a job of this process (replaces its earlier record)."""
+    os.makedirs(directory(), exist_ok=True)
+    entry = {"job_id": job_id, "job_name": job_name, "pid": os.getpid(), "process_start": _process_start(os.getpid()),
+             "started_ms": int(time.time() * 1000), "status": status}
+    previous = read(job_id)
+    if previous is not None and previous.get("pid") == os.getpid():
+        entry["started_ms"] = previous["started_ms"]
+    staging = _path(job_id) + ".%d.tmp" % os.getpid()
+    with open(staging, "w") as f:
+        json.dump(entry, f)
+    os.replace(staging, _path(job_id))
+
+
+def unregister(job_id: str) -> None:
+    try:
+        os.remove(_path(job_id))
+    except FileNotFoundError:
+        pass
+
+
+def read(job_id: str) -> Optional[Dict]:
+    try:
+        with open(_path(job_id)) as f:
+            return json.load(f)
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+def _process_start(pid: int) -> Optional[str]:
+    """The process's start time (field 22 of /proc/<pid>/stat), so that a new process reusing the PID of a
+    dead job is not taken for it; None where /proc is not available."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def alive(entry: Dict) -> bool:
+    pid = entry.get("pid")
+    if not isinstance(pid, int):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:              # another user's process has the PID now
+        return False
+    if _process_state(pid) == "Z":       # ended, not yet reaped by its parent
+        return False
+    recorded = entry.get("process_start")
+    return recorded is None or _process_start(pid) in (None, recorded)
+
+
+def _process_state(pid: int) -> Optional[str]:
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def running() -> List[Dict]:
+    """The live jobs, oldest first; stale records are removed."""
+    entries = []
+    try:
+        names = os.listdir(directory())
+    except FileNotFoundError:
+        return []
+    for name in names:
+        if not name.endswith(".json"):
+            continue
+        entry = read(name[:-len(".json")])
+        if entry is None:
+            continue
+        if alive(entry):
+            entries.append(entry)
+        else:
+            unregister(entry.get("job_id", name[:-len(".json")]))
+    return sorted(entries, key=lambda e: e.get("started_ms", 0))
+
+
+def list_lines(entries: List[Dict]) -> List[str]:
+    """``flink list``'s text for these jobs (all of them running or restarting: none is scheduled here)."""
+    if not entries:
+        return ["No running jobs.", "No scheduled jobs."]
+    lines = ["------------------ Running/Restarting Jobs -------------------"]
+    for entry in entries:
+        started = time.strftime("%d.%m.%Y %H:%M:%S", time.localtime(entry.get("started_ms", 0) / 1000.0))
+        lines.append("%s : %s : %s (%s)" % (started, entry["job_id"], entry.get("job_name", ""),
+                                             entry.get("status", "RUNNING")))
+    lines.append("--------------------------------------------------------------")
+    lines.append("No scheduled jobs.")
+    return lines
+
+
+class JobNotFound(LookupError):
+    pass
+
+
+def cancel(job_id: str, deadline_s: float = 120.0) -> None:
+    """Cancel a running job: SIGTERM to its process, then wait (up to ``deadline_s``) until it has ended."""
+    entry = read(job_id)
+    if entry is None or not alive(entry):
+        if entry is not None:
+            unregister(job_id)
+        raise JobNotFound("Could not find Flink job (%s)" % job_id)
+    pid = entry["pid"]
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        if not alive(entry):
+            unregister(job_id)
+            return
+        time.sleep(0.1)
+    raise TimeoutError("Job %s (process %d) did not end within %.0f s of SIGTERM" % (job_id, pid, deadline_s))
