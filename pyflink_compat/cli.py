@@ -26,10 +26,14 @@ USAGE = """usage: pyflink-compat run [options] job.py [args ...]
        pyflink-compat run [options] -pym module [args ...]
        pyflink-compat list [-r | -s | -a]
        pyflink-compat cancel JobID
+       pyflink-compat savepoint JobID [targetDirectory]
+       pyflink-compat stop [--savepointPath DIR] JobID
        pyflink-compat demo
 
 list: the jobs 'pyflink-compat run' is running on this machine, as 'flink list' shows them
 cancel: cancel a running job (its process ends)
+savepoint: copy a running job's checkpoint as a savepoint (resume it with run -s PATH); the job goes on
+stop: the same, then the job ends
 
 run options (as for 'flink run'):
   -py,  --python FILE              the job file (may also be given as the first free argument)
@@ -281,6 +285,60 @@ def cancel_job(argv: List[str]) -> int:
     return 0
 
 
+NO_SAVEPOINT_DIRECTORY = ("No savepoint directory configured. You can either specify a directory while "
+                          "triggering the savepoint or configure a default via key "
+                          "'execution.checkpointing.savepoint-dir'.")
+
+
+def _savepoint(job_id: str, directory: Optional[str], stop: bool) -> int:
+    from pyflink_compat.runtime import job_registry
+    directory = directory or os.environ.get("PYFLINK_COMPAT_SAVEPOINT_DIR")
+    if not directory:
+        sys.stderr.write("pyflink-compat: %s\n" % NO_SAVEPOINT_DIRECTORY)
+        return 1
+    try:
+        path = job_registry.request_savepoint(job_id, directory, stop)
+    except job_registry.JobNotFound as e:
+        sys.stderr.write("pyflink-compat: %s\n" % e)
+        return 1
+    except (RuntimeError, TimeoutError) as e:
+        sys.stderr.write("pyflink-compat: %s\n" % e)
+        return 1
+    print("Savepoint completed. Path: file:%s" % path)
+    return 0
+
+
+def savepoint_job(argv: List[str]) -> int:
+    """``flink savepoint <JobID> [targetDirectory]``: a savepoint of a running job, which goes on."""
+    if not 1 <= len(argv) <= 2 or any(a.startswith("-") for a in argv):
+        raise UsageError("savepoint: give the JobID and, optionally, the target directory")
+    print("Triggering savepoint for job %s." % argv[0])
+    print("Waiting for response...")
+    code = _savepoint(argv[0], argv[1] if len(argv) == 2 else None, stop=False)
+    if code == 0:
+        print("You can resume your program from this savepoint with the run command.")
+    return code
+
+
+def stop_job(argv: List[str]) -> int:
+    """``flink stop [--savepointPath DIR] <JobID>``: a final savepoint, then the job ends."""
+    directory, rest = None, list(argv)
+    while rest and rest[0].startswith("-"):
+        option = rest.pop(0)
+        if option in ("-p", "--savepointPath") and rest:
+            directory = rest.pop(0)
+        elif option.startswith("--savepointPath="):
+            directory = option.split("=", 1)[1]
+        elif option in ("-d", "--drain"):
+            raise UsageError("stop --drain is not supported: the job stops without emitting MAX_WATERMARK")
+        else:
+            raise UsageError("stop: unknown option %s" % option)
+    if len(rest) != 1:
+        raise UsageError("stop: give the JobID of one running job (see pyflink-compat list)")
+    print('Suspending job "%s" with a CANONICAL savepoint.' % rest[0])
+    return _savepoint(rest[0], directory, stop=True)
+
+
 def _report_job_failure(error: BaseException) -> bool:
     """A failed job, as ``flink run`` shows it: the user's traceback once and the error, not the pages of
     Spark's retried task traces (``PYFLINK_COMPAT_LOG_LEVEL=DEBUG`` keeps Python's full traceback).
@@ -373,6 +431,10 @@ def main(argv=None):
             return list_jobs(rest)
         if command == "cancel":
             return cancel_job(rest)
+        if command == "savepoint":
+            return savepoint_job(rest)
+        if command == "stop":
+            return stop_job(rest)
         raise UsageError("unknown command %s" % command)
     except UsageError as e:
         sys.stderr.write("pyflink-compat: %s\n%s" % (e, USAGE))

@@ -115,6 +115,22 @@ class JobCheckpoints:
     def discard(self):
         shutil.rmtree(self.directory, ignore_errors=True)
 
+    def copy_to(self, parent: str, job_id: str) -> str:
+        """A savepoint: a copy of this directory (taken while no query runs) as
+        ``<parent>/savepoint-<first 6 of the JobID>-<12 hex digits>``, which ``-s`` restores as it restores the
+        job's own directory. Returns its path."""
+        local_parent = _local_path(parent)
+        if local_parent is None:
+            from pyflink_compat.util.exceptions import UnsupportedFeatureError
+            raise UnsupportedFeatureError("Savepoint directory %s (only local paths and file: URIs)" % parent,
+                                          "checkpoints")
+        os.makedirs(local_parent, exist_ok=True)
+        target = os.path.join(local_parent, "savepoint-%s-%s" % (job_id[:6], os.urandom(6).hex()))
+        staging = target + ".inprogress"
+        shutil.copytree(self.directory, staging)
+        os.replace(staging, target)
+        return target
+
     def finish(self, outcome: str):
         """Apply the retention rules when the job ends (a killed process keeps everything)."""
         if not self.durable:

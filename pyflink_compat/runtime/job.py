@@ -26,6 +26,8 @@ from pyflink_compat.runtime import (checkpoints, idle_planners, job_registry, la
 log = logging.getLogger("pyflink_compat")
 
 POLL_INTERVAL_S = 0.05
+# How often a job of pyflink-compat run looks for a savepoint request (pyflink-compat savepoint / stop)
+REQUEST_CHECK_INTERVAL_S = 0.25
 # How long an interrupted job may take to stop its queries before the interrupt is raised anyway.
 STOP_DEADLINE_S = 60.0
 
@@ -197,8 +199,10 @@ class JobRun:
         try:
             while True:
                 try:
-                    self._watch_queries()
-                    break
+                    request = self._watch_queries()
+                    if request is None or self._take_savepoint(request):
+                        break
+                    continue
                 except BaseException as e:       # noqa: B902 - the restart strategy decides
                     failure = e
                 # A failure while restarting is judged like the one before it.
@@ -253,6 +257,32 @@ class JobRun:
         error.cause_text = getattr(failure, "cause_text", "")
         return error
 
+    def _take_savepoint(self, request: dict) -> bool:
+        """Serve ``pyflink-compat savepoint`` / ``stop --savepointPath``: stop the queries (a micro-batch under way
+        is abandoned, its transactions aborted: it runs again after a restore), copy the job's checkpoint
+        directory, answer with its path, then start the queries again from it, or end the job (True) for a
+        stop."""
+        log.info("Job '%s' (%s): %s", self.job_name, self.job_id,
+                 "stopping with a savepoint" if request.get("stop") else "taking a savepoint")
+        self._stop_all()
+        self._queries = []
+        stop = bool(request.get("stop"))
+        try:
+            path = self._checkpoints.copy_to(request["directory"], str(self.job_id))
+        except Exception as e:           # noqa: BLE001 - answered to the requester; the job goes on
+            log.error("Job '%s' (%s): the savepoint failed: %s", self.job_name, self.job_id, e)
+            job_registry.respond(str(self.job_id), {"error": "The savepoint failed: %s" % e})
+            stop = False
+        else:
+            log.warning("Savepoint of job %s written to %s", self.job_id, path)
+            job_registry.respond(str(self.job_id), {"path": path})
+        if stop:
+            return True
+        self._checkpoints.restored_from = self._checkpoints.restored_from or self._checkpoints.directory
+        with idle_planners.planning():
+            self._start_queries(self._plan_queries())
+        return False
+
     def _restart(self, failure: BaseException, delay_ms: int):
         """Stop the queries, wait ``delay_ms``, start them again from their last completed micro-batch. A failure
         while starting them again is raised as a failure of the job (for the restart strategy to judge)."""
@@ -293,9 +323,11 @@ class JobRun:
         except OSError as e:             # the registry is for list/cancel; the job goes on without it
             log.warning("Could not record job %s in %s: %s", self.job_id, job_registry.directory(), e)
 
-    def _watch_queries(self):
-        """Poll the running queries until all are done (or the job is cancelled); raise the first failure."""
+    def _watch_queries(self) -> Optional[dict]:
+        """Poll the running queries until all are done (or the job is cancelled), or a savepoint is asked for
+        (returned); raise the first failure."""
         pending = list(self._queries)
+        next_request_check = 0.0
         started = set()                   # queries that have run Spark jobs (their first batch is planned)
         release_planners = release_creators = idle_planners.enabled(self.job.configuration)
         # The idle planning workers are ended only once the job has run a while: a short job (one statement
@@ -328,7 +360,13 @@ class JobRun:
                 if plan.is_done(progress):
                     self._query_call(query, query.stop)
                     pending.remove((plan, query))
+            if launch.client_output and pending and time.monotonic() >= next_request_check:
+                next_request_check = time.monotonic() + REQUEST_CHECK_INTERVAL_S
+                request = job_registry.take_request(str(self.job_id))
+                if request is not None:
+                    return request
             time.sleep(POLL_INTERVAL_S)
+        return None
 
     def _query_call(self, query, call):
         try:

@@ -40,10 +40,11 @@ def register(job_id: str, job_name: str, status: str) -> None:
 
 
 def unregister(job_id: str) -> None:
-    try:
-        os.remove(_path(job_id))
-    except FileNotFoundError:
-        pass
+    for path in (_path(job_id), os.path.join(directory(), "%s.request" % job_id)):
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass
 
 
 def read(job_id: str) -> Optional[Dict]:
@@ -142,3 +143,65 @@ def cancel(job_id: str, deadline_s: float = 120.0) -> None:
             return
         time.sleep(0.1)
     raise TimeoutError("Job %s (process %d) did not end within %.0f s of SIGTERM" % (job_id, pid, deadline_s))
+
+
+# -- savepoints: the CLI asks a running job's process through files beside its record ----------------------
+
+def _request_path(job_id: str) -> str:
+    return os.path.join(directory(), "%s.request" % job_id)
+
+
+def _response_path(job_id: str) -> str:
+    return os.path.join(directory(), "%s.response" % job_id)
+
+
+def _write_json(path: str, value: Dict) -> None:
+    staging = path + ".%d.tmp" % os.getpid()
+    with open(staging, "w") as f:
+        json.dump(value, f)
+    os.replace(staging, path)
+
+
+def take_request(job_id: str) -> Optional[Dict]:
+    """The savepoint request waiting for this job, removed from the registry; None if there is none."""
+    path = _request_path(job_id)
+    try:
+        with open(path) as f:
+            request = json.load(f)
+    except (FileNotFoundError, ValueError):
+        return None
+    os.remove(path)
+    return request
+
+
+def respond(job_id: str, response: Dict) -> None:
+    _write_json(_response_path(job_id), response)
+
+
+def request_savepoint(job_id: str, target_directory: str, stop: bool, deadline_s: float = 600.0) -> str:
+    """Ask a running job for a savepoint in ``target_directory`` (and to stop after it when ``stop``); return the
+    savepoint's path once the job has written it."""
+    entry = read(job_id)
+    if entry is None or not alive(entry):
+        raise JobNotFound("Could not find Flink job (%s)" % job_id)
+    try:
+        os.remove(_response_path(job_id))
+    except FileNotFoundError:
+        pass
+    _write_json(_request_path(job_id), {"directory": os.path.abspath(target_directory), "stop": stop})
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        try:
+            with open(_response_path(job_id)) as f:
+                response = json.load(f)
+        except (FileNotFoundError, ValueError):
+            response = None
+        if response is not None:
+            os.remove(_response_path(job_id))
+            if "error" in response:
+                raise RuntimeError(response["error"])
+            return response["path"]
+        if not alive(entry):
+            raise RuntimeError("Job %s ended (process %d) before its savepoint was written" % (job_id, entry["pid"]))
+        time.sleep(0.1)
+    raise TimeoutError("Job %s did not write its savepoint within %.0f s" % (job_id, deadline_s))

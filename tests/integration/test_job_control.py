@@ -37,15 +37,16 @@ def start_detached(registry, bootstrap):
 
 def process_gone(pid, timeout_s=60.0):
     deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
+    while True:
         try:
             with open("/proc/%d/stat" % pid) as f:
                 if f.read().rsplit(")", 1)[1].split()[0] == "Z":
                     return True
         except FileNotFoundError:
             return True
+        if time.monotonic() >= deadline:
+            return False
         time.sleep(0.2)
-    return False
 
 
 def test_a_detached_job_is_listed_cancelled_by_its_job_id_and_a_killed_ones_record_is_stale(bootstrap, tmp_path):
@@ -69,7 +70,10 @@ def test_a_detached_job_is_listed_cancelled_by_its_job_id_and_a_killed_ones_reco
         assert unknown.returncode == 1 and "Could not find Flink job (%s)" % job_id in unknown.stderr
     finally:
         if not process_gone(pid, timeout_s=0):
-            os.killpg(pid, signal.SIGKILL)
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     # A job whose process is killed leaves its record; list finds its process gone and drops it.
     job_id, pid = start_detached(registry, bootstrap)
@@ -78,3 +82,67 @@ def test_a_detached_job_is_listed_cancelled_by_its_job_id_and_a_killed_ones_reco
     assert (registry / ("%s.json" % job_id)).exists()
     assert cli(registry, "list").stdout.splitlines()[1:] == ["No running jobs.", "No scheduled jobs."]
     assert not (registry / ("%s.json" % job_id)).exists()
+
+
+def wait_for_lines(log_path, wanted, timeout_s=120.0):
+    """The values printed so far (print()'s 'N> ' prefix removed), once all of ``wanted`` are among them."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with open(log_path, errors="replace") as f:
+            printed = [re.sub(r"^\d+> ", "", line.rstrip("\n")) for line in f]
+        if all(w in printed for w in wanted):
+            return [p for p in printed if re.fullmatch(r"[A-Z]", p)]
+        time.sleep(0.2)
+    raise AssertionError("%s not printed within %.0f s:\n%s" % (wanted, timeout_s, open(log_path).read()[-3000:]))
+
+
+def start_on(registry, bootstrap, topic, *options):
+    result = cli(registry, "run", "-d", *options, UNBOUNDED_JOB, bootstrap, topic)
+    assert result.returncode == 0, result.stderr[-3000:]
+    job_id = re.search(r"^Job has been submitted with JobID ([0-9a-f]{32})$", result.stdout, re.MULTILINE).group(1)
+    match = re.search(r"The job runs in process (\d+); its output goes to (\S+)", result.stdout)
+    return job_id, int(match.group(1)), match.group(2)
+
+
+def test_savepoint_while_running_and_stop_with_savepoint_then_resume_from_each(bootstrap, tmp_path):
+    registry, savepoints = tmp_path / "registry", tmp_path / "savepoints"
+    topic = create_topic(bootstrap, unique_topic("sp-in"))
+    produce(bootstrap, topic, ["a", "b"])
+    job_id, pid, log_path = start_on(registry, bootstrap, topic)
+    pids = [pid]
+    try:
+        wait_for_lines(log_path, ["A", "B"])
+        taken = cli(registry, "savepoint", job_id, str(savepoints))
+        assert taken.returncode == 0, taken.stderr[-2000:]
+        lines = taken.stdout.splitlines()
+        assert lines[:2] == ["Triggering savepoint for job %s." % job_id, "Waiting for response..."]
+        first = re.fullmatch(r"Savepoint completed\. Path: file:(\S+/savepoint-%s-[0-9a-f]{12})" % job_id[:6],
+                             lines[2]).group(1)
+        assert lines[3] == "You can resume your program from this savepoint with the run command."
+        produce(bootstrap, topic, ["c"])                 # the job goes on after its savepoint
+        assert wait_for_lines(log_path, ["C"]) == ["A", "B", "C"]
+
+        stopped = cli(registry, "stop", "--savepointPath", str(savepoints), job_id)
+        assert stopped.returncode == 0, stopped.stderr[-2000:]
+        assert stopped.stdout.splitlines()[0] == 'Suspending job "%s" with a CANONICAL savepoint.' % job_id
+        second = re.fullmatch(r"Savepoint completed\. Path: file:(\S+)", stopped.stdout.splitlines()[1]).group(1)
+        assert process_gone(pid)
+        with open(log_path) as f:
+            assert "Job with JobID %s has finished." % job_id in f.read()   # stopped, not failed or cancelled
+        produce(bootstrap, topic, ["d"])
+
+        # Each savepoint resumes where it was taken: the second after C, the first after B.
+        for savepoint, expected in ((second, ["D"]), (first, ["C", "D"])):
+            resumed_id, resumed_pid, resumed_log = start_on(registry, bootstrap, topic, "-s", savepoint)
+            pids.append(resumed_pid)
+            assert wait_for_lines(resumed_log, expected) == expected
+            time.sleep(2)                                # nothing else comes
+            assert wait_for_lines(resumed_log, expected, timeout_s=0.5) == expected
+            assert cli(registry, "cancel", resumed_id).returncode == 0
+    finally:
+        for each in pids:
+            if not process_gone(each, timeout_s=0):
+                try:
+                    os.killpg(each, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
