@@ -132,34 +132,30 @@ class RestartConfigurationError(ValueError):
     """A restart-strategy option Flink would refuse."""
 
 
-def _int(configuration, key: str, default: int) -> int:
+def _setting(configuration, key: str, default, parse):
+    """The value of ``key`` parsed by ``parse`` (None: unparsable), or ``default`` when it is not set."""
     value = configuration.get(key)
     if value is None or str(value).strip() == "":
         return default
     try:
-        return int(str(value).strip())
+        parsed = parse(str(value).strip())
     except ValueError:
-        raise RestartConfigurationError("Could not parse value '%s' for key '%s'." % (value, key)) from None
-
-
-def _float(configuration, key: str, default: float) -> float:
-    value = configuration.get(key)
-    if value is None or str(value).strip() == "":
-        return default
-    try:
-        return float(str(value).strip())
-    except ValueError:
-        raise RestartConfigurationError("Could not parse value '%s' for key '%s'." % (value, key)) from None
-
-
-def _millis(configuration, key: str, default: int) -> int:
-    value = configuration.get(key)
-    if value is None or str(value).strip() == "":
-        return default
-    parsed = duration_ms(value)
+        parsed = None
     if parsed is None:
         raise RestartConfigurationError("Could not parse value '%s' for key '%s'." % (value, key))
     return parsed
+
+
+def _int(configuration, key: str, default: int) -> int:
+    return _setting(configuration, key, default, int)
+
+
+def _float(configuration, key: str, default: float) -> float:
+    return _setting(configuration, key, default, float)
+
+
+def _millis(configuration, key: str, default: int) -> int:
+    return _setting(configuration, key, default, duration_ms)
 
 
 def from_configuration(configuration, checkpointing: bool) -> RestartStrategy:

@@ -120,3 +120,12 @@ def test_dash_d_keys_of_pyflink_compat_run_reach_the_strategy(monkeypatch):
     env = StreamExecutionEnvironment.get_execution_environment()
     chosen = restarts.from_configuration(env.get_config()._configuration.to_dict(), False)
     assert delays(chosen, 5) == [1000] * 4 + [None]
+
+
+@pytest.mark.parametrize("key, value", [("restart-strategy.fixed-delay.attempts", "three"),
+                                        ("restart-strategy.exponential-delay.backoff-multiplier", "x1.5")])
+def test_unparsable_numbers_are_refused_with_their_key(key, value):
+    kind = key.split(".")[1]
+    with pytest.raises(restarts.RestartConfigurationError,
+                       match="Could not parse value '%s' for key '%s'." % (value, key)):
+        restarts.from_configuration({"restart-strategy.type": kind, key: value}, False)
