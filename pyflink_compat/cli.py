@@ -336,6 +336,8 @@ def stop_job(argv: List[str]) -> int:
     if len(rest) != 1:
         raise UsageError("stop: give the JobID of one running job (see pyflink-compat list)")
     print('Suspending job "%s" with a CANONICAL savepoint.' % rest[0])
+    print("Triggering stop-with-savepoint for job %s." % rest[0])
+    print("Waiting for response...")
     return _savepoint(rest[0], directory, stop=True)
 
 

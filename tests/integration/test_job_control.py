@@ -124,8 +124,10 @@ def test_savepoint_while_running_and_stop_with_savepoint_then_resume_from_each(b
 
         stopped = cli(registry, "stop", "--savepointPath", str(savepoints), job_id)
         assert stopped.returncode == 0, stopped.stderr[-2000:]
-        assert stopped.stdout.splitlines()[0] == 'Suspending job "%s" with a CANONICAL savepoint.' % job_id
-        second = re.fullmatch(r"Savepoint completed\. Path: file:(\S+)", stopped.stdout.splitlines()[1]).group(1)
+        assert stopped.stdout.splitlines()[:3] == ['Suspending job "%s" with a CANONICAL savepoint.' % job_id,
+                                                   "Triggering stop-with-savepoint for job %s." % job_id,
+                                                   "Waiting for response..."]
+        second = re.fullmatch(r"Savepoint completed\. Path: file:(\S+)", stopped.stdout.splitlines()[3]).group(1)
         assert process_gone(pid)
         with open(log_path) as f:
             assert "Job with JobID %s has finished." % job_id in f.read()   # stopped, not failed or cancelled
