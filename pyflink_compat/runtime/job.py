@@ -264,8 +264,7 @@ class JobRun:
         stop."""
         log.info("Job '%s' (%s): %s", self.job_name, self.job_id,
                  "stopping with a savepoint" if request.get("stop") else "taking a savepoint")
-        self._stop_all()
-        self._queries = []
+        self._stop_queries()
         stop = bool(request.get("stop"))
         try:
             path = self._checkpoints.copy_to(request["directory"], str(self.job_id))
@@ -278,10 +277,20 @@ class JobRun:
             job_registry.respond(str(self.job_id), {"path": path})
         if stop:
             return True
+        self._resume_queries()
+        return False
+
+    def _stop_queries(self):
+        self._stop_all()
+        self._queries = []
+
+    def _resume_queries(self):
+        """Plan and start the job's queries again on its checkpoint directory: each resumes after its last
+        completed micro-batch, and bounded sources stop where the first run resolved their stopping offsets to,
+        as after a restore."""
         self._checkpoints.restored_from = self._checkpoints.restored_from or self._checkpoints.directory
         with idle_planners.planning():
             self._start_queries(self._plan_queries())
-        return False
 
     def _restart(self, failure: BaseException, delay_ms: int):
         """Stop the queries, wait ``delay_ms``, start them again from their last completed micro-batch. A failure
@@ -292,15 +301,11 @@ class JobRun:
                     self._restart_strategy.description())
         self.status = JobStatus.RESTARTING
         self._record_status()
-        self._stop_all()
-        self._queries = []
+        self._stop_queries()
         if self._cancel_requested.wait(delay_ms / 1000.0):
             return
-        # Bounded sources stop where the first run resolved their stopping offsets to, as after a restore.
-        self._checkpoints.restored_from = self._checkpoints.restored_from or self._checkpoints.directory
         try:
-            with idle_planners.planning():
-                self._start_queries(self._plan_queries())
+            self._resume_queries()
         except BaseException as e:       # noqa: B902 - judged by the restart strategy like any failure
             if isinstance(e, (Py4JError, ConnectionError)) and not isinstance(e, Py4JJavaError):
                 raise

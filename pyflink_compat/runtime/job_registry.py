@@ -33,10 +33,7 @@ def register(job_id: str, job_name: str, status: str) -> None:
     previous = read(job_id)
     if previous is not None and previous.get("pid") == os.getpid():
         entry["started_ms"] = previous["started_ms"]
-    staging = _path(job_id) + ".%d.tmp" % os.getpid()
-    with open(staging, "w") as f:
-        json.dump(entry, f)
-    os.replace(staging, _path(job_id))
+    _write_json(_path(job_id), entry)
 
 
 def unregister(job_id: str) -> None:
@@ -55,14 +52,19 @@ def read(job_id: str) -> Optional[Dict]:
         return None
 
 
-def _process_start(pid: int) -> Optional[str]:
-    """The process's start time (field 22 of /proc/<pid>/stat), so that a new process reusing the PID of a
-    dead job is not taken for it; None where /proc is not available."""
+def _stat_field(pid: int, index: int) -> Optional[str]:
+    """A field of /proc/<pid>/stat after the command name (0: the state, 19: the start time); None where /proc
+    is not available or the process is gone."""
     try:
         with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[19]
+            return f.read().rsplit(")", 1)[1].split()[index]
     except (OSError, IndexError):
         return None
+
+
+def _process_start(pid: int) -> Optional[str]:
+    """The process's start time, so that a new process reusing the PID of a dead job is not taken for it."""
+    return _stat_field(pid, 19)
 
 
 def alive(entry: Dict) -> bool:
@@ -82,11 +84,7 @@ def alive(entry: Dict) -> bool:
 
 
 def _process_state(pid: int) -> Optional[str]:
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return None
+    return _stat_field(pid, 0)
 
 
 def running() -> List[Dict]:
