@@ -21,6 +21,7 @@ from pyflink_compat.datastream.state import (AggregatingState, AggregatingStateD
                                              ValueStateDescriptor)
 from pyflink_compat.datastream.time_domain import TimeDomain
 from pyflink_compat.datastream.timerservice import TimerService
+from pyflink_compat.metrics.group import OperatorMetricGroup
 from pyflink_compat.util.exceptions import unsupported
 
 __all__ = [
@@ -137,71 +138,6 @@ def _default_max_parallelism(parallelism: int) -> int:
     return min(max(power, 128), 32768)
 
 
-class _Counter(object):
-    def __init__(self):
-        self._count = 0
-
-    def inc(self, n: int = 1):
-        self._count += n
-
-    def dec(self, n: int = 1):
-        self._count -= n
-
-    def get_count(self) -> int:
-        return self._count
-
-
-class _Meter(object):
-    def __init__(self):
-        self._count = 0
-
-    def mark_event(self, value: int = 1):
-        self._count += value
-
-    def get_count(self) -> int:
-        return self._count
-
-
-class _Distribution(object):
-    def __init__(self):
-        self._values = []
-
-    def update(self, value):
-        self._values.append(value)
-
-
-class _LocalMetricGroup(object):
-    """A metric group kept in memory (pyflink-compat does not report metrics anywhere yet).
-
-    It offers PyFlink's ``MetricGroup`` methods so that code registering metrics
-    in ``open()`` keeps working.
-    """
-
-    def __init__(self, scope=()):
-        self._scope = tuple(scope)
-        self._groups = {}
-        self._metrics = {}
-
-    def add_group(self, name: str, extra: str = None) -> '_LocalMetricGroup':
-        key = (name, extra)
-        if key not in self._groups:
-            child = self._scope + ((name,) if extra is None else (name, extra))
-            self._groups[key] = _LocalMetricGroup(child)
-        return self._groups[key]
-
-    def counter(self, name: str):
-        return self._metrics.setdefault(('counter', name), _Counter())
-
-    def gauge(self, name: str, obj: Callable[[], int]) -> None:
-        self._metrics[('gauge', name)] = obj
-
-    def meter(self, name: str, time_span_in_seconds: int = 60):
-        return self._metrics.setdefault(('meter', name), _Meter())
-
-    def distribution(self, name: str):
-        return self._metrics.setdefault(('distribution', name), _Distribution())
-
-
 class SimpleRuntimeContext(RuntimeContext):
     """pyflink-compat's RuntimeContext for functions that do not use keyed state.
 
@@ -220,7 +156,8 @@ class SimpleRuntimeContext(RuntimeContext):
         self._max_parallelism = (max_parallelism if max_parallelism is not None and max_parallelism > 0
                                  else _default_max_parallelism(parallelism))
         self._attempt_number = attempt_number
-        self._metrics_group = metrics_group if metrics_group is not None else _LocalMetricGroup()
+        self._metrics_group = (metrics_group if metrics_group is not None
+                               else OperatorMetricGroup(task_name, subtask_index))
 
     def get_task_name(self) -> str:
         return self._task_name

@@ -40,6 +40,7 @@ class OffsetCommitter:
         self.source_name = source_name
         self.succeeded = 0
         self.failed = 0
+        self.committed = {}                  # (topic, partition) -> offset of the last successful commit
         self._cluster = None
         self._last_requested: Optional[dict] = None
         self._pending = None
@@ -59,6 +60,7 @@ class OffsetCommitter:
             if self._cluster is None:
                 self._cluster = Cluster(self.spec.properties)
             self._cluster.commit_offsets(self.spec.group_id, offsets)
+            self.committed = dict(offsets)
             self.succeeded += 1
         except Exception as e:               # monitoring only: log, count, go on
             self.failed += 1

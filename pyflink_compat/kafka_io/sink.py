@@ -10,6 +10,7 @@ whatever the guarantee). ``exactly-once`` writes each task's records of a
 micro-batch in one Kafka transaction (kafka_io/transactions.py).
 """
 import logging
+import time
 import pyarrow as pa
 import pyarrow.compute as pc
 from kafka.structs import TopicPartition
@@ -175,6 +176,7 @@ class _Sends:
         self.sender = batch_send.BatchSender(producer, self.tracker) if batch_send.supports(producer) else None
         self.fixed_partitions = {}        # topic -> this subtask's partition (FlinkFixedPartitioner)
         self.sent = 0
+        self.sent_bytes = 0
 
     def _partition_for(self, topic):
         if not self.spec.fixed_partitioner:
@@ -224,6 +226,14 @@ class _Sends:
                 _send(producer, None, tracker, topic, group_keys, group_values, group_timestamps, partition,
                       catch=True)
         self.sent += len(values)
+        self.sent_bytes += _byte_size(values) + (_byte_size(keys) if keys is not None else 0)
+
+    def _count(self, flush_started: float):
+        """The sink's metrics: what this task sent and had acknowledged, what failed, how long the flush took."""
+        from pyflink_compat.kafka_io import io_counts
+        failed = self.tracker.failures
+        io_counts.count_write(self.spec.topic or "", records=max(self.sent - failed, 0), size=self.sent_bytes,
+                              failed=failed, flush_ms=(time.monotonic() - flush_started) * 1000.0)
 
     def check(self) -> bool:
         """Flush, then whether every record was acknowledged: False only when failures are just logged;
@@ -232,8 +242,12 @@ class _Sends:
         spec, tracker, sent = self.spec, self.tracker, self.sent
         all_acknowledged = True
         timeout_s = int(spec.properties.get("delivery.timeout.ms", "120000")) / 1000.0
+        flush_started = time.monotonic()
         try:
-            self.producer.flush(timeout=timeout_s)
+            try:
+                self.producer.flush(timeout=timeout_s)
+            finally:
+                self._count(flush_started)
         except KafkaTimeoutError as e:
             all_acknowledged = False
             if not spec.log_failures_only:
@@ -330,6 +344,11 @@ def _serialize(schema, elements: pa.Array, python_values) -> pa.Array:
     if vectorised is not None:
         return vectorised
     return pa.array([_as_bytes(schema.serialize(v)) for v in python_values()], pa.binary())
+
+
+def _byte_size(array) -> int:
+    """Bytes of an Arrow binary array's values (nulls have none)."""
+    return (pc.sum(pc.binary_length(array)).as_py() or 0) if len(array) else 0
 
 
 def _as_bytes(data):

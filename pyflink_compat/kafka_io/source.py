@@ -484,6 +484,7 @@ def read_split(spec, element_type, task: KafkaSplit):
 
     def flush(rows=None):
         keys, values, timestamps, offsets = pending.take(rows)
+        _count_read(task, values, timestamps)
         if isinstance(deserializer, kspec.RecordDeserializer):
             return _decode_records(deserializer, element_type, keys, values, timestamps, offsets, task)
         batch = _decode_batch(deserializer, element_type, values, timestamps, offsets, task)
@@ -521,6 +522,16 @@ def read_split(spec, element_type, task: KafkaSplit):
     if skipped[0]:
         log.warning("Skipped %d malformed %s records in topic %s partition %d", skipped[0],
                     getattr(deserializer, "_FORMAT_NAME", type(deserializer).__name__), task.topic, task.partition)
+
+
+def _count_read(task: KafkaSplit, values, timestamps):
+    """Records, value bytes and the newest timestamp of what the split's task read (for the source's metrics)."""
+    import pyarrow.compute as pc
+    from pyflink_compat.kafka_io import io_counts
+    if not len(values):
+        return
+    size = pc.sum(pc.binary_length(values)).as_py() or 0
+    io_counts.count_read(task.topic, task.partition, len(values), size, pc.max(timestamps).as_py())
 
 
 def _fail_if_partition_vanished(consumer, task: KafkaSplit, position: int, properties):

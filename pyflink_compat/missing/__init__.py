@@ -30,7 +30,6 @@ SECTIONS = {
     "pyflink.table": "table-api",
     "pyflink.datastream.connectors": "connectors",
     "pyflink.datastream.formats": "formats",
-    "pyflink.metrics": "unsupported-apis",
 }
 # Modules that cannot be stood in for: importing them raises (pyflink.shell starts an interactive JVM).
 REFUSED = {"pyflink.shell": "the interactive PyFlink shell"}

@@ -20,8 +20,8 @@ from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobSt
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
 from pyflink_compat.plan import flink_json, graph
 from pyflink_compat.plan.job import JobPlan
-from pyflink_compat.runtime import (checkpoints, idle_planners, job_registry, launch, restarts, session, translate,
-                                    warm_up, worker_python)
+from pyflink_compat.runtime import (checkpoints, idle_planners, job_registry, launch, metrics, reporters, restarts,
+                                    session, translate, warm_up, worker_python)
 
 log = logging.getLogger("pyflink_compat")
 
@@ -142,6 +142,7 @@ class JobRun:
         self._started_at = None
         self._restart_strategy: Optional[restarts.RestartStrategy] = None
         self.restarts = 0                 # Flink's numRestarts
+        self.metrics: Optional[metrics.JobMetrics] = None
         # execute_async: nobody waits on the job, so its failure is logged when it happens (execute() raises it)
         self.log_failure = False
 
@@ -187,7 +188,17 @@ class JobRun:
         configuration = self.job.configuration
         worker = worker_python.resolve(configuration)
         spark = session.get_session(configuration, worker)
-        return translate.plan_queries(spark, self.job, self.job_name, self._checkpoints, self.deliver)
+        if self.metrics is None:
+            self.metrics = metrics.JobMetrics(str(self.job_id), self.job_name)
+            reporters.start_configured(configuration)
+            reporters.register(str(self.job_id), self._metric_values)
+        with metrics.planning_with(self.metrics.channel, self.job):
+            return translate.plan_queries(spark, self.job, self.job_name, self._checkpoints, self.deliver)
+
+    def _metric_values(self) -> tuple:
+        """(job name, operator metrics, job metrics) for the reporters."""
+        return (self.job_name, self.metrics.values(),
+                self.metrics.job_metric_values(self.restarts, self._started_at))
 
     def _start_queries(self, planned):
         for plan in planned:
@@ -231,6 +242,7 @@ class JobRun:
             self.status = JobStatus.CANCELED if self._cancel_requested.is_set() else JobStatus.FAILED
         finally:
             idle_planners.job_started(self.job_id)
+            reporters.unregister(str(self.job_id))
             self._record_status(ended=True)
             try:
                 self._stop_all()
@@ -362,6 +374,7 @@ class JobRun:
                 for source, end in plan.source_ends(progress):
                     if end and source.offset_committer is not None:
                         source.offset_committer.batch_completed(end)
+                self._observe(plan, progress)
                 if plan.is_done(progress):
                     self._query_call(query, query.stop)
                     pending.remove((plan, query))
@@ -372,6 +385,16 @@ class JobRun:
                     return request
             time.sleep(POLL_INTERVAL_S)
         return None
+
+    def _observe(self, plan, progress):
+        """The metrics measured on the driver after a micro-batch (never failing the job)."""
+        if self.metrics is None or not progress:
+            return
+        try:
+            self.metrics.observe_sources(plan.sources, progress)
+            self.metrics.observe_checkpoint(plan.name, progress, self._checkpoints.directory)
+        except Exception as e:           # noqa: BLE001 - metrics are for watching, not for the job's outcome
+            log.debug("Job %s: metrics of query %s not updated: %s", self.job_id, plan.name, e)
 
     def _query_call(self, query, call):
         try:

@@ -657,10 +657,11 @@ def _records(plan: KeyedStagePlan, batch, progress, rows: int = CHUNK_ROWS):
             yield side, key, element, stamp
 
 
-def stateful_processor(lanes: tuple, tz: str = None):
+def stateful_processor(lanes: tuple, tz: str = None, reporting=None):
     """The StatefulProcessor for ``transformWithState`` of one depth (row based, one blob ValueState per lane
     of a subtask): it runs each lane's subtask on the payloads for it and passes the rest on, in the job's
-    session time zone ``tz`` (util/session_zone.py; None: the machine's)."""
+    session time zone ``tz`` (util/session_zone.py; None: the machine's). ``reporting``
+    (runtime/metrics.Reporting, None outside a job run) sends the metrics of what each call did."""
     from pyspark.sql import Row
     from pyspark.sql.streaming.stateful_processor import StatefulProcessor
     depth = lanes[0].depth
@@ -675,7 +676,10 @@ def stateful_processor(lanes: tuple, tz: str = None):
         def handleInputRows(self, key, rows, timerValues):
             from pyflink_compat.util.session_zone import applied
             with applied(tz):
-                yield from self._handle(key, rows)
+                if reporting is None:
+                    yield from self._handle(key, rows)
+                else:
+                    yield from reporting(self._handle(key, rows))
 
         def _handle(self, key, rows):
             route = int(key[0])

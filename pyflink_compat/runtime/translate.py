@@ -25,7 +25,7 @@ from pyflink_compat import options
 from pyflink_compat.plan import graph
 from pyflink_compat.plan.job import JobPlan
 from pyflink_compat import codec
-from pyflink_compat.runtime import collection_source, datagen_source, live_functions, printing, stage_graph
+from pyflink_compat.runtime import collection_source, datagen_source, live_functions, metrics, printing, stage_graph
 from pyflink_compat.third_party_patches import pandas_version_checked_without_import
 from pyflink_compat.util import session_zone
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, illegal_state
@@ -41,6 +41,8 @@ class QuerySource:
     done_offsets: Optional[dict]           # end offset (JSON dict) meaning "all read"; None: unbounded
     already_done: bool = False             # a bounded source with nothing to read
     offset_committer: Optional[object] = None   # commits a Kafka source's offsets after each micro-batch
+    metrics_operator: Optional[str] = None   # a Kafka source's operator name in metrics (None: not Kafka)
+    parallelism: int = 1
 
 
 @attrs.define
@@ -87,7 +89,10 @@ def _offset_committer(source: graph.Node, checkpoints):
 
 
 def _query_source(source: graph.Node, done, already_done: bool, checkpoints) -> QuerySource:
-    return QuerySource(source.name, done, already_done, _offset_committer(source, checkpoints))
+    kafka = source.kind == graph.KAFKA_SOURCE
+    return QuerySource(source.name, done, already_done, _offset_committer(source, checkpoints),
+                       metrics.source_operator_name(source) if kafka else None,
+                       metrics.source_parallelism(source))
 
 
 def _check_chain(chain: List[graph.Node], runtime_mode):
@@ -119,8 +124,9 @@ def _check_chain(chain: List[graph.Node], runtime_mode):
 
 # -- sources ------------------------------------------------------------------------------------
 
-def _transform_options(transform, output_type, schema_ddl: str = None) -> dict:
+def _transform_options(transform, output_type, schema_ddl: str = None, source: graph.Node = None) -> dict:
     reader_options = {"schema": schema_ddl or codec.spark_ddl(output_type)}
+    transform = metrics.with_reporting(transform, source)
     if transform is not None:
         reader_options[ksource.TRANSFORM_OPTION] = ksource.encode_object(transform)
     return reader_options
@@ -168,7 +174,7 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sin
         "element_type": ksource.encode_object(node.output_type),
         "max_records_per_batch": str(options.max_records_per_batch(configuration, keyed)),
         **_transform_options(session_zone.zoned(transform, session_zone.job_tz(configuration)),
-                             output_type or node.output_type, schema_ddl),
+                             output_type or node.output_type, schema_ddl, node),
         **(extra_options or {}),
     }
     df = spark.readStream.format(ksource.FORMAT_NAME).options(**reader_options).load()
@@ -950,7 +956,8 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         lanes = tuple(stage_plans[operator.id] for operator in stages.at_depth(depth))
         with pandas_version_checked_without_import():
             stage = (stage.groupBy(keyed_stage.ROUTE)
-                     .transformWithState(keyed_stage.stateful_processor(lanes, session_zone.job_tz(configuration)),
+                     .transformWithState(keyed_stage.stateful_processor(lanes, session_zone.job_tz(configuration),
+                                                                       metrics.with_reporting(None)),
                                          keyed_stage.OUTPUT_SCHEMA_DDL, "Append", "None"))
     name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration, first.branch)
     unsupported_sinks = [each.name for each in sinks if each.kind not in graph.SINK_KINDS]

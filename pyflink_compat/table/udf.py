@@ -31,8 +31,9 @@ class FunctionContext(object):
 
     def get_metric_group(self):
         if self._base_metric_group is None:
-            from pyflink_compat.util.exceptions import UnsupportedFeatureError
-            raise UnsupportedFeatureError("FunctionContext.get_metric_group", "table-api")
+            # Python functions of SQL run as Spark UDFs: their metrics work and are not reported (metrics section)
+            from pyflink_compat.metrics.group import OperatorMetricGroup
+            self._base_metric_group = OperatorMetricGroup(self._task_name or "PythonCalc", self._index or 0)
         return self._base_metric_group
 
     def get_job_parameter(self, key: str, default_value: str) -> str:

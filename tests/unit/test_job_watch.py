@@ -61,6 +61,7 @@ def _run_with(query):
     run.log_failure = False
     run._restart_strategy = restarts.NoRestart()
     run.restarts = 0
+    run.metrics = None                 # no Spark: no accumulator
     return run
 
 
