@@ -26,7 +26,7 @@ _JOB_SCOPE = "jobmanager_job"
 _INVALID = re.compile(r"[^a-zA-Z0-9_:]")
 
 _lock = threading.Lock()
-_servers: Dict[str, int] = {}                    # reporter name -> port serving
+_servers: Dict[tuple, int] = {}                  # (reporter name, port option) -> port serving
 _runs: Dict[str, Callable[[], tuple]] = {}        # job id -> () -> (job name, operator values, job values)
 _registry = None
 _warned = set()
@@ -73,8 +73,8 @@ def _start_prometheus(name: str, port_spec: str):
     global _registry
     from prometheus_client import CollectorRegistry, start_http_server
     with _lock:
-        if name in _servers:
-            return
+        if (name, str(port_spec)) in _servers:
+            return                           # a job before this one started it: it serves every job
         if _registry is None:
             _registry = CollectorRegistry(auto_describe=False)
             _registry.register(_FlinkCollector())
@@ -85,7 +85,7 @@ def _start_prometheus(name: str, port_spec: str):
             except OSError as e:
                 errors.append("%d: %s" % (port, e))
                 continue
-            _servers[name] = port
+            _servers[(name, str(port_spec))] = port
             log.info("Started PrometheusReporter HTTP server on port %d.", port)
             return
         log.error("Could not start PrometheusReporter HTTP server on any port in %s (%s); the metrics are not "
@@ -93,11 +93,10 @@ def _start_prometheus(name: str, port_spec: str):
 
 
 def prometheus_port(name: str = None) -> Optional[int]:
-    """The port a Prometheus reporter of this process serves on (the first started, or the one named)."""
+    """The port a Prometheus reporter of this process serves on (the last started, or the last one named)."""
     with _lock:
-        if name is not None:
-            return _servers.get(name)
-        return next(iter(_servers.values()), None)
+        ports = [port for (reporter, _spec), port in _servers.items() if name is None or reporter == name]
+    return ports[-1] if ports else None
 
 
 def register(job_id: str, values: Callable[[], tuple]):
