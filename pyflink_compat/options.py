@@ -100,8 +100,28 @@ JVM_EARLY_START = Option(
     "environment variables, that JVM is stopped and a new one starts with them (the log names the keys). Only "
     "as a `-D` option")
 
+LOG_LEVELS = ("OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL")
+
+
+def _log_level(text) -> str:
+    level = str(text).strip().upper()
+    if level not in LOG_LEVELS:
+        raise ValueError("one of %s" % ", ".join(LOG_LEVELS))
+    return level
+
+
+LOG_LEVEL = Option(
+    "pyflink-compat.log-level", _log_level, "FATAL", "`FATAL`",
+    "the level of Spark's own (log4j2) log lines on standard error, from the driver JVM's start: `INFO` shows what "
+    "Spark does, `WARN` its warnings; by default only a failing job's report is shown (Spark's key "
+    "`spark.log.level` is used when set)")
+UI_PORT = Option(
+    "pyflink-compat.ui.port", int, None,
+    "Flink's `rest.port` when set, else `4040` (Spark's; the next free port when taken)",
+    "the port of the Spark UI, whose address `pyflink-compat run` prints; `0`: any free port; `-1`: no UI")
+
 ALL: List[Option] = [MAX_RECORDS_PER_BATCH, TRIGGER_INTERVAL, TICK_INTERVAL_MS, DIRECT_KAFKA_SINK, SHARED_PASS,
-                     RELEASE_PLANNER_WORKERS, JVM_CLASS_ARCHIVE, JVM_EARLY_START]
+                     RELEASE_PLANNER_WORKERS, JVM_CLASS_ARCHIVE, JVM_EARLY_START, LOG_LEVEL, UI_PORT]
 
 
 def max_records_per_batch(configuration: Dict[str, Any], keyed: bool) -> int:

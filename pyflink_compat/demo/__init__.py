@@ -33,7 +33,11 @@ def run_demo() -> int:
         job = os.path.join(os.path.dirname(__file__), "upper_job.py")
         print("Running %s on Spark local mode ..." % job)
         started = time.monotonic()
-        run_job(RunOptions(job_file=job, job_args=[servers, "demo-input", "demo-output"]))
+        # Flink's Prometheus reporter, as `-D` options of `pyflink-compat run` would set it
+        reporter = {"metrics.reporter.prom.factory.class":
+                    "org.apache.flink.metrics.prometheus.PrometheusReporterFactory",
+                    "metrics.reporter.prom.port": "9249-9260"}
+        run_job(RunOptions(job_file=job, job_args=[servers, "demo-input", "demo-output"], configuration=reporter))
         print("Job finished in %.1f s" % (time.monotonic() - started))
 
         consumer = KafkaConsumer(bootstrap_servers=servers, enable_auto_commit=False, fetch_max_wait_ms=10)

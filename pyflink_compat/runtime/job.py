@@ -20,8 +20,8 @@ from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobSt
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
 from pyflink_compat.plan import flink_json, graph
 from pyflink_compat.plan.job import JobPlan
-from pyflink_compat.runtime import (checkpoints, idle_planners, job_registry, launch, metrics, reporters, restarts,
-                                    session, translate, warm_up, worker_python)
+from pyflink_compat.runtime import (checkpoints, idle_planners, job_registry, launch, metrics, progress, reporters,
+                                    restarts, session, translate, warm_up, worker_python)
 
 log = logging.getLogger("pyflink_compat")
 
@@ -143,6 +143,7 @@ class JobRun:
         self._restart_strategy: Optional[restarts.RestartStrategy] = None
         self.restarts = 0                 # Flink's numRestarts
         self.metrics: Optional[metrics.JobMetrics] = None
+        self._progress = None             # the terminal's progress line of `pyflink-compat run`
         # execute_async: nobody waits on the job, so its failure is logged when it happens (execute() raises it)
         self.log_failure = False
 
@@ -177,6 +178,10 @@ class JobRun:
         self.status = JobStatus.RUNNING
         self._record_status()                # listed before the launcher of a detached job returns
         launch.report_submitted(self.job_id)
+        if launch.client_output:
+            launch.report_addresses(session.ui_url(), reporters.prometheus_port())
+            if progress.wanted():
+                self._progress = progress.start_for(self)
         log.info("Job '%s' (%s) running %d Spark quer%s", self.job_name, self.job_id, len(self._queries),
                  "y" if len(self._queries) == 1 else "ies")
         self._thread = threading.Thread(target=self._watch, name="pyflink-compat-job-%s" % self.job_id,
@@ -242,6 +247,8 @@ class JobRun:
             self.status = JobStatus.CANCELED if self._cancel_requested.is_set() else JobStatus.FAILED
         finally:
             idle_planners.job_started(self.job_id)
+            if self._progress is not None:
+                self._progress.stop()
             reporters.unregister(str(self.job_id))
             self._record_status(ended=True)
             try:

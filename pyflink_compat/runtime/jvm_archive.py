@@ -174,8 +174,14 @@ def _run_typical_job():
     totals = (rows.map(lambda r: (r[0], r[1] * 2), output_type=pair)
               .key_by(lambda r: r[0], key_type=Types.STRING())
               .reduce(lambda a, b: (a[0], a[1] + b[1])))
-    with totals.execute_and_collect("pyflink-compat class archive") as results:
-        return list(results)
+    from pyflink_compat.runtime import launch
+    # The machine's job, not the user's: `pyflink-compat run` neither prints nor lists it.
+    client_output, launch.client_output = launch.client_output, False
+    try:
+        with totals.execute_and_collect("pyflink-compat class archive") as results:
+            return list(results)
+    finally:
+        launch.client_output = client_output
 
 
 def _load_typical_classes(timeout_s: float):

@@ -6,6 +6,8 @@ like a Flink job submitted with ``flink run`` starts from the cluster's and the
 command line's configuration.
 """
 import os
+import socket
+import sys
 from typing import Dict, Optional
 
 cli_configuration: Dict[str, str] = {}
@@ -29,6 +31,23 @@ def report_submitted(job_id) -> None:
     with open(staging, "w") as f:
         f.write("%s\n" % job_id)
     os.replace(staging, path)
+
+
+_reported_addresses = set()
+
+
+def report_addresses(ui_url: Optional[str], metrics_port: Optional[int]) -> None:
+    """Where to watch the jobs of this process, on standard error, once each: the Spark UI and the metrics
+    endpoint of the Prometheus reporter."""
+    lines = []
+    if ui_url:
+        lines.append("Spark UI: %s" % ui_url)
+    if metrics_port:
+        lines.append("Metrics (Prometheus): http://%s:%d/metrics" % (socket.gethostname(), metrics_port))
+    for line in lines:
+        if line not in _reported_addresses:
+            _reported_addresses.add(line)
+            print(line, file=sys.stderr, flush=True)
 
 
 def report_result(result) -> None:

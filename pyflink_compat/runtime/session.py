@@ -11,7 +11,7 @@ import shutil
 import sys
 import threading
 import zlib
-from typing import Tuple
+from typing import Optional, Tuple
 
 import attrs
 
@@ -24,7 +24,6 @@ _lock = threading.Lock()
 _session = None
 
 DEFAULTS = {
-    "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
     "spark.sql.shuffle.partitions": "2",
     "spark.sql.streaming.stopTimeout": "60s",
@@ -133,7 +132,7 @@ def get_session(configuration: dict = None, worker=None):
             builder = builder.config(key, value)
         session = builder.getOrCreate()
         # Spark logs every failed task attempt with its trace; a failed job reports its cause once instead.
-        session.sparkContext.setLogLevel(configuration.get("spark.log.level", "FATAL"))
+        session.sparkContext.setLogLevel(configuration.get("spark.log.level") or options.LOG_LEVEL.get(configuration))
         if worker is not None:
             worker_python.apply(session.sparkContext, worker)
         _register_data_sources(session)
@@ -144,6 +143,17 @@ def get_session(configuration: dict = None, worker=None):
         _session = session
         log.info("Spark session started, master %s", session.sparkContext.master)
         return _session
+
+
+def ui_url() -> Optional[str]:
+    """The address of the running session's Spark UI (None without a session or a UI)."""
+    session = _session
+    if session is None:
+        return None
+    try:
+        return session.sparkContext.uiWebUrl
+    except Exception:                    # noqa: BLE001 - the driver is stopping
+        return None
 
 
 def _prepare_environment():
@@ -183,13 +193,74 @@ def _launch_settings(configuration: dict) -> LaunchSettings:
     master = spark_master(configuration)
     settings = dict(DEFAULTS)
     settings["spark.driver.extraJavaOptions"] = DEFAULT_DRIVER_JAVA_OPTIONS
+    settings.update(_ui_settings(configuration))
     if master.startswith("local"):
         # Embedded mode: keep every Spark endpoint on loopback.
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
         settings.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
     settings.update({k: str(v) for k, v in configuration.items() if k.startswith("spark.") and k != "spark.master"})
+    java_options = settings["spark.driver.extraJavaOptions"]
+    if "log4j" not in java_options:
+        level = configuration.get("spark.log.level") or options.LOG_LEVEL.get(configuration)
+        try:
+            settings["spark.driver.extraJavaOptions"] = "%s -Dlog4j2.configurationFile=%s" % (
+                java_options, log4j_configuration(level))
+        except OSError as e:         # no writable cache: Spark's own log configuration
+            log.info("No log4j2 configuration written: %s", e)
     return LaunchSettings(master, tuple(sorted(settings.items())), jvm_archive.enabled(configuration),
                           tuple(sorted(os.environ.items())))
+
+
+def _ui_settings(configuration: dict) -> dict:
+    """The Spark UI: on by default (Spark's port 4040, or Flink's ``rest.port``), off with port -1."""
+    port = options.UI_PORT.get(configuration)
+    if port is None and configuration.get("rest.port"):
+        try:
+            port = int(str(configuration["rest.port"]).split("-")[0])
+        except ValueError:
+            port = None
+    if port is not None and port < 0:
+        return {"spark.ui.enabled": "false"}
+    return {"spark.ui.enabled": "true", **({"spark.ui.port": str(port)} if port is not None else {})}
+
+
+# Spark's log lines go to standard error at this level from the JVM's start (not only once the session runs);
+# the native-library warning of every start is noise on a machine without Hadoop's libraries.
+_LOG4J_TEMPLATE = """\
+# pyflink-compat: Spark's log lines at level %(level)s (option pyflink-compat.log-level)
+rootLogger.level = %(level)s
+rootLogger.appenderRef.console.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %%d{yy/MM/dd HH:mm:ss} %%p %%c{1}: %%m%%n%%ex
+logger.native.name = org.apache.hadoop.util.NativeCodeLoader
+logger.native.level = ERROR
+# A pyspark session counts as interactive: Spark gives its console the level of the gateway's logger (WARN
+# when that logger is not configured) and announces it when it differs from the root's
+logger.gateway.name = org.apache.spark.api.python.PythonGatewayServer
+logger.gateway.level = %(level)s
+"""
+
+
+def log4j_configuration(level: str) -> str:
+    """The path of a log4j2 configuration giving Spark's lines at ``level`` (written once per machine)."""
+    level = options.LOG_LEVEL.parse(level)
+    path = os.path.join(jvm_archive.cache_dir(), "log4j2-%s.properties" % level.lower())
+    text = _LOG4J_TEMPLATE % {"level": level}
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return path
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    staging = "%s.%d.tmp" % (path, os.getpid())
+    with open(staging, "w") as f:
+        f.write(text)
+    os.replace(staging, path)
+    return path
 
 
 def _with_class_archive(launch: LaunchSettings, configuration: dict, may_record: bool):

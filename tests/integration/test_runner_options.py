@@ -312,3 +312,66 @@ def test_a_failed_job_at_debug_level_shows_pythons_whole_traceback():
     assert result.returncode == 1
     assert "JobExecutionError: Job 'failing job' failed" in result.stderr
     assert "pyflink_compat/runtime/job.py" in result.stderr          # the runner's own frames are there too
+
+
+def run_cli_on_terminal(*args, timeout=300, columns=160):
+    """``pyflink-compat run`` with standard error on a pseudo-terminal of ``columns`` columns:
+    (exit code, stdout text, everything written to the terminal)."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    process = subprocess.Popen([sys.executable, "-m", "pyflink_compat", "run", *args], stdout=subprocess.PIPE,
+                               stderr=slave, stdin=subprocess.DEVNULL, env=env, cwd=REPO)
+    os.close(slave)
+    terminal, stdout = b"", b""
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master, process.stdout], [], [], 0.5)
+            if master in ready:
+                try:
+                    terminal += os.read(master, 65536)
+                except OSError:           # the other end closed
+                    pass
+            if process.stdout in ready:
+                chunk = os.read(process.stdout.fileno(), 65536)
+                stdout += chunk
+                if not chunk and process.poll() is not None:
+                    break
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        os.close(master)
+    return process.returncode, stdout.decode(), terminal.decode(errors="replace")
+
+
+def test_on_a_terminal_one_progress_line_the_spark_ui_and_no_spark_log_lines():
+    code, stdout, terminal = run_cli_on_terminal(os.path.join(JOBS, "slow_print_job.py"))
+    assert code == 0, terminal[-3000:]
+    assert sorted(re.sub(r"^\d+> ", "", line) for line in stdout.splitlines()
+                  if line and not CLIENT_LINE.match(line)) == sorted("W%d" % i for i in range(12))
+    redraws = re.findall(r"\r\x1b\[K([^\r\n]*)", terminal)
+    assert any(re.fullmatch(r"RUNNING slow printing · in \d[\d,]* rec/s · out \d[\d,]* rec/s · lag \d[\d,]* · "
+                            r"checkpoint (none yet|\d+, \d+ s ago) · restarts 0", line) for line in redraws), redraws
+    assert redraws[-1] == ""                       # cleared when the job ended
+    lines = [line for line in terminal.replace("\r\x1b[K", "\n").splitlines() if line.strip()
+             and not line.startswith("RUNNING slow printing")]
+    assert [line for line in lines if not line.startswith("Spark UI: http://")] == [
+        "WARNING: Using incubator modules: jdk.incubator.vector"], lines
+    assert len([line for line in lines if line.startswith("Spark UI: http://")]) == 1
+
+
+def test_off_a_terminal_no_progress_line_and_spark_log_lines_when_asked():
+    result = run_cli("-D", "pyflink-compat.log-level=INFO", "-D", "pyflink-compat.ui.port=-1",
+                     os.path.join(JOBS, "print_job.py"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "\x1b[K" not in result.stderr and "\r" not in result.stderr
+    assert re.search(r"^\d\d/\d\d/\d\d \d\d:\d\d:\d\d INFO SparkContext: Running Spark version ", result.stderr,
+                     re.MULTILINE), result.stderr[-3000:]
+    assert "Spark UI" not in result.stderr and "SparkUI" not in result.stderr

@@ -1,5 +1,7 @@
 """A checkpointed Kafka job carrying secrets in its source and sink properties whose map fails on one record,
-restarted once and then failed; it also prints its plan and the reprs of its source and sink.
+restarted once and then failed; it also prints its plan and the reprs of its source and sink. Before it, a SQL
+query over a Kafka table with the same secrets in its WITH options prints its rows, and a table whose format
+does not exist fails with its error printed.
 
 Usage: secrets_failing_job.py BOOTSTRAP INPUT_TOPIC OUTPUT_TOPIC CHECKPOINT_DIR SECRET
 """
@@ -10,6 +12,7 @@ from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.datastream.connectors.base import DeliveryGuarantee
 from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
                                                  KafkaSink, KafkaSource)
+from pyflink.table import StreamTableEnvironment
 
 bootstrap, input_topic, output_topic, checkpoint_dir, secret = sys.argv[1:6]
 
@@ -54,6 +57,21 @@ sink = with_secrets(KafkaSink.builder().set_bootstrap_servers(bootstrap)
                     .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE)).build()
 env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source") \
     .map(fail_on_poison, output_type=Types.STRING()).sink_to(sink)
+t_env = StreamTableEnvironment.create(env)
+with_options = ", ".join("'properties.%s' = '%s'" % (key, value.replace("'", "''"))
+                         for key, value in SECRET_PROPERTIES.items())
+t_env.execute_sql("CREATE TABLE secret_source (v STRING) WITH ('connector' = 'kafka', 'topic' = '%s', "
+                  "'properties.bootstrap.servers' = '%s', 'scan.startup.mode' = 'earliest-offset', "
+                  "'scan.bounded.mode' = 'latest-offset', 'format' = 'raw', %s)"
+                  % (input_topic, bootstrap, with_options))
+t_env.execute_sql("SELECT UPPER(v) AS v FROM secret_source").print()
+t_env.execute_sql("CREATE TABLE broken_source (v STRING) WITH ('connector' = 'kafka', 'topic' = '%s', "
+                  "'properties.bootstrap.servers' = '%s', 'format' = 'no-such-format', %s)"
+                  % (input_topic, bootstrap, with_options))
+try:
+    t_env.execute_sql("SELECT v FROM broken_source").print()
+except Exception as error:           # noqa: BLE001 - the error's text is what the test searches
+    print("SQL ERROR %s" % error)
 print(repr(source))
 print(repr(sink))
 print(env.get_execution_plan())
