@@ -30,6 +30,7 @@ from typing import Dict, List, Optional
 import attrs
 
 from pyflink_compat.util.durations import duration_ms
+from pyflink_compat.util.files import write_atomically
 
 log = logging.getLogger("pyflink_compat")
 
@@ -107,10 +108,7 @@ class JobCheckpoints:
 
     def _write_record(self):
         os.makedirs(self.directory, exist_ok=True)
-        staging = os.path.join(self.directory, JOB_FILE + ".tmp")
-        with open(staging, "w") as f:
-            json.dump(self.record, f, indent=1, sort_keys=True)
-        os.replace(staging, os.path.join(self.directory, JOB_FILE))
+        write_atomically(os.path.join(self.directory, JOB_FILE), json.dumps(self.record, indent=1, sort_keys=True))
 
     def discard(self):
         shutil.rmtree(self.directory, ignore_errors=True)

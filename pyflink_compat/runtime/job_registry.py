@@ -13,6 +13,7 @@ import time
 from typing import Dict, List, Optional
 
 from pyflink_compat.runtime import jvm_archive
+from pyflink_compat.util.files import write_atomically
 
 DIRECTORY_ENV = "PYFLINK_COMPAT_JOB_REGISTRY"
 
@@ -154,10 +155,7 @@ def _response_path(job_id: str) -> str:
 
 
 def _write_json(path: str, value: Dict) -> None:
-    staging = path + ".%d.tmp" % os.getpid()
-    with open(staging, "w") as f:
-        json.dump(value, f)
-    os.replace(staging, path)
+    write_atomically(path, json.dumps(value))
 
 
 def take_request(job_id: str) -> Optional[Dict]:

@@ -27,10 +27,8 @@ def report_submitted(job_id) -> None:
     path = os.environ.get(SUBMISSION_FILE_ENV)
     if not path or os.path.exists(path):
         return
-    staging = "%s.%d" % (path, os.getpid())
-    with open(staging, "w") as f:
-        f.write("%s\n" % job_id)
-    os.replace(staging, path)
+    from pyflink_compat.util.files import write_atomically
+    write_atomically(path, "%s\n" % job_id)
 
 
 _reported_addresses = set()

@@ -34,6 +34,8 @@ import types
 import uuid
 from typing import Callable, Dict, List, Optional
 
+from pyflink_compat.util.files import write_atomically
+
 log = logging.getLogger("pyflink_compat.runtime")
 
 #: How long a reader's task waits for the reader's other task of the same micro-batch before failing.
@@ -249,11 +251,8 @@ class _ReaderFiles:
             return pickle.load(f)
 
     def save(self, stamp: tuple, splits: tuple, attributes: dict):
-        target = self._file(stamp)
-        temporary = target + ".tmp"
-        with open(temporary, "wb") as f:
-            pickle.dump({"splits": splits, "attributes": attributes}, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, target)
+        write_atomically(self._file(stamp), pickle.dumps({"splits": splits, "attributes": attributes},
+                                                         protocol=pickle.HIGHEST_PROTOCOL), binary=True)
         stamps = self.stamps()
         newest_by_batch = {}
         for each in stamps:

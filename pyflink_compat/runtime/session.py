@@ -17,6 +17,7 @@ import attrs
 
 from pyflink_compat import options
 from pyflink_compat.runtime import jvm_archive, numpy_converters, worker_python
+from pyflink_compat.util.files import write_atomically
 
 log = logging.getLogger("pyflink_compat")
 
@@ -256,10 +257,7 @@ def log4j_configuration(level: str) -> str:
     except OSError:
         pass
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    staging = "%s.%d.tmp" % (path, os.getpid())
-    with open(staging, "w") as f:
-        f.write(text)
-    os.replace(staging, path)
+    write_atomically(path, text)
     return path
 
 

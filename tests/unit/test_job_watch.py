@@ -62,6 +62,7 @@ def _run_with(query):
     run._restart_strategy = restarts.NoRestart()
     run.restarts = 0
     run.metrics = None                 # no Spark: no accumulator
+    run._progress = None
     return run
 
 
