@@ -261,7 +261,8 @@ def list_jobs(argv: List[str]) -> int:
     scheduled_only = any(a in ("-s", "--scheduled") for a in argv) and \
         not any(a in ("-r", "--running", "-a", "--all") for a in argv)
     print("Waiting for response...")
-    lines = job_registry.list_lines(job_registry.running())
+    show_all = any(a in ("-a", "--all") for a in argv)
+    lines = job_registry.list_lines(job_registry.running(), job_registry.terminated() if show_all else None)
     print("\n".join(["No scheduled jobs."] if scheduled_only else lines))
     return 0
 

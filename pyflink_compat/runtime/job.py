@@ -341,7 +341,7 @@ class JobRun:
             return
         try:
             if ended:
-                job_registry.unregister(str(self.job_id))
+                job_registry.unregister(str(self.job_id), self.status.name)
             else:
                 job_registry.register(str(self.job_id), self.job_name, self.status.name)
         except OSError as e:             # the registry is for list/cancel; the job goes on without it

@@ -37,7 +37,21 @@ def register(job_id: str, job_name: str, status: str) -> None:
     _write_json(_path(job_id), entry)
 
 
-def unregister(job_id: str) -> None:
+#: How long ``list -a`` shows an ended job, as Flink's ``jobstore.expiration-time`` (default 1 hour).
+TERMINATED_KEEP_S = 3600
+
+
+def _ended_path(job_id: str) -> str:
+    return os.path.join(directory(), "%s.ended" % job_id)
+
+
+def unregister(job_id: str, final_status: Optional[str] = None) -> None:
+    """The job ended (``final_status``: FINISHED, CANCELED, FAILED) or its record is stale (None)."""
+    if final_status is not None:
+        entry = read(job_id)
+        if entry is not None:
+            entry.update(status=final_status, ended_ms=int(time.time() * 1000))
+            _write_json(_ended_path(job_id), entry)
     for path in (_path(job_id), os.path.join(directory(), "%s.request" % job_id)):
         try:
             os.remove(path)
@@ -108,17 +122,54 @@ def running() -> List[Dict]:
     return sorted(entries, key=lambda e: e.get("started_ms", 0))
 
 
-def list_lines(entries: List[Dict]) -> List[str]:
-    """``flink list``'s text for these jobs (all of them running or restarting: none is scheduled here)."""
+def terminated() -> List[Dict]:
+    """The jobs that ended within ``TERMINATED_KEEP_S``, oldest first; older records are removed."""
+    entries = []
+    try:
+        names = os.listdir(directory())
+    except FileNotFoundError:
+        return []
+    horizon = (time.time() - TERMINATED_KEEP_S) * 1000
+    for name in names:
+        if not name.endswith(".ended"):
+            continue
+        path = os.path.join(directory(), name)
+        try:
+            with open(path) as f:
+                entry = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if entry.get("ended_ms", 0) < horizon:
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+            continue
+        entries.append(entry)
+    return sorted(entries, key=lambda e: e.get("started_ms", 0))
+
+
+_RULE = "--------------------------------------------------------------"
+
+
+def _job_line(entry: Dict) -> str:
+    started = time.strftime("%d.%m.%Y %H:%M:%S", time.localtime(entry.get("started_ms", 0) / 1000.0))
+    return "%s : %s : %s (%s)" % (started, entry["job_id"], entry.get("job_name", ""), entry.get("status", "RUNNING"))
+
+
+def list_lines(entries: List[Dict], ended: Optional[List[Dict]] = None) -> List[str]:
+    """``flink list``'s text for these jobs (all of them running or restarting: none is scheduled here), and
+    with ``ended`` (``list -a``) the terminated ones."""
     if not entries:
-        return ["No running jobs.", "No scheduled jobs."]
-    lines = ["------------------ Running/Restarting Jobs -------------------"]
-    for entry in entries:
-        started = time.strftime("%d.%m.%Y %H:%M:%S", time.localtime(entry.get("started_ms", 0) / 1000.0))
-        lines.append("%s : %s : %s (%s)" % (started, entry["job_id"], entry.get("job_name", ""),
-                                             entry.get("status", "RUNNING")))
-    lines.append("--------------------------------------------------------------")
-    lines.append("No scheduled jobs.")
+        lines = ["No running jobs.", "No scheduled jobs."]
+    else:
+        lines = ["------------------ Running/Restarting Jobs -------------------"]
+        lines += [_job_line(entry) for entry in entries]
+        lines += [_RULE, "No scheduled jobs."]
+    if ended:
+        lines.append("---------------------- Terminated Jobs -----------------------")
+        lines += [_job_line(entry) for entry in ended]
+        lines.append(_RULE)
     return lines
 
 

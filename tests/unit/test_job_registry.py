@@ -77,3 +77,17 @@ def test_a_failed_savepoint_is_reported(registry):
                     job_registry.respond("5" * 32, {"error": "The savepoint failed: disk full"})).start()
     with pytest.raises(RuntimeError, match="disk full"):
         job_registry.request_savepoint("5" * 32, "/data/sp", stop=True, deadline_s=30)
+
+
+def test_an_ended_job_is_listed_with_all_for_an_hour(registry, monkeypatch):
+    job_registry.register("ef" * 16, "orders", "RUNNING")
+    job_registry.unregister("ef" * 16, "FINISHED")
+    assert job_registry.running() == []
+    (ended,) = job_registry.terminated()
+    lines = job_registry.list_lines([], [ended])
+    assert lines[:2] == ["No running jobs.", "No scheduled jobs."]
+    assert lines[2] == "---------------------- Terminated Jobs -----------------------"
+    assert lines[3].endswith(" : %s : orders (FINISHED)" % ("ef" * 16))
+    assert lines[4] == "--------------------------------------------------------------"
+    monkeypatch.setattr(job_registry, "TERMINATED_KEEP_S", -1)
+    assert job_registry.terminated() == [] and not any(p.name.endswith(".ended") for p in registry.iterdir())
