@@ -475,7 +475,10 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
     element_type, transform = source.output_type, None
     if functions:
         element_type = functions[-1].output_type
-        transform = fused_functions(functions, source.output_type, element_type, job_name, parallelism)
+        # Functions without a parallelism of their own have the job's (as in Flink), also before a sink
+        # with another one: they run as that many parallel instances (runtime contexts, metrics, state)
+        transform = fused_functions(functions, source.output_type, element_type, job_name,
+                                    functions[0].parallelism or job.parallelism)
     sink_spec = sink.payload
     if sink.kind == graph.KAFKA_SINK:
         sink_spec = _prepared_kafka_sink(sink, sink_spec, job_name, checkpoints, parallelism,

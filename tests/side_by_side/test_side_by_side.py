@@ -67,6 +67,12 @@ CASES = [
                  for name, count in (("two", 2), ("three", 3), ("five", 5))},
          outputs={"out": Output(count=40, compare="multiset", partitioned=False)},
          prints=Prints(count=40, parallelism=3)),
+    # a map at parallelism 2 before a sink of parallelism 1: two instances of the map, each with its readers'
+    # partitions (not one instance at the sink's parallelism)
+    Case(name="narrow-sink", job="narrow_sink.py", args=["{bootstrap}", "{in}", "{out}"],
+         inputs={"in": Input(partitions=3, first_reader=(2, 0),
+                             records={p: ["p%d-%d" % (p, i) for i in range(4)] for p in range(3)})},
+         outputs={"out": Output(count=12, compare="multiset", partitioned=False)}),
     # assign_timestamps_and_watermarks: one watermark per reader; a reader of a fast and a slow partition
     # follows the fast one (a minimum over partitions would fire nothing here)
     Case(name="reader-watermarks", job="reader_watermarks.py", args=["{bootstrap}", "{in}", "1", "assigner", "0"],
