@@ -148,3 +148,40 @@ def test_savepoint_while_running_and_stop_with_savepoint_then_resume_from_each(b
                     os.killpg(each, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
+
+
+def test_stop_with_savepoint_of_an_exactly_once_job_commits_its_output_and_the_resumed_job_adds_the_rest(
+        bootstrap, tmp_path):
+    from kafka_helpers import consume, values
+    registry, savepoints = tmp_path / "registry", tmp_path / "savepoints"
+    topic_in = create_topic(bootstrap, unique_topic("sp-eo-in"))
+    topic_out = create_topic(bootstrap, unique_topic("sp-eo-out"))
+    prefix = unique_topic("sp-eo")
+    produce(bootstrap, topic_in, ["a", "b"])
+    job = os.path.join(REPO, "tests", "jobs", "unbounded_exactly_once_job.py")
+    started = cli(registry, "run", "-d", job, bootstrap, topic_in, topic_out, prefix)
+    assert started.returncode == 0, started.stderr[-3000:]
+    job_id = re.search(r"^Job has been submitted with JobID ([0-9a-f]{32})$", started.stdout, re.MULTILINE).group(1)
+    pids = [int(re.search(r"The job runs in process (\d+);", started.stdout).group(1))]
+    try:
+        assert sorted(values(consume(bootstrap, topic_out, 2, isolation_level="read_committed"))) == ["A", "B"]
+        stopped = cli(registry, "stop", "-p", str(savepoints), job_id)
+        assert stopped.returncode == 0, stopped.stderr[-2000:]
+        savepoint = re.fullmatch(r"Savepoint completed\. Path: file:(\S+)", stopped.stdout.splitlines()[3]).group(1)
+        assert process_gone(pids[0])
+        produce(bootstrap, topic_in, ["c"])
+        resumed = cli(registry, "run", "-d", "-s", savepoint, job, bootstrap, topic_in, topic_out, prefix)
+        assert resumed.returncode == 0, resumed.stderr[-3000:]
+        resumed_id = re.search(r"JobID ([0-9a-f]{32})", resumed.stdout).group(1)
+        pids.append(int(re.search(r"The job runs in process (\d+);", resumed.stdout).group(1)))
+        # every input once in the committed output: nothing of before the savepoint again, nothing lost
+        output = sorted(values(consume(bootstrap, topic_out, 3, isolation_level="read_committed", settle_s=3.0)))
+        assert output == ["A", "B", "C"]
+        assert cli(registry, "cancel", resumed_id).returncode == 0
+    finally:
+        for each in pids:
+            if not process_gone(each, timeout_s=0):
+                try:
+                    os.killpg(each, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
