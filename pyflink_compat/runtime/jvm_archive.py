@@ -14,6 +14,7 @@ depends on: the java binary, the Spark jars and the JVM options. ``pyflink-compa
 import atexit
 import logging
 import os
+import re
 import shutil
 import time
 import zlib
@@ -59,7 +60,9 @@ def archive_path(spark_home: str, java_options: str) -> Optional[str]:
         return None
     stat = os.stat(java)
     jars = os.path.realpath(os.path.join(spark_home, "jars"))
-    key = "%s|%d|%d|%s|%s|%d" % (java, stat.st_size, int(stat.st_mtime), jars, java_options, RECORDING_VERSION)
+    # The log configuration does not change which classes load: every log level shares one archive.
+    options = re.sub(r"\s*-Dlog4j2?\.configurationFile=\S+", "", java_options)
+    key = "%s|%d|%d|%s|%s|%d" % (java, stat.st_size, int(stat.st_mtime), jars, options, RECORDING_VERSION)
     return os.path.join(cache_dir(), "jvm-classes-%08x.jsa" % zlib.crc32(key.encode()))
 
 
