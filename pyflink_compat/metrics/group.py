@@ -93,40 +93,36 @@ def take_updates(job_id: str) -> dict:
     return updates
 
 
-class _Counter(metricbase.Counter):
+class _Counting:
+    """A count, and what it grew by since the last ``take_change`` (what the task reports)."""
+
     def __init__(self):
         self._count = 0
         self._sent = 0
 
+    def get_count(self) -> int:
+        return self._count
+
+    def take_change(self) -> int:
+        change, self._sent = self._count - self._sent, self._count
+        return change
+
+
+class _Counter(_Counting, metricbase.Counter):
     def inc(self, n: int = 1):
         self._count += n
 
     def dec(self, n: int = 1):
         self._count -= n
 
-    def get_count(self) -> int:
-        return self._count
 
-    def take_change(self) -> int:
-        change, self._sent = self._count - self._sent, self._count
-        return change
-
-
-class _Meter(metricbase.Meter):
+class _Meter(_Counting, metricbase.Meter):
     def __init__(self, time_span_in_seconds: int = 60):
+        super().__init__()
         self.time_span_in_seconds = time_span_in_seconds
-        self._count = 0
-        self._sent = 0
 
     def mark_event(self, value: int = 1):
         self._count += value
-
-    def get_count(self) -> int:
-        return self._count
-
-    def take_change(self) -> int:
-        change, self._sent = self._count - self._sent, self._count
-        return change
 
 
 class _Distribution(metricbase.Distribution):

@@ -102,16 +102,17 @@ def _process_state(pid: int) -> Optional[str]:
     return _stat_field(pid, 0)
 
 
+def _names(suffix: str) -> List[str]:
+    try:
+        return [name for name in os.listdir(directory()) if name.endswith(suffix)]
+    except FileNotFoundError:
+        return []
+
+
 def running() -> List[Dict]:
     """The live jobs, oldest first; stale records are removed."""
     entries = []
-    try:
-        names = os.listdir(directory())
-    except FileNotFoundError:
-        return []
-    for name in names:
-        if not name.endswith(".json"):
-            continue
+    for name in _names(".json"):
         entry = read(name[:-len(".json")])
         if entry is None:
             continue
@@ -125,14 +126,8 @@ def running() -> List[Dict]:
 def terminated() -> List[Dict]:
     """The jobs that ended within ``TERMINATED_KEEP_S``, oldest first; older records are removed."""
     entries = []
-    try:
-        names = os.listdir(directory())
-    except FileNotFoundError:
-        return []
     horizon = (time.time() - TERMINATED_KEEP_S) * 1000
-    for name in names:
-        if not name.endswith(".ended"):
-            continue
+    for name in _names(".ended"):
         path = os.path.join(directory(), name)
         try:
             with open(path) as f:

@@ -84,6 +84,16 @@ def test_a_detached_job_is_listed_cancelled_by_its_job_id_and_a_killed_ones_reco
     assert not (registry / ("%s.json" % job_id)).exists()
 
 
+def kill_all(pids):
+    """Whatever of these job processes (and their Spark JVMs) is still there."""
+    for each in pids:
+        if not process_gone(each, timeout_s=0):
+            try:
+                os.killpg(each, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
 def wait_for_lines(log_path, wanted, timeout_s=120.0):
     """The values printed so far (print()'s 'N> ' prefix removed), once all of ``wanted`` are among them."""
     deadline = time.monotonic() + timeout_s
@@ -142,12 +152,7 @@ def test_savepoint_while_running_and_stop_with_savepoint_then_resume_from_each(b
             assert wait_for_lines(resumed_log, expected, timeout_s=0.5) == expected
             assert cli(registry, "cancel", resumed_id).returncode == 0
     finally:
-        for each in pids:
-            if not process_gone(each, timeout_s=0):
-                try:
-                    os.killpg(each, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+        kill_all(pids)
 
 
 def test_stop_with_savepoint_of_an_exactly_once_job_commits_its_output_and_the_resumed_job_adds_the_rest(
@@ -179,9 +184,4 @@ def test_stop_with_savepoint_of_an_exactly_once_job_commits_its_output_and_the_r
         assert output == ["A", "B", "C"]
         assert cli(registry, "cancel", resumed_id).returncode == 0
     finally:
-        for each in pids:
-            if not process_gone(each, timeout_s=0):
-                try:
-                    os.killpg(each, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+        kill_all(pids)

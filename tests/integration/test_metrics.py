@@ -27,6 +27,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def reporting_environment(port: int, tmp_path):
+    """An environment whose configuration starts Flink's Prometheus reporter on ``port``."""
+    config = Configuration()
+    config.set_string("metrics.reporter.prom.factory.class",
+                      "org.apache.flink.metrics.prometheus.PrometheusReporterFactory")
+    config.set_string("metrics.reporter.prom.port", str(port))
+    config.set_string("execution.checkpointing.dir", str(tmp_path / "checkpoints"))
+    return StreamExecutionEnvironment.get_execution_environment(config)
+
+
 def scrape(port: int) -> dict:
     """name -> [(labels, value)] of every sample the endpoint serves."""
     text = urllib.request.urlopen("http://localhost:%d/metrics" % port, timeout=10).read().decode()
@@ -71,12 +81,7 @@ def test_a_running_jobs_metrics_are_served_with_flinks_names(spark, bootstrap, t
             return value.upper()
 
     port = free_port()
-    config = Configuration()
-    config.set_string("metrics.reporter.prom.factory.class",
-                      "org.apache.flink.metrics.prometheus.PrometheusReporterFactory")
-    config.set_string("metrics.reporter.prom.port", str(port))
-    config.set_string("execution.checkpointing.dir", str(tmp_path / "checkpoints"))
-    env = StreamExecutionEnvironment.get_execution_environment(config)
+    env = reporting_environment(port, tmp_path)
     env.set_parallelism(1)
     env.enable_checkpointing(1000)
     source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic_in)
@@ -163,12 +168,7 @@ def test_metrics_of_a_keyed_function_and_of_the_sink_after_it(spark, bootstrap, 
             yield value
 
     port = free_port()
-    config = Configuration()
-    config.set_string("metrics.reporter.prom.factory.class",
-                      "org.apache.flink.metrics.prometheus.PrometheusReporterFactory")
-    config.set_string("metrics.reporter.prom.port", str(port))
-    config.set_string("execution.checkpointing.dir", str(tmp_path / "checkpoints"))
-    env = StreamExecutionEnvironment.get_execution_environment(config)
+    env = reporting_environment(port, tmp_path)
     env.set_parallelism(2)
     source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic_in)
               .set_starting_offsets(KafkaOffsetsInitializer.earliest())
