@@ -72,6 +72,24 @@ def unaddressed(payload: bytes) -> bytes:
     return payload[len(ADDRESS_MAGIC) + 2:]
 
 
+OUTLET_MAGIC = b"OUTLET\0"         # starts a sink's output of an operation before the query's last depth
+
+
+def for_outlet(payload: bytes, outlet: int, subtask: int) -> bytes:
+    """An outlet's packed outputs, made by ``subtask`` of an operation whose outputs also go on to later
+    operations: the later depths pass it on to the driver unchanged."""
+    return OUTLET_MAGIC + outlet.to_bytes(4, "big") + subtask.to_bytes(4, "big") + payload
+
+
+def outlet_payload(payload: bytes) -> Optional[tuple]:
+    """(outlet, subtask, packed outputs) of a ``for_outlet`` payload, else None."""
+    if payload[:len(OUTLET_MAGIC)] != OUTLET_MAGIC:
+        return None
+    start = len(OUTLET_MAGIC)
+    return (int.from_bytes(payload[start:start + 4], "big"), int.from_bytes(payload[start + 4:start + 8], "big"),
+            payload[start + 8:])
+
+
 def decode_lines(payload: bytes) -> List[str]:
     lines = []
     for batch in pa.ipc.open_stream(pa.py_buffer(payload[len(LINES_MAGIC):])):

@@ -657,11 +657,13 @@ def _records(plan: KeyedStagePlan, batch, progress, rows: int = CHUNK_ROWS):
             yield side, key, element, stamp
 
 
-def stateful_processor(lanes: tuple, tz: str = None, reporting=None):
+def stateful_processor(lanes: tuple, tz: str = None, reporting=None, last: bool = True):
     """The StatefulProcessor for ``transformWithState`` of one depth (row based, one blob ValueState per lane
     of a subtask): it runs each lane's subtask on the payloads for it and passes the rest on, in the job's
     session time zone ``tz`` (util/session_zone.py; None: the machine's). ``reporting``
-    (runtime/metrics.Reporting, None outside a job run) sends the metrics of what each call did."""
+    (runtime/metrics.Reporting, None outside a job run) sends the metrics of what each call did. ``last``: the
+    query's last depth, whose rows go to the driver (an earlier depth's sink outputs are wrapped to pass the
+    depths after it)."""
     from pyspark.sql import Row
     from pyspark.sql.streaming.stateful_processor import StatefulProcessor
     depth = lanes[0].depth
@@ -689,6 +691,13 @@ def stateful_processor(lanes: tuple, tz: str = None, reporting=None):
                 if exchange.is_lines(payload):
                     lines.append(payload)
                     continue
+                delivered = exchange.outlet_payload(payload)
+                if delivered is not None:   # a sink's outputs of an earlier depth
+                    if last:
+                        yield Row(subtask=delivered[1], outlet=delivered[0], payload=delivered[2])
+                    else:
+                        yield Row(subtask=route, outlet=0, payload=payload)
+                    continue
                 address = exchange.address(payload)
                 if address is None:
                     own[0].append(payload)
@@ -696,7 +705,6 @@ def stateful_processor(lanes: tuple, tz: str = None, reporting=None):
                     own[address[1]].append(exchange.unaddressed(payload))
                 else:                       # for a later stage: on to the same route of the next depth
                     passing.append(payload)
-            final = not lanes[0].handoffs
             for payload in passing:
                 yield Row(subtask=route, outlet=0, payload=payload)
             for payload in lines:           # print lines of sinks outside the stages: on to the driver
@@ -711,14 +719,18 @@ def stateful_processor(lanes: tuple, tz: str = None, reporting=None):
                 result = run_subtask(plan, plan.plan_id, subtask, payloads, saved, live_functions.current_batch_id(),
                                      int(time.time() * 1000))
                 state.update((result.state,))
-                if not final:
-                    for handoff in plan.handoffs:
-                        for onward, payload in zip(handoff.target.routes, _forward(plan, handoff, subtask, result)):
-                            yield Row(subtask=onward, outlet=0, payload=payload)
-                else:
-                    for outlet, (elements, timestamps) in zip(plan.outlets, result.outputs):
-                        yield Row(subtask=subtask, outlet=outlet.index,
-                                  payload=_deliver(outlet, subtask, elements, timestamps))
+                for handoff in plan.handoffs:
+                    for onward, payload in zip(handoff.target.routes, _forward(plan, handoff, subtask, result)):
+                        yield Row(subtask=onward, outlet=0, payload=payload)
+                handed = {handoff.outlet for handoff in plan.handoffs}
+                for position, (outlet, (elements, timestamps)) in enumerate(zip(plan.outlets, result.outputs)):
+                    if position in handed:
+                        continue
+                    payload = _deliver(outlet, subtask, elements, timestamps)
+                    if last:
+                        yield Row(subtask=subtask, outlet=outlet.index, payload=payload)
+                    elif payload and elements:
+                        yield Row(subtask=route, outlet=0, payload=exchange.for_outlet(payload, outlet.index, subtask))
 
         def close(self):
             pass

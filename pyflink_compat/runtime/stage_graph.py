@@ -9,13 +9,15 @@ Each operation gets a depth (the longest way from a source to it, in stages) and
 operations of that depth). The query runs one ``transformWithState`` per depth; each runs the lanes of its
 depth side by side in the same Spark tasks (runtime/keyed_stage.py). Records for a deeper stage than the next
 one pass through the depths between, as records of a source merged into a later stage do.
+
+Any operation may feed sinks (its main and side outputs, through per-element nodes: its tails) besides the
+operations after it: it still runs once, and what its sinks get passes through the later depths to the driver.
 """
 from typing import Dict, List, Optional
 
 import attrs
 
 from pyflink_compat.plan import graph
-from pyflink_compat.util.exceptions import UnsupportedFeatureError
 
 
 def stage_operators(chain) -> List[int]:
@@ -76,15 +78,24 @@ class Handoff:
 
 
 @attrs.frozen
+class Tail:
+    """One sink's way out of an operation: the output it reads (through per-element nodes)."""
+    sink: graph.Node
+    operator: graph.Node           # the operation read (a sibling: itself, not the one whose lane it runs in)
+    stage: graph.Node              # the operation whose stage holds the outlet (its lane's)
+    nodes: tuple                   # per-element nodes between the operation and the sink (a side output first)
+    branch: int                    # the first route taking this way (its index among its sink's routes)
+
+
+@attrs.frozen
 class StageGraph:
     operators: tuple               # every operation, in the order the routes meet them
     depth: Dict[int, int]          # operation id -> depth
     lane: Dict[int, int]           # operation id -> lane at its depth
     heads: tuple                   # Head, one per distinct way from a source
     handoffs: tuple                # Handoff, one per distinct edge between operations
-    final: graph.Node              # the operation every sink reads (its siblings beside it)
     siblings: tuple                # several keyed operations of one key_by run side by side (one stage)
-    tails: Dict[int, tuple]        # sink id -> (operation read, nodes between it and the sink)
+    tails: tuple                   # Tail, one per distinct way from an operation to a sink
     chains: Dict[int, tuple]       # operation id -> a route chain through it, and the operation's index there
 
     @property
@@ -94,6 +105,10 @@ class StageGraph:
     def at_depth(self, depth: int) -> List[graph.Node]:
         """The operations of a depth, by lane."""
         return sorted((op for op in self.operators if self.depth[op.id] == depth), key=lambda op: self.lane[op.id])
+
+    def tails_of(self, operator: graph.Node) -> List[Tail]:
+        """The sinks' ways out of the operation's stage (with siblings: of every sibling)."""
+        return [tail for tail in self.tails if tail.stage is operator]
 
     def handoffs_of(self, operator: graph.Node) -> List[Handoff]:
         return [each for each in self.handoffs if each.sender is operator]
@@ -120,7 +135,8 @@ class StageGraph:
 
 
 def sibling_operators(routes) -> List[graph.Node]:
-    """The last stage operation of each route, each once, in the order of the routes."""
+    """The last stage operation of each route, each once, in the order of the routes (the operations sinks
+    read)."""
     operators = []
     for route in routes:
         chain = list(route.chain)
@@ -131,15 +147,11 @@ def sibling_operators(routes) -> List[graph.Node]:
 
 
 def build(routes) -> StageGraph:
-    """The stage graph of one query's routes (routes of one group: they end in one operation, or in keyed
-    operations of one key_by side by side)."""
-    siblings = sibling_operators(routes)
-    if len(siblings) > 1:
-        # keyed operations of one key_by, each the only stage of its routes: one stage, the first one's lane
-        for route in routes:
-            if len(stage_operators(list(route.chain))) != 1:
-                raise UnsupportedFeatureError(
-                    "A union of the outputs of keyed operations with more stages after them", "multi-input-streams")
+    """The stage graph of one query's routes (routes of one group: connected by the operations they share, or
+    ending in keyed operations of one key_by side by side, each the only stage of its routes: siblings)."""
+    ends = sibling_operators(routes)
+    single = all(len(stage_operators(list(route.chain))) == 1 for route in routes)
+    siblings = ends if single and len(ends) > 1 else []
     standing_for = {op.id: siblings[0] for op in siblings}    # a sibling runs in the first one's lane
     operators, heads, handoffs, tails, chains = [], {}, {}, {}, {}
 
@@ -166,12 +178,10 @@ def build(routes) -> StageGraph:
             key_node, side = _entered(chain[start:following])
             handoffs.setdefault((sender.id, tuple(node.id for node in chain[previous + 1:following + 1])),
                                 Handoff(sender, side_tag, tuple(post_nodes), operator, key_node, side, tuple(chain)))
-        tail = tuple(chain[indexes[-1] + 1:-1])
+        nodes = tuple(chain[indexes[-1] + 1:-1])
         read = chain[indexes[-1]]
-        if tails.setdefault(route.sink.id, (read, tail)) != (read, tail):
-            raise UnsupportedFeatureError(
-                "A union of two outputs of one keyed or two-input operation", "multi-input-streams",
-                "write each output to its own sink")
+        tails.setdefault((route.sink.id, read.id, tuple(node.id for node in nodes)),
+                         Tail(route.sink, read, standing_for.get(read.id, read), nodes, route.branch))
     handoffs = list(handoffs.values())
     depth = {}
 
@@ -186,13 +196,8 @@ def build(routes) -> StageGraph:
         number = depth_of(op)
         lane[op.id] = lanes_used.get(number, 0)
         lanes_used[number] = lane[op.id] + 1
-    final = standing_for.get(siblings[0].id, siblings[0])
-    for op in operators:
-        if op is not final and not any(each.sender is op for each in handoffs):
-            raise UnsupportedFeatureError(
-                "Sinks reading two keyed or two-input operations of one query", "multi-input-streams")
-    return StageGraph(tuple(operators), depth, lane, tuple(heads.values()), tuple(handoffs), final,
-                      tuple(siblings) if len(siblings) > 1 else (), tails, chains)
+    return StageGraph(tuple(operators), depth, lane, tuple(heads.values()), tuple(handoffs), tuple(siblings),
+                      tuple(tails.values()), chains)
 
 
 def side_output_first(nodes):

@@ -559,11 +559,37 @@ def job_routes(sinks, shared: bool = True) -> List[Route]:
                 group = ("stage", last.id) if shared else ("stage", last.id, sink.id)
                 routes.append(Route(sink, tuple(chain), branch, group, staged=True))
     if shared:
-        routes = _siblings_merged(routes)
+        routes = _siblings_merged(_operations_shared(routes))
     for group in route_groups(routes):
         if group[0].staged:
             job_stage_graph(group)           # refuses what one query of stages cannot run
     return routes
+
+
+def _operations_shared(routes: List["Route"]) -> List["Route"]:
+    """An operation whose outputs go both to sinks and on to later operations runs once, in one query: the
+    group of the routes ending in it joins the group of every route passing through it (and so on, groups
+    that share an operation become one). A group keeps the name of the one the job made first."""
+    first_seen = {}
+    for position, route in enumerate(routes):
+        first_seen.setdefault(route.group, position)
+    joined = {}
+
+    def found(group):
+        while group in joined:
+            group = joined[group]
+        return group
+
+    for route in routes:
+        if not route.staged:
+            continue
+        chain = list(route.chain)
+        for index in stage_graph.stage_operators(chain)[:-1]:
+            one, other = found(route.group), found(("stage", chain[index].id))
+            if other in first_seen and one != other:
+                earlier, later = sorted((one, other), key=first_seen.get)
+                joined[later] = earlier
+    return [attrs.evolve(route, group=found(route.group)) if route.group in joined else route for route in routes]
 
 
 SIBLING_KINDS = (graph.KEYED_PROCESS, graph.WINDOW)
@@ -796,10 +822,10 @@ def _stage_heads(stages: stage_graph.StageGraph, own_parallelism: dict, parallel
     return heads
 
 
-def _stage_plans(stages: stage_graph.StageGraph, heads: List[_StageInput], outlets: list, own_parallelism: dict,
+def _stage_plans(stages: stage_graph.StageGraph, heads: List[_StageInput], outlets_of: dict, own_parallelism: dict,
                  common_routes: list, silent_inputs: dict, job: JobPlan, job_name: str) -> dict:
     """Each operation's KeyedStagePlan, by operation id: from the deepest, so that each plan holds the plans of
-    the operations its outputs go to, as it enters them."""
+    the operations its outputs go to, as it enters them. ``outlets_of``: operation id -> its sinks' outlets."""
     from pyflink_compat.runtime import keyed_stage
     plans = {}
     for depth in reversed(range(stages.depths)):
@@ -821,25 +847,22 @@ def _stage_plans(stages: stage_graph.StageGraph, heads: List[_StageInput], outle
             reaching = [head for head in heads if any(head.route is each.route for each in stages.sources_of(operator))]
             watermark_spec = (entering or reaching or heads)[0].spec
             input_specs = tuple((head.prefix, head.spec) for head in entering) if len(entering) > 1 else ()
-            handoffs = []
-            if operator is stages.final:
-                stage_outlets = tuple(outlets)
-            else:
-                stage_outlets = []
-                for number, each in enumerate(stages.handoffs_of(operator)):
-                    stage_outlets.append(keyed_stage.StageOutlet(
-                        number, each.side_tag, each.post_nodes,
-                        _handed_on_type(operator, each.side_tag, each.post_nodes)))
-                    own = own_parallelism[each.operator.id]
-                    target = attrs.evolve(
-                        plans[each.operator.id],
-                        key_selection=each.key_node.payload if each.key_node is not None else None,
-                        input_side=each.side, sender_parallelism=own_parallelism[operator.id],
-                        distribution=_handoff_distribution(each.operator, each.key_node, each.side,
-                                                           own_parallelism[operator.id], own))
-                    handoffs.append(keyed_stage.StageHandoff(number, target))
-                stage_outlets = tuple(stage_outlets)
-            siblings = stages.siblings if operator is stages.final else ()
+            # the outlets of the operations after it first (a handoff names its outlet's place), then its sinks'
+            handoffs, stage_outlets = [], []
+            for number, each in enumerate(stages.handoffs_of(operator)):
+                stage_outlets.append(keyed_stage.StageOutlet(
+                    number, each.side_tag, each.post_nodes,
+                    _handed_on_type(operator, each.side_tag, each.post_nodes)))
+                own = own_parallelism[each.operator.id]
+                target = attrs.evolve(
+                    plans[each.operator.id],
+                    key_selection=each.key_node.payload if each.key_node is not None else None,
+                    input_side=each.side, sender_parallelism=own_parallelism[operator.id],
+                    distribution=_handoff_distribution(each.operator, each.key_node, each.side,
+                                                       own_parallelism[operator.id], own))
+                handoffs.append(keyed_stage.StageHandoff(number, target))
+            stage_outlets = tuple(stage_outlets) + tuple(outlets_of.get(operator.id, ()))
+            siblings = stages.siblings if stages.siblings and operator is stages.siblings[0] else ()
             plans[operator.id] = keyed_stage.KeyedStagePlan(
                 pre_nodes=(), key_selection=key_node.payload if key_node is not None else None,
                 operator_node=operator, outlets=stage_outlets,
@@ -886,19 +909,21 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
     # Subtask s of every stage has the same route value (records for a later stage pass the stages before with it).
     common_routes = keyed_stage.route_values(shuffle_partitions, shuffle_partitions)
     heads = _stage_heads(stages, own_parallelism, parallelism)
-    final_parallelism = own_parallelism[stages.final.id]
-    siblings = list(stages.siblings) or [stages.final]
-    outlets = []                      # the last operation's: one per sink
-    for index, each in enumerate(sinks):
-        operator, tail = stages.tails[each.id]
-        side_tag, rest = stage_graph.side_output_first(tail)
+    siblings = list(stages.siblings)
+    outlets, outlet_sinks, outlets_of = [], [], {}     # one outlet per way from an operation to a sink
+    for index, tail in enumerate(stages.tails):
+        each, operator = tail.sink, tail.operator
+        side_tag, rest = stage_graph.side_output_first(tail.nodes)
         spec = None
         if each.kind == graph.KAFKA_SINK:
-            branch = next(route.branch for route in routes if route.sink is each)
+            writing = own_parallelism[tail.stage.id]
             spec = _prepared_kafka_sink(each, each.payload, job_name, checkpoints, parallelism,
-                                        lambda: final_parallelism, branch, job.sinks)
-        outlets.append(keyed_stage.StageOutlet(index, side_tag, tuple(rest), _handed_on_type(operator, side_tag, rest),
-                                               spec, operator=siblings.index(operator) if len(siblings) > 1 else 0))
+                                        lambda: writing, tail.branch, job.sinks)
+        outlet = keyed_stage.StageOutlet(index, side_tag, tuple(rest), _handed_on_type(operator, side_tag, rest),
+                                         spec, operator=siblings.index(operator) if siblings else 0)
+        outlets.append(outlet)
+        outlet_sinks.append(each)
+        outlets_of.setdefault(tail.stage.id, []).append(outlet)
     silent_inputs = {}                # operation id -> the inputs of its sources that never send records
     for head in heads:
         silent_readers = readers_without_partitions(head.source, parallelism)
@@ -908,7 +933,8 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
                      head.source.parallelism or parallelism)
         silent_inputs.setdefault(head.operator.id, []).extend(head.prefix + keyed_stage.reader_input(r)
                                                               for r in silent_readers)
-    stage_plans = _stage_plans(stages, heads, outlets, own_parallelism, common_routes, silent_inputs, job, job_name)
+    stage_plans = _stage_plans(stages, heads, outlets_of, own_parallelism, common_routes, silent_inputs, job,
+                               job_name)
     operators = list(stages.operators) + siblings[1:]
     schema = "%s int, %s binary" % (keyed_stage.ROUTE, exchange.PAYLOAD)
     pass_outlets = {}                 # head position -> the plain sinks its read feeds
@@ -960,7 +986,8 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         with pandas_version_checked_without_import():
             stage = (stage.groupBy(keyed_stage.ROUTE)
                      .transformWithState(keyed_stage.stateful_processor(lanes, session_zone.job_tz(configuration),
-                                                                       metrics.with_reporting(None)),
+                                                                       metrics.with_reporting(None),
+                                                                       last=depth == stages.depths - 1),
                                          keyed_stage.OUTPUT_SCHEMA_DDL, "Append", "None"))
     name, writer = _stream_writer(stage, sink, job_name, checkpoints, configuration, first.branch)
     unsupported_sinks = [each.name for each in sinks if each.kind not in graph.SINK_KINDS]
@@ -970,11 +997,12 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         start = writer.format("noop").start
     else:
         import sys
-        start = writer.foreachBatch(_keyed_outlets_writer(sinks, outlets, parallelism, lambda: sys.stdout,
+        start = writer.foreachBatch(_keyed_outlets_writer(outlet_sinks, outlets, parallelism, lambda: sys.stdout,
                                                           deliver)).start
     if len(sinks) + len(plain_sinks) > 1:
         log.info("Sinks %s are fed by one query: one instance of %s, one read of %s",
-                 ", ".join(each.name for each in sinks + plain_sinks), ", ".join(node.name for node in siblings),
+                 ", ".join(each.name for each in sinks + plain_sinks),
+                 ", ".join(node.name for node in siblings or stages.operators),
                  ", ".join(head.source.name for head in heads))
     return PlannedQuery(name=name, sink=sink, start=start, sources=sources)
 
@@ -1027,8 +1055,9 @@ def _keyed_rows(table):
 
 
 def _keyed_outlets_writer(sinks, outlets, parallelism: int, out, deliver):
-    """The driver's side of a keyed query: print the outlets of print sinks (by subtask, each sink's lines
-    together), hand a collect sink's elements over; Kafka outlets were written by the subtasks."""
+    """The driver's side of a keyed query: print the outlets of print sinks (by subtask, each outlet's lines
+    together), hand a collect sink's elements over; Kafka outlets were written by the subtasks. ``sinks``: the
+    sink of each outlet."""
     def write(batch_df, batch_id):
         from pyflink_compat.runtime import exchange
         table = batch_df.toArrow()

@@ -247,3 +247,63 @@ def test_a_union_of_two_branches_of_one_stream_passes_each_branchs_elements_thro
     env.execute("union of branches")
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("u> ")]
     assert sorted(printed) == ["u> <ANN 1>", "u> <ANN 3>", "u> <other BOB 2>", "u> <other CARLA 4>"]
+
+
+def test_an_operation_feeding_sinks_and_a_later_operation_runs_once(spark, bootstrap, capsys, caplog):
+    """A KeyedProcessFunction whose outputs (main and side) go to sinks and on to a second keyed operation: one
+    instance of it (one call per element, one state), whatever reads its outputs; a sink reading both operations
+    (a union) gets each one's outputs."""
+    source_topic = create_topic(bootstrap, unique_topic("shared-op-in"), partitions=2)
+    first_topic = create_topic(bootstrap, unique_topic("shared-op-first"))
+    second_topic = create_topic(bootstrap, unique_topic("shared-op-second"))
+    words = ["k%d-%03d" % (i % 3, i) for i in range(40)]
+    for partition in range(2):
+        produce(bootstrap, source_topic, words[partition::2], partition=partition)
+    seen_tag = OutputTag("seen", Types.STRING())
+
+    class Numbered(KeyedProcessFunction):
+        """Each element with its number among its key's and a tag unique to this call."""
+
+        def open(self, runtime_context):
+            self.count = runtime_context.get_state(ValueStateDescriptor("count", Types.INT()))
+
+        def process_element(self, value, ctx):
+            count = (self.count.value() or 0) + 1
+            self.count.update(count)
+            tagged = "%s #%d @%s" % (value, count, uuid.uuid4().hex)
+            yield tagged
+            yield seen_tag, tagged
+
+    env = StreamExecutionEnvironment.get_execution_environment()
+    env.set_parallelism(2)
+    numbered = env.from_source(_source(bootstrap, source_topic), WatermarkStrategy.no_watermarks(), "words") \
+        .key_by(lambda s: s[:2], key_type=Types.STRING()).process(Numbered(), output_type=Types.STRING())
+    numbered.print("first")
+    numbered.sink_to(_sink(bootstrap, first_topic))
+    numbered.get_side_output(seen_tag).print("side")
+    second = numbered.key_by(lambda s: s.split(" #")[1], key_type=Types.STRING()) \
+        .map(lambda s: "second " + s, output_type=Types.STRING())
+    second.sink_to(_sink(bootstrap, second_topic))
+    numbered.union(second).print("both")
+    with caplog.at_level(logging.INFO, logger="pyflink_compat"):
+        env.execute("an operation feeding sinks and a later operation")
+
+    lines = capsys.readouterr().out.splitlines()
+
+    def printed(name):
+        return sorted(line.split("> ", 1)[1] for line in lines if line.startswith(name + ":"))
+
+    first = printed("first")
+    assert len(first) == 40
+    assert sorted(tag.split(" #")[0] for tag in first) == sorted(words)
+    # one state: each key's elements numbered 1..n once
+    for key in ("k0", "k1", "k2"):
+        numbers = sorted(int(tag.split(" #")[1].split(" ")[0]) for tag in first if tag.startswith(key))
+        assert numbers == list(range(1, len(numbers) + 1))
+    # one call per element: every sink and the later operation got the very same tagged values
+    assert printed("side") == first
+    assert sorted(r.value.decode() for r in consume(bootstrap, first_topic, 40)) == first
+    assert sorted(r.value.decode() for r in consume(bootstrap, second_topic, 40)) == sorted(
+        "second " + tag for tag in first)
+    assert printed("both") == sorted(first + ["second " + tag for tag in first])
+    assert any("running 1 Spark query" in r.getMessage() for r in caplog.records)

@@ -111,8 +111,6 @@ def test_a_sink_behind_a_union_has_one_route_per_source():
 
 
 def test_routes_meeting_in_a_keyed_operation_form_one_group():
-    import pytest
-    from pyflink_compat.util.exceptions import UnsupportedFeatureError
     env = StreamExecutionEnvironment.get_execution_environment()
     one = env.from_collection([1], Types.INT())
     two = env.from_collection([2], Types.INT())
@@ -132,14 +130,19 @@ def test_routes_meeting_in_a_keyed_operation_form_one_group():
     routes = translate.job_routes([both_keyed])
     assert [len(group) for group in translate.route_groups(routes)] == [2]
     stages = translate.job_stage_graph(routes)
+    last = stages.tails[0].operator
     assert [[op.id for op in stages.at_depth(depth)] for depth in range(stages.depths)] == [
-        [first_sum._node.id, second_sum._node.id], [stages.final.id]]
+        [first_sum._node.id, second_sum._node.id], [last.id]]
     assert [(handoff.sender.id, handoff.operator.id) for handoff in stages.handoffs] == [
-        (first_sum._node.id, stages.final.id), (second_sum._node.id, stages.final.id)]
-    # a union of two outputs of one operation read by one sink stays refused
+        (first_sum._node.id, last.id), (second_sum._node.id, last.id)]
+    # a union of two outputs of one operation read by one sink: one query, the sink reads both ways out of it
     split = one.key_by(lambda v: v).reduce(lambda x, y: x + y)
-    with pytest.raises(UnsupportedFeatureError, match="two outputs of one keyed"):
-        translate.job_routes([split.union(split.map(lambda v: v, Types.INT())).print()._node])
+    both_ways = split.union(split.map(lambda v: v, Types.INT())).print()._node
+    routes = translate.job_routes([both_ways])
+    assert [len(group) for group in translate.route_groups(routes)] == [2]
+    tails = translate.job_stage_graph(routes).tails
+    assert [(tail.sink, tail.operator, [node.kind for node in tail.nodes]) for tail in tails] == [
+        (both_ways, split._node, []), (both_ways, split._node, [graph.MAP])]
 
 
 def _head_depths(routes):
@@ -160,9 +163,25 @@ def test_sinks_reading_one_keyed_operation_form_one_group_unless_shared_pass_is_
     assert all(route.staged for route in groups[0])
     separate = translate.route_groups(translate.job_routes([main, mapped, side], shared=False))
     assert [[route.sink for route in group] for group in separate] == [[main], [mapped], [side]]
-    # a second keyed operation after the first: its sink is another group (the first one's sinks are not in it)
-    again = reduced.key_by(lambda v: v).reduce(lambda x, y: x).print()._node
-    assert [len(group) for group in translate.route_groups(translate.job_routes([main, again]))] == [1, 1]
+    # a second keyed operation after the first: the first still runs once, feeding its sinks and the second
+    second = reduced.key_by(lambda v: v).reduce(lambda x, y: x)
+    again = second.print()._node
+    groups = translate.route_groups(translate.job_routes([main, again, side]))
+    assert [[route.sink for route in group] for group in groups] == [[main, again, side]]
+    stages = translate.job_stage_graph(groups[0])
+    assert [[op.id for op in stages.at_depth(depth)] for depth in range(stages.depths)] == [
+        [reduced._node.id], [second._node.id]]
+    assert [(tail.sink, tail.stage) for tail in stages.tails] == [
+        (main, reduced._node), (again, second._node), (side, reduced._node)]
+    assert [len(group) for group in translate.route_groups(translate.job_routes([main, again], shared=False))] == [
+        1, 1]
+    # two operations after it, each with its sinks, and a union of its output with a later one's: one query
+    other = reduced.key_by(lambda v: v + 1).reduce(lambda x, y: y)
+    union_sink = other.union(reduced).print()._node
+    groups = translate.route_groups(translate.job_routes([again, other.print()._node, union_sink, main]))
+    assert [len(group) for group in groups] == [5]
+    stages = translate.job_stage_graph(groups[0])
+    assert [len(stages.at_depth(depth)) for depth in range(stages.depths)] == [1, 2]
 
 
 def test_a_two_input_operations_output_merged_with_a_stream_beside_it_runs_in_two_queries():

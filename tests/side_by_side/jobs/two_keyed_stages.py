@@ -5,7 +5,8 @@
   until an event-time timer at the end of their 10 s slot (a second KeyedProcessFunction).
 
 The second stage's watermark is the minimum of what the first stage's subtasks forward, so its windows and
-timers fire as on Flink. Outputs do not depend on how the two first-stage subtasks interleave.
+timers fire as on Flink. Outputs do not depend on how the two first-stage subtasks interleave. The first
+stages' outputs are printed too: each first-stage operation feeds a sink and the operation after it.
 
 Usage: two_keyed_stages.py BOOTSTRAP INPUT_TOPIC OUTPUT_TOPIC
 """
@@ -96,11 +97,12 @@ events = env.from_source(source, WatermarkStrategy.no_watermarks(), "events") \
     .map(lambda line: (line.split(",")[0], int(line.split(",")[1]), int(line.split(",")[2])), output_type=EVENT) \
     .assign_timestamps_and_watermarks(
         WatermarkStrategy.for_bounded_out_of_orderness(Duration.of_seconds(2)).with_timestamp_assigner(FromRecord()))
-top = events.key_by(lambda e: e[0], key_type=Types.STRING()) \
+sums = events.key_by(lambda e: e[0], key_type=Types.STRING()) \
     .window(TumblingEventTimeWindows.of(Time.seconds(10))) \
     .aggregate(Sum(), WithWindowEnd(), accumulator_type=Types.LONG(),
-               output_type=Types.TUPLE([Types.STRING(), Types.LONG(), Types.LONG()])) \
-    .key_by(lambda r: r[1], key_type=Types.LONG()) \
+               output_type=Types.TUPLE([Types.STRING(), Types.LONG(), Types.LONG()]))
+sums.print("sums")
+top = sums.key_by(lambda r: r[1], key_type=Types.LONG()) \
     .window(TumblingEventTimeWindows.of(Time.seconds(10))) \
     .process(Top(), output_type=Types.STRING())
 top.print("top")
@@ -108,9 +110,10 @@ top.sink_to(KafkaSink.builder().set_bootstrap_servers(brokers)
             .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(output_topic)
                                    .set_value_serialization_schema(SimpleStringSchema()).build())
             .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
-events.key_by(lambda e: e[0], key_type=Types.STRING()) \
-    .process(RunningTotal(), output_type=KEY_TOTAL) \
-    .key_by(lambda t: "even" if t[1] % 2 == 0 else "odd", key_type=Types.STRING()) \
+totals = events.key_by(lambda e: e[0], key_type=Types.STRING()) \
+    .process(RunningTotal(), output_type=KEY_TOTAL)
+totals.map(lambda t: "%s total %d" % t, output_type=Types.STRING()).print("totals")
+totals.key_by(lambda t: "even" if t[1] % 2 == 0 else "odd", key_type=Types.STRING()) \
     .process(CollectPerSlot(), output_type=Types.STRING()) \
     .print("parity")
 env.execute("side-by-side two keyed stages")
