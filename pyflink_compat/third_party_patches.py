@@ -190,3 +190,39 @@ def quiet_driver_worker_stdout():
                    "keeps printing to the job's stdout", version)
         return
     sys.stdout = open(os.devnull, "w")
+
+
+# pyspark versions whose streaming-source runner was checked to report its errors to the JVM over its socket.
+PYSPARK_SOURCE_RUNNER_TESTED = ("4.",)
+_PEER_GONE = (BrokenPipeError, ConnectionResetError, EOFError)
+
+
+def quiet_source_runner_at_jvm_exit():
+    """In Spark's Python streaming-source runner (one per running query over our Kafka source): when the JVM
+    ends before it (the end of a ``pyflink-compat run`` whose queries were still being stopped), its next read
+    of the socket fails, reporting that failure over the same socket fails too, and Python prints both
+    tracebacks on the job's terminal. Errors while the JVM lives go over the socket, as before; a runner whose
+    JVM is gone now ends silently. Another pyspark version keeps the tracebacks, with a warning."""
+    import os
+    import sys
+    import pyspark
+    version = getattr(pyspark, "__version__", "unknown")
+    if not version.startswith(PYSPARK_SOURCE_RUNNER_TESTED):
+        _warn_once("source-runner-exit", "pyspark %s was not checked: its streaming-source runners may print "
+                   "tracebacks when the JVM ends first", version)
+        return
+    previous = sys.excepthook
+
+    def peer_gone(error) -> bool:
+        while error is not None:
+            if isinstance(error, _PEER_GONE):
+                return True
+            error = error.__context__
+        return False
+
+    def hook(kind, error, traceback):
+        if peer_gone(error):
+            os._exit(1)           # nobody is left to read the error; flushing the dead socket would print more
+        previous(kind, error, traceback)
+
+    sys.excepthook = hook

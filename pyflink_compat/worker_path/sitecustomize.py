@@ -2,15 +2,20 @@
 
 It only acts in the process that plans a transformWithState query (pyspark.sql.streaming
 .transform_with_state_driver_worker), which prints its progress into the job's terminal (stderr): see
-pyflink_compat.third_party_patches.quiet_driver_worker_stdout. Then it runs the sitecustomize it hides, if
+pyflink_compat.third_party_patches.quiet_driver_worker_stdout; and in a query's streaming-source runner, which
+prints tracebacks when the JVM ends before it: quiet_source_runner_at_jvm_exit. Then it runs the sitecustomize it hides, if
 the environment has one further along the path.
 """
 import os
 import sys
 
-if tuple(getattr(sys, "orig_argv", ())[-2:]) == ("-m", "pyspark.sql.streaming.transform_with_state_driver_worker"):
+_STARTED_AS = tuple(getattr(sys, "orig_argv", ())[-2:])
+if _STARTED_AS == ("-m", "pyspark.sql.streaming.transform_with_state_driver_worker"):
     from pyflink_compat.third_party_patches import quiet_driver_worker_stdout
     quiet_driver_worker_stdout()
+elif _STARTED_AS == ("-m", "pyspark.sql.streaming.python_streaming_source_runner"):
+    from pyflink_compat.third_party_patches import quiet_source_runner_at_jvm_exit
+    quiet_source_runner_at_jvm_exit()
 
 
 def _run_hidden_sitecustomize():
