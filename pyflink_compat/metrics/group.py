@@ -9,6 +9,7 @@ Identity of a metric: ``(kind, operator, subtask, groups, name)``; ``groups`` is
 calls, each ``(name, value)`` (value None for a plain group; a user variable, a label in Prometheus, otherwise).
 """
 import collections
+import contextlib
 import logging
 import threading
 import time
@@ -38,6 +39,39 @@ _registered: Dict[str, Dict[tuple, object]] = collections.defaultdict(dict)
 _registry_lock = threading.Lock()
 _io_updates: Dict[tuple, object] = {}
 _warned_gauges = set()
+# The parallel instances (operator, subtask) this worker ran in the current task: only their gauges are reported.
+# Another worker may run an instance later (its state restored there); the copy left here must not report its
+# stale value.
+_ran_now = set()
+_collecting: Optional[list] = None
+
+
+@contextlib.contextmanager
+def instances_opened():
+    """Collects the (operator, subtask) of the metric groups made inside (while function instances are opened):
+    whoever keeps those instances passes the list to ``ran`` each time it runs them again."""
+    global _collecting
+    outer, _collecting = _collecting, []
+    collected = _collecting
+    try:
+        yield collected
+    finally:
+        _collecting = outer
+        if outer is not None:
+            outer.extend(collected)
+
+
+def ran(instances):
+    """This task runs these instances (kept from an earlier task of this worker): their gauges are current."""
+    with _registry_lock:
+        _ran_now.update(instances)
+
+
+def _made(instance: tuple):
+    with _registry_lock:
+        _ran_now.add(instance)
+        if _collecting is not None:
+            _collecting.append(instance)
 
 
 def current_job() -> Optional[str]:
@@ -61,14 +95,16 @@ def record_io(operator: str, subtask: int, name: str, amount, groups: tuple = ()
 
 
 def take_updates(job_id: str) -> dict:
-    """What changed since the last call: counters' and meters' increases, gauges' values, distributions'
-    statistics; plus the connector metrics recorded with ``record_io``."""
-    global _io_updates
+    """What changed since the last call: counters' and meters' increases, the values of the gauges of the
+    instances run since (``ran``, or made then), distributions' statistics; plus the connector metrics recorded
+    with ``record_io``."""
+    global _io_updates, _ran_now
     updates = {}
     with _registry_lock:
         updates.update(_io_updates)
         _io_updates = {}
         metrics = list(_registered.get(job_id, {}).items())
+        current, _ran_now = _ran_now, set()
     now = time.time()
     for key, metric in metrics:
         kind = key[0]
@@ -81,6 +117,8 @@ def take_updates(job_id: str) -> dict:
             if stats is not None:
                 updates[key] = stats
         else:
+            if key[1:3] not in current:
+                continue                         # an instance this task did not run: maybe a stale copy
             try:
                 value = metric()
             except Exception as e:               # noqa: BLE001 - a failing gauge is not reported
@@ -148,6 +186,7 @@ class OperatorMetricGroup(metricbase.MetricGroup):
         self._subtask = int(subtask)
         self._groups = tuple(groups)
         self._job_id = job_id if job_id is not None else current_job()
+        _made((self._operator, self._subtask))
 
     def add_group(self, name: str, extra: str = None) -> "OperatorMetricGroup":
         if not isinstance(name, str) or not name:

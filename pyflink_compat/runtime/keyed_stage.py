@@ -31,6 +31,7 @@ import pyarrow as pa
 
 from pyflink_compat.plan import graph
 from pyflink_compat import codec
+from pyflink_compat.metrics import group as metric_group
 from pyflink_compat.runtime import exchange, gc_pause, live_functions
 from pyflink_compat.runtime.event_time import LONG_MAX, LONG_MIN, WatermarkTracker
 
@@ -506,6 +507,7 @@ class SubtaskRun:
     batch_id: Optional[int]
     outlet_steps: list = attrs.Factory(list)
     carrier: object = None          # the user's instance attributes, saved with the state (live_functions)
+    instances: list = attrs.Factory(list)     # the (operator, subtask) of its metric groups (metrics/group.py)
 
     def open(self, plan: "KeyedStagePlan", subtask: int):
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
@@ -559,16 +561,19 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
             live.close()
             live = None
         if live is None:
-            operator, collector = make_operators(plan, subtask)
-            tracker = WatermarkTracker(plan.watermark_spec, specs=dict(plan.input_specs))
-            live = SubtaskRun(operator, collector, tracker, batch_id)
-            live.open(plan, subtask)
+            with metric_group.instances_opened() as instances:
+                operator, collector = make_operators(plan, subtask)
+                tracker = WatermarkTracker(plan.watermark_spec, specs=dict(plan.input_specs))
+                live = SubtaskRun(operator, collector, tracker, batch_id)
+                live.open(plan, subtask)
+            live.instances = instances
             _LIVE[(plan_id, subtask)] = live
         if saved is not None:
             live.operator.restore(state["operator"])
             live.tracker = state["tracker"]
             live.carrier.take(state.get("attributes", {}))
         live.collector.clear()
+    metric_group.ran(live.instances)
     live.carrier.begin()
     operator, tracker = live.operator, live.tracker
 

@@ -34,6 +34,7 @@ import types
 import uuid
 from typing import Callable, Dict, List, Optional
 
+from pyflink_compat.metrics import group as metric_group
 from pyflink_compat.util.files import write_atomically
 
 log = logging.getLogger("pyflink_compat.runtime")
@@ -207,6 +208,7 @@ class _Live:
         self.stamp: Optional[tuple] = None
         self.splits: tuple = ()
         self.used = time.monotonic()
+        self.instances: list = []      # the (operator, subtask) of its metric groups (metrics/group.py)
 
 
 _LIVE: Dict[tuple, _Live] = {}
@@ -312,7 +314,10 @@ def lease(pass_id: str, reader: int, batch_id: Optional[int], fresh, functions_o
             live = None                          # a micro-batch run again: start from the hand-over before it
         if live is None:
             live = _Live(fresh, objects)
-            open_all(fresh)
+            with metric_group.instances_opened() as live.instances:
+                open_all(fresh)
+        else:
+            metric_group.ran(live.instances)
         _catch_up(live, files, batch_id, split)
         _LIVE[key] = live
         live.carrier.begin()

@@ -55,6 +55,42 @@ def test_updates_are_what_changed_since_the_last_take(job):
     assert metric_group.metric_key(metric_group.METER, "my_map", 1, (), "m") not in second
 
 
+def test_a_kept_instances_gauge_is_reported_only_by_tasks_that_run_it(job):
+    # A worker keeps an opened instance between tasks; when another worker ran it meanwhile, this copy's value
+    # is stale: its gauges are reported only by the tasks that run it here.
+    with metric_group.instances_opened() as instances:
+        group = SimpleRuntimeContext("kept_map", 1, 2, {}).get_metrics_group()
+        group.add_group("g").gauge("value", lambda: 5)
+    assert instances == [("kept_map", 1), ("kept_map", 1)]
+    key = metric_group.metric_key(metric_group.GAUGE, "kept_map", 1, (("g", None),), "value")
+    assert metric_group.take_updates(job)[key][1] == 5          # made in this task
+    assert key not in metric_group.take_updates(job)             # a task that did not run it
+    metric_group.ran(instances)
+    assert metric_group.take_updates(job)[key][1] == 5
+
+
+def test_a_readers_kept_functions_report_their_gauges_in_the_tasks_that_lease_them(job, tmp_path, monkeypatch):
+    from pyflink_compat.runtime import live_functions
+    monkeypatch.setattr(live_functions, "_root", lambda: str(tmp_path))
+
+    class Stateful:
+        def __init__(self):
+            self.seen = 0
+
+        def open(self):
+            SimpleRuntimeContext("stateful_map", 0, 1, {}).get_metrics_group().gauge("seen", lambda: self.seen)
+
+    key = metric_group.metric_key(metric_group.GAUGE, "stateful_map", 0, (), "seen")
+    pass_id = live_functions.new_pass_id()
+    for batch_id in range(3):
+        fresh = Stateful()
+        with live_functions.lease(pass_id, 0, batch_id, fresh, lambda f: [f], Stateful.open, lambda f: None,
+                                  None, "split-%d" % batch_id) as kept:
+            kept.seen += 1
+        assert metric_group.take_updates(job)[key][1] == batch_id + 1
+    assert key not in metric_group.take_updates(job)
+
+
 def test_metrics_outside_a_jobs_task_work_and_are_kept_nowhere():
     metric_group.set_current_job(None)
     counter = SimpleRuntimeContext("f", 0, 1, {}).get_metrics_group().counter("c")
