@@ -31,6 +31,9 @@ EXACTLY_ONCE = "exactly-once"
 log = logging.getLogger("pyflink_compat")
 
 
+TASK_AROUND_OPTION = "task_around"
+
+
 class SinkCommitMessage(WriterCommitMessage):
     def __init__(self, records_sent: int):
         self.records_sent = records_sent
@@ -54,10 +57,17 @@ class KafkaStreamWriter(DataSourceStreamArrowWriter):
     def __init__(self, options):
         self.spec = decode_object(options[SPEC_OPTION])
         self.element_type = decode_object(options["element_type"])
+        # Called around each task's work, if given: ``around(work)`` returns ``work()`` (the caller's metrics).
+        around = options.get(TASK_AROUND_OPTION)
+        self.around = decode_object(around) if around else None
 
     def write(self, iterator):
         arrow_without_pandas()
-        sent = send_batches(self.spec, self.element_type, iterator)
+
+        def work():
+            return send_batches(self.spec, self.element_type, iterator)
+
+        sent = work() if self.around is None else self.around(work)
         return SinkCommitMessage(sent)
 
     def commit(self, messages, batchId):

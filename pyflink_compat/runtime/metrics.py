@@ -17,7 +17,7 @@ import collections
 import logging
 import threading
 import time
-from typing import Dict, Optional
+from typing import Callable, Dict, Optional
 
 from pyflink_compat.metrics import group
 from pyflink_compat.metrics.group import (COUNTER, DISTRIBUTION, GAUGE, KAFKA_CONSUMER, KAFKA_SOURCE_READER, METER,
@@ -107,8 +107,20 @@ class Reporting:
         try:
             yield from (batches if self.transform is None else self.transform(batches))
         finally:
-            record_kafka_io(self.source, self.sinks)
-            self.channel.flush()
+            self._report()
+
+    def around(self, work: Callable):
+        """Run a task's ``work()`` (a Spark-side Kafka writer's), then report what it counted."""
+        from pyflink_compat.kafka_io import io_counts
+        io_counts.take()
+        try:
+            return work()
+        finally:
+            self._report()
+
+    def _report(self):
+        record_kafka_io(self.source, self.sinks)
+        self.channel.flush()
 
 
 def record_kafka_io(source, sinks: dict):
@@ -212,6 +224,16 @@ def with_reporting(transform, source_node=None):
     if source_node is not None and job is not None:
         source = (source_operator_name(source_node), source_parallelism(source_node))
     return Reporting(transform, channel, source, kafka_sinks(job) if job is not None else {})
+
+
+def writer_reporting():
+    """What a Spark-side Kafka writer's tasks call around their work (``Reporting.around``), or None outside a
+    job run."""
+    channel = planning_channel()
+    if channel is None:
+        return None
+    job = _planning_job()
+    return Reporting(None, channel, None, kafka_sinks(job) if job is not None else {}).around
 
 
 class JobMetrics:

@@ -509,6 +509,9 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
                   .option(ksource.SPEC_OPTION, ksource.encode_object(spec))
                   .option("element_type", ksource.encode_object(element_type))
                   .option("schema", codec.spark_ddl(element_type)))
+        around = metrics.writer_reporting()
+        if around is not None:
+            writer = writer.option(ksink.TASK_AROUND_OPTION, ksource.encode_object(around))
         start = writer.start
     elif sink.kind == graph.PRINT_SINK:
         import sys

@@ -27,9 +27,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def reporting_environment(port: int, tmp_path):
-    """An environment whose configuration starts Flink's Prometheus reporter on ``port``."""
+def reporting_environment(port: int, tmp_path, **settings):
+    """An environment whose configuration starts Flink's Prometheus reporter on ``port`` (and has ``settings``)."""
     config = Configuration()
+    for key, value in settings.items():
+        config.set_string(key, value)
     config.set_string("metrics.reporter.prom.factory.class",
                       "org.apache.flink.metrics.prometheus.PrometheusReporterFactory")
     config.set_string("metrics.reporter.prom.port", str(port))
@@ -199,3 +201,41 @@ def test_metrics_of_a_keyed_function_and_of_the_sink_after_it(spark, bootstrap, 
         client.cancel()
     # per parallel instance, as Flink reports them: the keys' subtasks together saw every record once
     assert {labels["subtask_index"] for labels, value in samples[OPERATOR + "keyed_seen"]} <= {"0", "1"}
+
+
+def test_the_sink_metrics_of_a_kafka_sink_written_by_spark_side_tasks(spark, bootstrap, tmp_path):
+    # pyflink-compat.sink.direct=false: the records go to Spark's writer tasks, which report what they sent
+    topic_in = create_topic(bootstrap, unique_topic("metrics-writer-in"))
+    topic_out = create_topic(bootstrap, unique_topic("metrics-writer-out"))
+    produce(bootstrap, topic_in, ["w%d" % i for i in range(30)])
+    port = free_port()
+    env = reporting_environment(port, tmp_path, **{"pyflink-compat.sink.direct": "false"})
+    source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic_in)
+              .set_starting_offsets(KafkaOffsetsInitializer.earliest())
+              .set_value_only_deserializer(SimpleStringSchema()).build())
+    sink = (KafkaSink.builder().set_bootstrap_servers(bootstrap)
+            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(topic_out)
+                                   .set_value_serialization_schema(SimpleStringSchema()).build())
+            .build())
+    (env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source")
+     .map(lambda v: v.upper(), output_type=Types.STRING())
+     .sink_to(sink).name("Kafka Sink"))
+    client = env.execute_async("spark-side writer metrics job")
+    try:
+        assert sorted(r.value.decode() for r in consume(bootstrap, topic_out, 30)) == sorted(
+            "W%d" % i for i in range(30))
+        deadline = time.monotonic() + DEADLINE_S
+        while True:
+            samples = scrape(port)
+            sent = [value for labels, value in samples.get(OPERATOR + "numRecordsSend", ())
+                    if labels["operator_name"] == "Kafka_Sink:_Writer"]
+            if sum(sent) == 30:
+                break
+            assert time.monotonic() < deadline, "sink metrics not complete in %d s: %s" % (DEADLINE_S, samples)
+            time.sleep(0.5)
+    finally:
+        client.cancel()
+    bytes_out = [value for labels, value in samples[OPERATOR + "numBytesOut"]
+                 if labels["operator_name"] == "Kafka_Sink:_Writer"]
+    assert sum(bytes_out) == sum(len("W%d" % i) for i in range(30))      # value bytes, no keys
+    assert value_of(samples, OPERATOR + "numRecordsOutErrors", operator_name="Kafka_Sink:_Writer") == 0
