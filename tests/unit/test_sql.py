@@ -1445,8 +1445,18 @@ def test_values_rows_keep_their_strings_as_they_are():
     ("UPPER()", "Invalid number of arguments to function 'UPPER'. Was expecting 1 arguments"),
     ("REVERSE('a', 'b')", "Invalid number of arguments to function 'REVERSE'. Was expecting 1 arguments"),
     ("ROUND()", "Invalid number of arguments to function 'ROUND'. Was expecting 1 arguments"),
+    ("REPLACE('a', 'b')", "Invalid number of arguments to function 'REPLACE'. Was expecting 3 arguments"),
+    ("LOWER()", "Invalid number of arguments to function 'LOWER'. Was expecting 1 arguments"),
+    ("ABS(1, 2)", "Invalid number of arguments to function 'ABS'. Was expecting 1 arguments"),
+    ("CHAR_LENGTH('a', 'b')", "Invalid number of arguments to function 'CHAR_LENGTH'. Was expecting 1 arguments"),
 ])
 def test_calls_with_an_argument_count_the_function_does_not_take_fail_in_validation_as_flinks(sql, message):
     with pytest.raises(JavaStyleError, match="ValidationException") as error:
         _typed(sql)
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize("sql", ["SUBSTRING('a')", "SUBSTRING('abc', 1, 2, 3)"])
+def test_substring_with_other_than_two_or_three_arguments_is_a_parse_error_as_on_flink(sql):
+    with pytest.raises(JavaStyleError, match="SqlParserException: SQL parse failed. Encountered "):
+        _typed(sql)

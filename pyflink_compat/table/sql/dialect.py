@@ -119,7 +119,7 @@ ARGUMENT_COUNT_CHECKED = frozenset((
     "TRANSLATE", "LPAD", "RPAD", "REPEAT", "LEFT", "RIGHT", "REPLACE", "LOCATE", "SPLIT_INDEX", "REGEXP_REPLACE",
     "REGEXP_EXTRACT", "INSTR", "SHA2", "POWER", "ATAN2", "NULLIF", "IF", "REGEXP", "DATE_FORMAT", "MD5", "UPPER",
     "HEX", "CHR", "LTRIM", "RTRIM", "INITCAP", "BIN", "REVERSE", "TO_BASE64", "LOG", "TRUNCATE", "ROUND", "SUBSTR",
-    "CONCAT"))
+    "CONCAT", "LOWER", "ABS"))
 
 
 class Flink(Dialect):
@@ -184,6 +184,14 @@ class Flink(Dialect):
         TYPE_MAPPING = {**Generator.TYPE_MAPPING, exp.DType.TEXT: "STRING", exp.DType.STRUCT: "ROW"}
 
 
+def parse_error(text: str):
+    """Flink's parser error, as PyFlink raises it (a Py4JJavaError); the text is our parser's."""
+    from pyflink_compat.util.exceptions import JavaStyleError
+    return JavaStyleError("org.apache.flink.table.api.SqlParserException",
+                          "SQL parse failed. %s (pyflink-compat's SQL parser: the Flink SQL it reads is listed in "
+                          "porting_guide/README.md#table-api)" % text, "executeSql")
+
+
 def parse(sql: str) -> list:
     """The statements of ``sql`` (sqlglot expressions). Statements sqlglot keeps as commands (SHOW ...) are
     parsed without its warning: the table environment runs or refuses them by name."""
@@ -194,12 +202,7 @@ def parse(sql: str) -> list:
     try:
         statements = [statement for statement in sqlglot.parse(sql, read=Flink) if statement is not None]
     except sqlglot.errors.ParseError as error:
-        from pyflink_compat.util.exceptions import JavaStyleError
-        # Flink's parser error, as PyFlink raises it (a Py4JJavaError); the text is our parser's
-        raise JavaStyleError("org.apache.flink.table.api.SqlParserException",
-                             "SQL parse failed. %s (pyflink-compat's SQL parser: the Flink SQL it reads is listed in "
-                             "porting_guide/README.md#table-api)" % str(error).splitlines()[0],
-                             "executeSql") from None
+        raise parse_error(str(error).splitlines()[0]) from None
     finally:
         sqlglot_log.setLevel(level)
     from pyflink_compat.table.sql.over import over_as_view

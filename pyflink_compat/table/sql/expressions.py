@@ -657,6 +657,8 @@ class Compiler(TimeFunctions, StringFunctions):
         return _null_safe(str.lower, operand), _string_kept(operand_type)
 
     def _length(self, node):
+        if node.args.get("binary") is not None:          # CHAR_LENGTH(a, b)
+            raise self._wrong_arguments("CHAR_LENGTH", node, "1")
         operand, operand_type = self.compile(node.this)
         return _null_safe(len, operand), SqlType("INT", nullable=operand_type.nullable)
 
@@ -814,6 +816,10 @@ class Compiler(TimeFunctions, StringFunctions):
         return trimmed, SqlType("STRING")
 
     def _substring(self, node):
+        if node.args.get("start") is None or node.args.get("zero_start") is not None:
+            # Flink's grammar takes SUBSTRING(s, start[, length]) (or FROM ... FOR ...) only
+            raise dialect.parse_error("Encountered \"%s\" in %s" % (")" if node.args.get("start") is None else ",",
+                                                                      node.sql(dialect="flink")))
         operand, _ = self.compile(node.this)
         start, _ = self.compile(node.args["start"])
         length = self.compile(node.args["length"])[0] if node.args.get("length") is not None else None
@@ -827,6 +833,8 @@ class Compiler(TimeFunctions, StringFunctions):
         return part, SqlType("STRING")
 
     def _replace(self, node):
+        if node.args.get("replacement") is None:
+            raise self._wrong_arguments("REPLACE", node, "3")
         compiled = [self.compile(each) for each in (node.this, node.expression, node.args["replacement"])]
         return _null_safe(lambda text, old, new: text.replace(old, new), *[function for function, _ in compiled]), \
             SqlType("STRING", nullable=any(each_type.nullable for _, each_type in compiled))
@@ -1095,7 +1103,8 @@ _EXPECTED_ARGUMENTS = {"LPAD": 3, "RPAD": 3, "REPEAT": 2, "LEFT": 2, "RIGHT": 2,
                        "SPLIT_INDEX": 3, "REGEXP_REPLACE": 3, "REGEXP_EXTRACT": 2, "INSTR": 2, "SHA2": 2, "POWER": 2,
                        "ATAN2": 2, "NULLIF": 2, "IF": 3, "REGEXP": 2, "DATE_FORMAT": 2, "MD5": 1, "UPPER": 1,
                        "HEX": 1, "CHR": 1, "LTRIM": 1, "RTRIM": 1, "INITCAP": 1, "BIN": 1, "REVERSE": 1,
-                       "TO_BASE64": 1, "LOG": 1, "TRUNCATE": 1, "ROUND": 1, "SUBSTR": 2, "CONCAT": 1}
+                       "TO_BASE64": 1, "LOG": 1, "TRUNCATE": 1, "ROUND": 1, "SUBSTR": 2, "CONCAT": 1, "LOWER": 1,
+                       "ABS": 1}
 _SIGNATURE_NAMES = {"TRANSLATE": "TRANSLATE3"}          # Flink's validator names TRANSLATE so
 
 
