@@ -24,6 +24,11 @@ GAUGE = "gauge"
 METER = "meter"
 DISTRIBUTION = "distribution"
 
+#: Metrics whose name starts so are the runtime's own (sent like the others, never reported).
+INTERNAL_PREFIX = "_"
+#: The highest record timestamp read from a partition (a distribution: its maximum), for watermarkLag.
+PARTITION_MAX_TIMESTAMP = INTERNAL_PREFIX + "partitionMaxTimestamp"
+
 #: Operator-scope groups of Flink's Kafka connector metrics.
 KAFKA_SOURCE_READER = (("KafkaSourceReader", None),)
 KAFKA_CONSUMER = KAFKA_SOURCE_READER + (("KafkaConsumer", None),)
@@ -85,11 +90,16 @@ def set_current_job(job_id: Optional[str]):
 
 
 def record_io(operator: str, subtask: int, name: str, amount, groups: tuple = (), kind: str = COUNTER):
-    """Count (or set, for a gauge) one of the connector's own metrics in this task."""
+    """Count (or set, for a gauge; or add a value to, for a distribution) one of the connector's own metrics in
+    this task."""
     key = metric_key(kind, operator, subtask, groups, name)
     with _registry_lock:
         if kind == GAUGE:
             _io_updates[key] = (time.time(), amount)
+        elif kind == DISTRIBUTION:
+            old = _io_updates.get(key)
+            _io_updates[key] = (1, amount, amount, amount) if old is None else (
+                old[0] + 1, old[1] + amount, min(old[2], amount), max(old[3], amount))
         else:
             _io_updates[key] = _io_updates.get(key, 0) + amount
 

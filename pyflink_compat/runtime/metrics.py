@@ -137,6 +137,8 @@ def record_kafka_io(source, sinks: dict):
             record_io(operator, subtask, "numRecordsOut", records)
             record_io(operator, subtask, "numBytesIn", size)
             if newest is not None and newest >= 0:
+                record_io(operator, subtask, group.PARTITION_MAX_TIMESTAMP, newest,
+                          (("topic", topic), ("partition", str(partition))), kind=DISTRIBUTION)
                 record_io(operator, subtask, "currentFetchEventTimeLag", max(fetched * 1000.0 - newest, 0.0),
                           kind=GAUGE)
                 record_io(operator, subtask, "currentEmitEventTimeLag", max(now_ms - newest, 0.0), kind=GAUGE)
@@ -252,6 +254,7 @@ class JobMetrics:
         self.job_values: Dict[str, object] = {}
         self.completed_checkpoints = 0
         self._last_batches: Dict[object, int] = {}
+        self._source_watermarks: Dict[tuple, int] = {}     # (source operator, reader) -> its watermark
 
     # values measured on the driver
     def set_gauge(self, operator: str, subtask: int, name: str, value, groups: tuple = ()):
@@ -274,8 +277,14 @@ class JobMetrics:
             totals.update(self._driver_values)
         now = time.monotonic()
         result = {}
+        now_ms = time.time() * 1000.0
+        with self._lock:
+            for (operator, subtask), watermark in self._source_watermarks.items():
+                result[metric_key(GAUGE, operator, subtask, (), "watermarkLag")] = now_ms - watermark
         for key, value in totals.items():
             kind = key[0]
+            if key[-1].startswith(group.INTERNAL_PREFIX):
+                continue
             if kind == GAUGE:
                 result[key] = value[1]
             elif kind == METER:
@@ -330,6 +339,7 @@ class JobMetrics:
                 self.set_gauge(operator, subtask, "pendingRecords", pending.get(subtask, 0))
                 self.set_gauge(operator, subtask, "records-lag-max", float(lag_max.get(subtask, 0)),
                                KAFKA_CONSUMER)
+            self._observe_watermarks(source, ends)
             committer = source.offset_committer
             if committer is not None:
                 for (topic, partition), offset in dict(committer.committed).items():
@@ -340,6 +350,41 @@ class JobMetrics:
                     # Flink counts commits per reader; one commit here covers every reader's partitions
                     self.set_count(operator, subtask, "commitsSucceeded", committer.succeeded, KAFKA_SOURCE_READER)
                     self.set_count(operator, subtask, "commitsFailed", committer.failed, KAFKA_SOURCE_READER)
+
+    def _observe_watermarks(self, source, ends: dict):
+        """Each reader's watermark as the source's strategy generates it from the record timestamps read: the
+        least over the reader's partitions; a partition without records holds it back, as a split's watermark
+        does on Flink, unless the strategy has idleness (watermarkLag is the time since it)."""
+        from pyflink_compat.common.watermark_strategy import NO_WATERMARKS
+        from pyflink_compat.kafka_io import source as ksource
+        spec = source.watermark_spec
+        if spec is None or spec.kind == NO_WATERMARKS:
+            return
+        try:
+            totals = self.accumulator.value
+        except Exception:                            # noqa: BLE001 - the driver is stopping
+            return
+        operator, readers = source.metrics_operator, source.parallelism
+        lowest = {}                  # reader -> least highest timestamp of its partitions (None: one has none)
+        for topic, partition in ends:
+            subtask = ksource.split_owner(topic, partition, readers)
+            seen = totals.get(metric_key(DISTRIBUTION, operator, subtask,
+                                         (("topic", topic), ("partition", str(partition))),
+                                         group.PARTITION_MAX_TIMESTAMP))
+            if seen is None:
+                if spec.idle_timeout_ms is None:
+                    lowest[subtask] = None
+                continue
+            if subtask not in lowest:
+                lowest[subtask] = seen[3]
+            elif lowest[subtask] is not None:
+                lowest[subtask] = min(lowest[subtask], seen[3])
+        with self._lock:
+            for subtask, highest in lowest.items():
+                if highest is not None:
+                    watermark = highest - spec.max_out_of_orderness_ms - 1
+                    key = (operator, subtask)
+                    self._source_watermarks[key] = max(watermark, self._source_watermarks.get(key, watermark))
 
     def observe_checkpoint(self, query_key, progress, checkpoint_directory: Optional[str]):
         """A query's completed micro-batch is a checkpoint: its duration, the size of what it wrote."""

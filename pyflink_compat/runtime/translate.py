@@ -43,6 +43,7 @@ class QuerySource:
     offset_committer: Optional[object] = None   # commits a Kafka source's offsets after each micro-batch
     metrics_operator: Optional[str] = None   # a Kafka source's operator name in metrics (None: not Kafka)
     parallelism: int = 1
+    watermark_spec: Optional[object] = None  # the source's WatermarkSpec (its readers' watermarks in metrics)
 
 
 @attrs.define
@@ -92,7 +93,7 @@ def _query_source(source: graph.Node, done, already_done: bool, checkpoints) -> 
     kafka = source.kind == graph.KAFKA_SOURCE
     return QuerySource(source.name, done, already_done, _offset_committer(source, checkpoints),
                        metrics.source_operator_name(source) if kafka else None,
-                       metrics.source_parallelism(source))
+                       metrics.source_parallelism(source), source.watermark_spec)
 
 
 def _check_chain(chain: List[graph.Node], runtime_mode):

@@ -209,6 +209,34 @@ def test_a_keyed_running_sum_is_written_exactly_once(spark, bootstrap, tmp_path)
     assert sorted(values(committed_values(bootstrap, topic_out, 5))) == ["a=1", "a=4", "a=9", "b=2", "b=6"]
 
 
+def test_a_keyed_operation_feeding_a_sink_and_a_later_one_writes_both_exactly_once(spark, bootstrap, tmp_path):
+    # the running sums go to their sink from the first depth's tasks, and on to a second keyed operation
+    topic_in = create_topic(bootstrap, unique_topic("eo-two-depths-in"))
+    sums_topic = create_topic(bootstrap, unique_topic("eo-two-depths-sums"))
+    counts_topic = create_topic(bootstrap, unique_topic("eo-two-depths-counts"))
+    produce(bootstrap, topic_in, ["a:1", "b:2", "a:3", "b:4", "a:5"])
+    env = environment(tmp_path)
+    env.set_parallelism(2)
+    sums = (env.from_source(kafka_source(bootstrap, topic_in), WatermarkStrategy.no_watermarks(), "Kafka Source")
+            .map(lambda v: (v.split(":")[0], int(v.split(":")[1])),
+                 output_type=Types.TUPLE([Types.STRING(), Types.LONG()]))
+            .key_by(lambda pair: pair[0], key_type=Types.STRING())
+            .reduce(lambda a, b: (a[0], a[1] + b[1])))
+    sums.map(lambda pair: "%s=%d" % pair, output_type=Types.STRING()) \
+        .sink_to(exactly_once_sink(bootstrap, sums_topic, unique_topic("eo-sums")))
+    parity = Types.TUPLE([Types.STRING(), Types.LONG()])
+    sums.map(lambda pair: ("odd" if pair[1] % 2 else "even", 1), output_type=parity) \
+        .key_by(lambda pair: pair[0], key_type=Types.STRING()) \
+        .reduce(lambda a, b: (a[0], a[1] + b[1])) \
+        .map(lambda pair: "%s#%d" % pair, output_type=Types.STRING()) \
+        .sink_to(exactly_once_sink(bootstrap, counts_topic, unique_topic("eo-counts")))
+    env.execute("exactly once at two depths")
+    assert sorted(values(committed_values(bootstrap, sums_topic, 5))) == ["a=1", "a=4", "a=9", "b=2", "b=6"]
+    # parities of the sums 1, 4, 9 and 2, 6: odd twice, even three times
+    assert sorted(values(committed_values(bootstrap, counts_topic, 5))) == ["even#1", "even#2", "even#3", "odd#1",
+                                                                            "odd#2"]
+
+
 def test_the_legacy_producer_is_transactional_with_checkpointing_and_falls_back_without(spark, bootstrap,
                                                                                          tmp_path):
     topic_in = create_topic(bootstrap, unique_topic("eo-legacy-in"))

@@ -59,8 +59,9 @@ def test_a_running_jobs_metrics_are_served_with_flinks_names(spark, bootstrap, t
     topic_in = create_topic(bootstrap, unique_topic("metrics-in"), partitions=2)
     topic_out = create_topic(bootstrap, unique_topic("metrics-out"))
     inputs = {p: ["p%d-%d" % (p, i) for i in range(100)] for p in (0, 1)}
+    event_times = {0: 1_700_000_000_000, 1: 1_700_000_005_000}      # the record timestamps of each partition
     for partition, records in inputs.items():
-        produce(bootstrap, topic_in, records, partition=partition)
+        produce(bootstrap, topic_in, records, partition=partition, timestamp_ms=event_times[partition])
 
     class Measured(MapFunction):
         def open(self, runtime_context):
@@ -102,7 +103,9 @@ def test_a_running_jobs_metrics_are_served_with_flinks_names(spark, bootstrap, t
         assert len(consume(bootstrap, topic_out, 200)) == 200
         deadline = time.monotonic() + DEADLINE_S
         while True:                      # the offsets commit after the micro-batch: wait for the last one
+            before_scrape_ms = time.time() * 1000
             samples = scrape(port)
+            after_scrape_ms = time.time() * 1000
             committed = [value for labels, value in
                          samples.get(OPERATOR + "KafkaSourceReader_topic_partition_committedOffset", ())]
             if committed == [100.0, 100.0] and value_of(samples, OPERATOR + "numRecordsSend") == 200:
@@ -134,6 +137,10 @@ def test_a_running_jobs_metrics_are_served_with_flinks_names(spark, bootstrap, t
     assert value_of(samples, OPERATOR + "KafkaSourceReader_commitsSucceeded", **source_labels) >= 1
     assert value_of(samples, OPERATOR + "KafkaSourceReader_commitsFailed", **source_labels) == 0
     assert value_of(samples, OPERATOR + "currentEmitEventTimeLag", **source_labels) >= 0
+    # the reader's watermark: the least of its partitions' (monotonous timestamps: the highest seen, less 1 ms)
+    watermark = min(event_times.values()) - 1
+    assert before_scrape_ms - watermark <= value_of(samples, OPERATOR + "watermarkLag", **source_labels) \
+        <= after_scrape_ms - watermark
 
     sink_labels = dict(job, operator_name="Kafka_Sink:_Writer")
     for name in ("numRecordsIn", "numRecordsOut", "numRecordsSend"):
