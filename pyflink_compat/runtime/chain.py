@@ -9,20 +9,43 @@ import time
 from itertools import compress
 from typing import List, Optional
 
+from pyflink_compat.metrics.group import record_io
 from pyflink_compat.plan import graph
 from pyflink_compat.runtime.event_time import LONG_MIN
 
 
 class Step:
     """One operator of the chain. ``convert_to``: the declared type its outputs are converted to before the
-    next step sees them (PyFlink converts at every operator boundary), or None."""
+    next step sees them (PyFlink converts at every operator boundary), or None. ``instance``: the (operator
+    name, subtask) whose numRecordsIn / numRecordsOut it counts, once the runtime opened it in a job's task."""
 
     kind: str
     convert_to = None
     function = None
+    instance = None
 
     def apply(self, elements: list, timestamps: list):
+        out = self._apply(elements, timestamps)
+        if self.instance is not None:
+            count_records(self.instance, len(elements), len(out[0]))
+        return out
+
+    def _apply(self, elements: list, timestamps: list):
         raise NotImplementedError
+
+
+def count_records(instance: tuple, records_in: int, records_out: int):
+    """An operator instance's record counts of one batch, as Flink's numRecordsIn / numRecordsOut."""
+    operator, subtask = instance
+    record_io(operator, subtask, "numRecordsIn", records_in)
+    record_io(operator, subtask, "numRecordsOut", records_out)
+
+
+def counted(steps, nodes, subtask_of):
+    """Mark the steps of ``nodes`` (per-element nodes, a side output node reading the step before) as counting
+    their records for the instance ``subtask_of(node)`` of their operator."""
+    for step, node in zip(steps, [node for node in nodes if node.kind != graph.SIDE_OUTPUT]):
+        step.instance = (node.name, subtask_of(node))
 
 
 class MapStep(Step):
@@ -31,7 +54,7 @@ class MapStep(Step):
     def __init__(self, function):
         self.function = function
 
-    def apply(self, elements, timestamps):
+    def _apply(self, elements, timestamps):
         apply = self.function.map
         return [apply(e) for e in elements], timestamps
 
@@ -43,7 +66,7 @@ class FilterStep(Step):
         self.function = function
         self.last_flags = None
 
-    def apply(self, elements, timestamps):
+    def _apply(self, elements, timestamps):
         keep = self.function.filter
         flags = [keep(e) for e in elements]
         self.last_flags = flags
@@ -56,7 +79,7 @@ class FlatMapStep(Step):
     def __init__(self, function):
         self.function = function
 
-    def apply(self, elements, timestamps):
+    def _apply(self, elements, timestamps):
         expand = self.function.flat_map
         pairs = [(out, t) for e, t in zip(elements, timestamps) for out in _outputs(expand(e))]
         return [e for e, _ in pairs], [t for _, t in pairs]
@@ -69,7 +92,7 @@ class ProjectStep(Step):
     def __init__(self, field_indexes):
         self.field_indexes = tuple(field_indexes)
 
-    def apply(self, elements, timestamps):
+    def _apply(self, elements, timestamps):
         indexes = self.field_indexes
         return [tuple(e[i] for i in indexes) for e in elements], timestamps
 
@@ -82,7 +105,7 @@ class AssignTimestampsStep(Step):
     def __init__(self, assigner):
         self.function = assigner
 
-    def apply(self, elements, timestamps):
+    def _apply(self, elements, timestamps):
         if self.function is None:
             return elements, timestamps
         extract = self.function.extract_timestamp
@@ -109,6 +132,12 @@ class ProcessStep(Step):
     def apply_tagged(self, elements, timestamps, wanted_tags) -> dict:
         """One call per element: the main outputs under None, each side output of ``wanted_tags`` under its
         tag id, as (elements, timestamps)."""
+        results = self._apply_tagged(elements, timestamps, wanted_tags)
+        if self.instance is not None:
+            count_records(self.instance, len(elements), sum(len(out) for out, _ in results.values()))
+        return results
+
+    def _apply_tagged(self, elements, timestamps, wanted_tags) -> dict:
         from pyflink_compat.datastream.output_tag import OutputTag
         process = self.function.process_element
         context = _NonKeyedContext()

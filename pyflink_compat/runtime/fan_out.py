@@ -157,8 +157,9 @@ class SharedPass:
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
         from pyflink_compat.kafka_io import source as ksource
         for step, node in self.steps:
+            own = node.parallelism or parallelism
+            step.instance = (node.name, ksource.reader_index(own))
             if hasattr(step.function, "open"):
-                own = node.parallelism or parallelism
                 step.function.open(SimpleRuntimeContext(node.name, ksource.reader_index(own), own, {}))
 
     def process(self, batch):

@@ -33,6 +33,7 @@ from pyflink_compat.plan import graph
 from pyflink_compat import codec
 from pyflink_compat.metrics import group as metric_group
 from pyflink_compat.runtime import exchange, gc_pause, live_functions
+from pyflink_compat.runtime.chain import count_records
 from pyflink_compat.runtime.event_time import LONG_MAX, LONG_MIN, WatermarkTracker
 
 CHUNK_ROWS = 20_000            # records a keyed subtask holds as Python objects at a time (all its inputs together)
@@ -194,11 +195,16 @@ class _ReadPass:
         return self.shared.functions() if self.shared is not None else [step.function for step in self.steps]
 
     def open(self, plan: KeyedStagePlan):
+        from pyflink_compat.datastream.functions import SimpleRuntimeContext
+        from pyflink_compat.kafka_io import source as ksource
         if self.shared is not None:
             self.shared.open(plan.senders)
-        for step in self.steps:
+        nodes = [node for node in plan.pre_nodes if node.kind != graph.SIDE_OUTPUT]
+        for step, node in zip(self.steps, nodes):
+            own = node.parallelism or plan.senders
+            step.instance = (node.name, ksource.reader_index(own))
             if hasattr(step.function, "open"):
-                step.function.open(_runtime_context(plan, "Source"))
+                step.function.open(SimpleRuntimeContext(node.name, ksource.reader_index(own), own, {}))
 
     def close(self):
         if self.shared is not None:
@@ -399,12 +405,6 @@ def _assigner(plan: KeyedStagePlan):
     return _ASSIGNERS[key]
 
 
-def _runtime_context(plan, name):
-    from pyflink_compat.datastream.functions import SimpleRuntimeContext
-    from pyflink_compat.kafka_io import source as ksource
-    return SimpleRuntimeContext(name, ksource.reader_index(plan.senders), plan.senders, {})
-
-
 # -- keyed side -------------------------------------------------------------------------------------
 
 def make_operators(plan: KeyedStagePlan, subtask: int):
@@ -517,8 +517,9 @@ class SubtaskRun:
             nodes = [node for node in outlet.post_nodes if node.kind != graph.SIDE_OUTPUT]
             steps = build_steps(list(outlet.post_nodes))
             for step, node in zip(steps, nodes):
+                parallelism = node.parallelism or plan.parallelism
+                step.instance = (node.name, subtask % parallelism)
                 if hasattr(step.function, "open"):
-                    parallelism = node.parallelism or plan.parallelism
                     step.function.open(SimpleRuntimeContext(node.name, subtask % parallelism, parallelism, {}))
             self.outlet_steps.append(steps)
         functions = ([node.payload for node in plan.operator_nodes]
@@ -615,6 +616,9 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     operator.advance_processing_time(now_ms)
 
     collector = live.collector
+    records_in = sum(batch.num_rows for batch, _ in received)
+    for node, each in zip(plan.operator_nodes, collector.each if isinstance(collector, Collectors) else [collector]):
+        count_records((node.name, subtask), records_in, len(each.records) + len(each.side))
     outputs = [_outlet_output(plan, outlet, collector, steps) for outlet, steps in zip(plan.outlets, live.outlet_steps)]
     collector.clear()
     live.batch_id = batch_id

@@ -274,8 +274,9 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
     def open_steps(task_steps):
         from pyflink_compat.datastream.functions import SimpleRuntimeContext
         for step, (name, node_parallelism) in zip(task_steps, settings):
+            index = ksource.reader_index(node_parallelism)
+            step.instance = (name, index)
             if hasattr(step.function, "open"):
-                index = ksource.reader_index(node_parallelism)
                 step.function.open(SimpleRuntimeContext(name, index, node_parallelism, {}))
 
     def close_steps(task_steps):

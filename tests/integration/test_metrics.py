@@ -123,6 +123,8 @@ def test_a_running_jobs_metrics_are_served_with_flinks_names(spark, bootstrap, t
     assert value_of(samples, OPERATOR + "k_kv_counter", k="v", **user) == 600
     assert value_of(samples, OPERATOR + "my_meter", **user) > 0          # events per second over 60 s
     assert value_of(samples, OPERATOR + "my_dist", **user) == 0          # as Flink's reporter shows it
+    assert value_of(samples, OPERATOR + "numRecordsIn", **user) == 200   # the operator's own record counts
+    assert value_of(samples, OPERATOR + "numRecordsOut", **user) == 200
 
     source_labels = dict(job, operator_name="Source:_Kafka_Source")
     assert value_of(samples, OPERATOR + "numRecordsIn", **source_labels) == 200
@@ -208,6 +210,8 @@ def test_metrics_of_a_keyed_function_and_of_the_sink_after_it(spark, bootstrap, 
         client.cancel()
     # per parallel instance, as Flink reports them: the keys' subtasks together saw every record once
     assert {labels["subtask_index"] for labels, value in samples[OPERATOR + "keyed_seen"]} <= {"0", "1"}
+    for name in ("numRecordsIn", "numRecordsOut"):
+        assert sum(value for labels, value in samples[OPERATOR + name] if labels["operator_name"] == "per_key") == 60
 
 
 def test_the_sink_metrics_of_a_kafka_sink_written_by_spark_side_tasks(spark, bootstrap, tmp_path):
