@@ -3,6 +3,7 @@
 A node is one Flink transformation. Sources have no input; sinks are where
 ``execute()`` starts walking back. This is deliberately plain data: no Spark here.
 """
+import collections
 import itertools
 from typing import Any, List, Optional, Tuple
 
@@ -80,6 +81,9 @@ class Node:
     reserved_ids: tuple = ()
     inputs: tuple = ()                   # UNION: the streams merged, in order; two-input kinds: their CO_INPUTs
     id: int = attrs.field(factory=lambda: next(_ids))
+    # How many nodes read this one's output (operations, partitionings, unions, sinks): set by count_readers
+    # when the job is planned (PyFlink chains a Python function only to an operator with no other reader).
+    readers: int = 0
 
     def chain(self) -> List["Node"]:
         """The nodes the runtime runs for this node: it and its inputs, source first, without PARTITION nodes
@@ -114,6 +118,23 @@ class Node:
             ordered.append(node)
         visit(self)
         return ordered
+
+
+def count_readers(sinks: List[Node]):
+    """Set ``readers`` of every node the sinks read, directly or not: how many distinct nodes read it."""
+    edges, reached = set(), {}
+
+    def visit(node):
+        reached[node.id] = node
+        for upstream in (node.inputs if node.inputs else (node.input,)):
+            if upstream is not None and (upstream.id, node.id) not in edges:
+                edges.add((upstream.id, node.id))
+                visit(upstream)
+    for sink in sinks:
+        visit(sink)
+    counts = collections.Counter(upstream for upstream, _ in edges)
+    for node in reached.values():
+        node.readers = counts.get(node.id, 0)
 
 
 def dangling_ends(streams: List[Node], sinks: List[Node]) -> List[Node]:

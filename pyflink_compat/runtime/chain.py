@@ -196,9 +196,30 @@ class _NonKeyedContext:
         return self._timer_service
 
 
-def build_steps(nodes: List[graph.Node]) -> List[Step]:
+def chained(previous: graph.Node, node: graph.Node, default_parallelism: Optional[int] = None) -> bool:
+    """Whether PyFlink runs ``node`` in one Python operator with ``previous`` (its only consumer): its Python
+    operator chaining joins per-element functions of one parallelism, unless the job starts a new chain or
+    disables chaining there; a timestamp assigner stands alone. Elements cross a boundary serialized with the
+    declared type of the operator before it (a FLOAT field is then rounded to 32 bits); inside a chain the next
+    function gets the very objects the previous one returned."""
+    if graph.ASSIGN_TIMESTAMPS in (previous.kind, node.kind) or node.kind == graph.SIDE_OUTPUT:
+        return False
+    if node.chaining in (graph.CHAIN_HEAD, graph.CHAIN_NEVER) or previous.chaining == graph.CHAIN_NEVER:
+        return False
+    if previous.readers > 1:                 # read by others too (another function, a sink): its own operator
+        return False
+    between = node.input
+    if between is not previous and not (between is not None and between.kind == graph.PARTITION
+                                        and between.payload == "FORWARD" and between.input is previous):
+        return False                         # a union or a partitioning other than forward() in between
+    return (previous.parallelism or default_parallelism) == (node.parallelism or default_parallelism)
+
+
+def build_steps(nodes: List[graph.Node], default_parallelism: Optional[int] = None) -> List[Step]:
     """The steps for a chain of per-element nodes (graph.FUNCTION_KINDS), in order. A SIDE_OUTPUT node
-    turns the PROCESS step before it into one that keeps that side output."""
+    turns the PROCESS step before it into one that keeps that side output. A step's ``convert_to`` is the type
+    its outputs are converted to before the next step: where PyFlink's chain of Python functions ends (see
+    ``chained``) and for a side output; the last step's outputs are converted by whatever reads them."""
     steps: List[Step] = []
     for i, node in enumerate(nodes):
         if node.kind == graph.MAP:
@@ -225,9 +246,21 @@ def build_steps(nodes: List[graph.Node]) -> List[Step]:
             continue
         else:
             raise ValueError("not a per-element node: %r" % (node.kind,))
-        step.convert_to = node.output_type
+        following = nodes[i + 1] if i + 1 < len(nodes) else None
+        if following is not None and not chained(node, following, default_parallelism):
+            step.convert_to = node.output_type
         steps.append(step)
     return steps
+
+
+def converted(elements: list, type_info) -> list:
+    """The elements as the next operator sees them after a boundary: converted to the declared type (fresh
+    objects), or as they are for none or a pickled type."""
+    from pyflink_compat import codec
+    from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
+    if type_info is None or isinstance(type_info, PickledBytesTypeInfo) or not elements:
+        return elements
+    return codec.to_python(codec.from_python(elements, type_info), type_info)
 
 
 def batch_form_of(steps: List[Step]):

@@ -51,6 +51,15 @@ def _as_declared(elements: list, type_info) -> list:
     return elements
 
 
+def _chains_on(tree_node: "_TreeNode") -> bool:
+    """Whether the node's outputs go on unconverted: to one function PyFlink chains to it (runtime/chain.py's
+    ``chained``). Several consumers (a sink among them) or a side output end its chain."""
+    if len(tree_node.consumers) != 1:
+        return False
+    from pyflink_compat.runtime.chain import chained
+    return chained(tree_node.node, tree_node.consumers[0].node)
+
+
 def _copy(elements: list, type_info) -> list:
     if _converts(type_info):
         return codec.to_python(codec.from_python(elements, type_info), type_info)
@@ -121,11 +130,13 @@ def _evaluate(root: _TreeNode, elements: list, timestamps: list) -> Dict[int, tu
             if kind == graph.PROCESS:
                 wanted = {c.node.payload.tag_id for c in consumer.consumers if c.node.kind == graph.SIDE_OUTPUT}
                 results = consumer.step.apply_tagged(consumer_elements, timestamps, wanted)
-                main, main_ts = results[None]
-                visit(consumer, _as_declared(main, consumer.output_type), main_ts, results)
+                out, out_ts = results[None]
             else:
                 out, out_ts = consumer.step.apply(consumer_elements, timestamps)
-                visit(consumer, _as_declared(out, consumer.output_type), out_ts, {})
+                results = {}
+            if not _chains_on(consumer):
+                out = _as_declared(out, consumer.output_type)
+            visit(consumer, out, out_ts, results)
 
     visit(root, elements, timestamps, {})
     return outputs

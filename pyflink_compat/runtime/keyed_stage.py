@@ -33,7 +33,7 @@ from pyflink_compat.plan import graph
 from pyflink_compat import codec
 from pyflink_compat.metrics import group as metric_group
 from pyflink_compat.runtime import exchange, gc_pause, live_functions
-from pyflink_compat.runtime.chain import count_records
+from pyflink_compat.runtime.chain import converted, count_records
 from pyflink_compat.runtime.event_time import LONG_MAX, LONG_MIN, WatermarkTracker
 
 CHUNK_ROWS = 20_000            # records a keyed subtask holds as Python objects at a time (all its inputs together)
@@ -189,7 +189,7 @@ class _ReadPass:
         from pyflink_compat.runtime.fan_out import SharedPass
         self.shared = SharedPass(plan.input_type, list(plan.pass_outlets), plan.pre_nodes) \
             if plan.pass_outlets else None
-        self.steps = [] if self.shared is not None else build_steps(list(plan.pre_nodes))
+        self.steps = [] if self.shared is not None else build_steps(list(plan.pre_nodes), plan.senders)
 
     def functions(self) -> list:
         return self.shared.functions() if self.shared is not None else [step.function for step in self.steps]
@@ -292,6 +292,7 @@ def _exchange(plan: KeyedStagePlan, read_pass: _ReadPass, batches):
                 items, stamps = step.apply(items, stamps)
                 if isinstance(step, AssignTimestampsStep) and stamps:
                     seen(stamps)    # the assigner's generator sees what reaches it, with the new timestamps
+                items = converted(items, step.convert_to)
         if not items:
             return
         keyed_columns(items, stamps, get_key, assign,
@@ -515,7 +516,7 @@ class SubtaskRun:
         self.operator.open()
         for outlet in plan.outlets:
             nodes = [node for node in outlet.post_nodes if node.kind != graph.SIDE_OUTPUT]
-            steps = build_steps(list(outlet.post_nodes))
+            steps = build_steps(list(outlet.post_nodes), plan.parallelism)
             for step, node in zip(steps, nodes):
                 parallelism = node.parallelism or plan.parallelism
                 step.instance = (node.name, subtask % parallelism)
@@ -646,6 +647,7 @@ def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector, steps):
         elements = codec.to_python(codec.from_python(elements, tag_type), tag_type)
     for step in steps:
         elements, timestamps = step.apply(elements, timestamps)
+        elements = converted(elements, step.convert_to)
     return elements, timestamps
 
 

@@ -238,7 +238,7 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
     function sees the same values it would there.
     """
     from pyflink_compat.runtime.chain import FilterStep, build_steps
-    steps = build_steps(nodes)
+    steps = build_steps(nodes, parallelism)
     settings = [(node.name, node.parallelism or parallelism) for node in nodes if node.kind != graph.SIDE_OUTPUT]
 
     # While only filters ran, the kept elements are the stored input values themselves, unless a
@@ -654,6 +654,7 @@ def plan_queries(spark, job: JobPlan, job_name: str, checkpoints, deliver: Calla
     route."""
     configuration = job.configuration
     planned = []
+    graph.count_readers(job.sinks)           # where PyFlink's chains of functions end (runtime/chain.py)
     groups = route_groups(job_routes(job.sinks, options.SHARED_PASS.get(configuration)))
     # Sinks of a source outside any stage join the first stage query reading that source, where one pass feeds
     # them too (print and direct Kafka sinks, as in a shared pass).
