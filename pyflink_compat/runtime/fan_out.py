@@ -51,13 +51,13 @@ def _as_declared(elements: list, type_info) -> list:
     return elements
 
 
-def _chains_on(tree_node: "_TreeNode") -> bool:
+def _chains_on(tree_node: "_TreeNode", default_parallelism: Optional[int]) -> bool:
     """Whether the node's outputs go on unconverted: to one function PyFlink chains to it (runtime/chain.py's
     ``chained``). Several consumers (a sink among them) or a side output end its chain."""
     if len(tree_node.consumers) != 1:
         return False
     from pyflink_compat.runtime.chain import chained
-    return chained(tree_node.node, tree_node.consumers[0].node)
+    return chained(tree_node.node, tree_node.consumers[0].node, default_parallelism)
 
 
 def _copy(elements: list, type_info) -> list:
@@ -73,15 +73,16 @@ class _TreeNode:
     consumers: List["_TreeNode"] = attrs.Factory(list)
     step: object = None
     key: object = _SOURCE                  # the path from the source: (the parent's key, the node's id)
+    default_parallelism: Optional[int] = None   # the job's (a node without its own runs at it)
 
 
-def _tree(input_type, outlets: List[Outlet]):
+def _tree(input_type, outlets: List[Outlet], default_parallelism: Optional[int] = None):
     """The nodes of all outlets as one tree rooted at the source, each outlet's last tree node, and the tree
     nodes in the order they were made. A tree node is a node on one path from the source: a node after a union
     of two branches of the source is on two paths (each branch's elements pass it once), and both share the
     node's one function."""
     from pyflink_compat.runtime.chain import build_steps
-    root = _TreeNode(None, input_type)
+    root = _TreeNode(None, input_type, default_parallelism=default_parallelism)
     by_key: Dict[object, _TreeNode] = {_SOURCE: root}
     steps: Dict[int, object] = {}          # graph node id -> its function's step, one per node
     ends, made = [], []
@@ -134,7 +135,7 @@ def _evaluate(root: _TreeNode, elements: list, timestamps: list) -> Dict[int, tu
             else:
                 out, out_ts = consumer.step.apply(consumer_elements, timestamps)
                 results = {}
-            if not _chains_on(consumer):
+            if not _chains_on(consumer, root.default_parallelism):
                 out = _as_declared(out, consumer.output_type)
             visit(consumer, out, out_ts, results)
 
@@ -147,11 +148,11 @@ class SharedPass:
     called once per element. ``extra_ends``: further tree ends whose elements the caller takes (a keyed
     stage's input, graph nodes, or None for the source's own elements)."""
 
-    def __init__(self, input_type, outlets: List[Outlet], extra_nodes=()):
+    def __init__(self, input_type, outlets: List[Outlet], extra_nodes=(), default_parallelism: Optional[int] = None):
         self.input_type = input_type
         self.outlets = outlets
         self.extra = _ExtraOutlet(tuple(extra_nodes))
-        self.root, ends, self.made = _tree(input_type, list(outlets) + [self.extra])
+        self.root, ends, self.made = _tree(input_type, list(outlets) + [self.extra], default_parallelism)
         self.ends, self.extra_end = ends[:-1], ends[-1]
         self.writers = {}
         unique = {id(tree_node.step): tree_node for tree_node in self.made if tree_node.step is not None}
@@ -242,7 +243,7 @@ def lines_batch(sinks: list, lines: list) -> pa.RecordBatch:
                                       [SINK_COLUMN, LINE_COLUMN])
 
 
-def shared_pass(input_type, outlets: List[Outlet]):
+def shared_pass(input_type, outlets: List[Outlet], default_parallelism: Optional[int] = None):
     """The read task's function: Arrow batches of the source's (element, event_ts) in, Arrow batches of
     (sink, line) out for the print sinks; the Kafka sinks' records are sent before the task ends, and the task
     fails if any send fails (so does the micro-batch: nothing is marked done)."""
@@ -253,7 +254,8 @@ def shared_pass(input_type, outlets: List[Outlet]):
         from pyflink_compat.kafka_io import source as ksource
         from pyflink_compat.runtime import gc_pause
         with live_functions.lease(pass_id, ksource.reader_index(parallelism), live_functions.current_batch_id(),
-                                  SharedPass(input_type, outlets), SharedPass.functions,
+                                  SharedPass(input_type, outlets, default_parallelism=default_parallelism),
+                                  SharedPass.functions,
                                   lambda fresh: fresh.open(parallelism), SharedPass.close,
                                   ksource.reader_tasks_if_final(parallelism),
                                   ksource.current_split_name()) as shared:

@@ -187,7 +187,7 @@ class _ReadPass:
     def __init__(self, plan: KeyedStagePlan):
         from pyflink_compat.runtime.chain import build_steps
         from pyflink_compat.runtime.fan_out import SharedPass
-        self.shared = SharedPass(plan.input_type, list(plan.pass_outlets), plan.pre_nodes) \
+        self.shared = SharedPass(plan.input_type, list(plan.pass_outlets), plan.pre_nodes, plan.senders) \
             if plan.pass_outlets else None
         self.steps = [] if self.shared is not None else build_steps(list(plan.pre_nodes), plan.senders)
 

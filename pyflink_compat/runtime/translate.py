@@ -712,7 +712,7 @@ def plan_shared_query(spark, job: JobPlan, routes: List[Route], job_name: str, c
         outlets.append(fan_out.Outlet(index=index, kind=sink.kind, nodes=tuple(chain[1:-1]),
                                       element_type=element_type, parallelism=parallelism, spec=spec,
                                       identifier=sink.payload if sink.kind == graph.PRINT_SINK else None))
-    transform = fan_out.shared_pass(source.output_type, outlets)
+    transform = fan_out.shared_pass(source.output_type, outlets, job.parallelism)
     first = routes[0]
     if source.kind == graph.KAFKA_SOURCE:
         df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, first.sink, transform,
