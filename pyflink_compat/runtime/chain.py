@@ -199,10 +199,11 @@ class _NonKeyedContext:
 def chained(previous: graph.Node, node: graph.Node, default_parallelism: Optional[int] = None) -> bool:
     """Whether PyFlink runs ``node`` in one Python operator with ``previous`` (its only consumer): its Python
     operator chaining joins per-element functions of one parallelism, unless the job starts a new chain or
-    disables chaining there; a timestamp assigner stands alone. Elements cross a boundary serialized with the
-    declared type of the operator before it (a FLOAT field is then rounded to 32 bits); inside a chain the next
-    function gets the very objects the previous one returned."""
-    if graph.ASSIGN_TIMESTAMPS in (previous.kind, node.kind) or node.kind == graph.SIDE_OUTPUT:
+    disables chaining there; a timestamp assigner ends its chain (its timestamp function still sees the objects
+    the function before it returned). Elements cross a boundary serialized with the declared type of the
+    operator before it (a FLOAT field is then rounded to 32 bits); inside a chain the next function gets the
+    very objects the previous one returned."""
+    if previous.kind == graph.ASSIGN_TIMESTAMPS or node.kind == graph.SIDE_OUTPUT:
         return False
     if node.chaining in (graph.CHAIN_HEAD, graph.CHAIN_NEVER) or previous.chaining == graph.CHAIN_NEVER:
         return False

@@ -1,7 +1,7 @@
 """Where a FLOAT (32-bit) field is rounded: PyFlink hands the next Python function of its chain the very object
 the previous one returned, and serializes elements with their declared type only where a chain ends (key_by,
-a partitioning, another parallelism, start_new_chain / disable_chaining, a timestamp assigner, a side output,
-an operator several others read). Each line shows the value a function sees after one such pipeline.
+a partitioning, another parallelism, start_new_chain / disable_chaining, after a timestamp assigner, a side
+output, an operator several others read). Each line shows the value a function sees after one such pipeline.
 
 Usage: float_chaining.py
 """
@@ -15,9 +15,16 @@ PAIR = Types.TUPLE([Types.STRING(), Types.FLOAT()])
 SIDE = OutputTag("side", Types.TUPLE([Types.STRING(), Types.FLOAT()]))
 
 
-class FixedTime(TimestampAssigner):
+class FromField(TimestampAssigner):
+    """The field's value as the element's timestamp: it sees the 64-bit value (chained), its output is rounded."""
+
     def extract_timestamp(self, value, record_timestamp):
-        return 1000
+        return int(value[1] * 1_000_000_000)
+
+
+class ShowTimestamp(ProcessFunction):
+    def process_element(self, value, ctx):
+        yield "%s timestamp %d" % (value[0], ctx.timestamp())
 
 
 class Keep(ProcessFunction):
@@ -68,8 +75,10 @@ show(typed("rebalance").rebalance())
 show(typed("new-chain").map(lambda x: x).start_new_chain())
 show(typed("disable-chaining").disable_chaining())
 show(typed("other-parallelism").map(lambda x: x).set_parallelism(2))
-show(typed("assigner").assign_timestamps_and_watermarks(
-    WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(FixedTime())))
+assigned = typed("assigner").assign_timestamps_and_watermarks(
+    WatermarkStrategy.for_monotonous_timestamps().with_timestamp_assigner(FromField()))
+show(assigned)
+assigned.process(ShowTimestamp(), output_type=Types.STRING()).print()
 show(typed("side-output").process(KeepAndSide(), output_type=PAIR).get_side_output(SIDE))
 fanned = typed("fan-out")
 show(fanned, "-a")
