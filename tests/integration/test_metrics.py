@@ -39,6 +39,19 @@ def reporting_environment(port: int, tmp_path, **settings):
     return StreamExecutionEnvironment.get_execution_environment(config)
 
 
+def unbounded_source(bootstrap: str, topic: str):
+    return (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic)
+            .set_starting_offsets(KafkaOffsetsInitializer.earliest())
+            .set_value_only_deserializer(SimpleStringSchema()).build())
+
+
+def string_sink(bootstrap: str, topic: str):
+    return (KafkaSink.builder().set_bootstrap_servers(bootstrap)
+            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(topic)
+                                   .set_value_serialization_schema(SimpleStringSchema()).build())
+            .build())
+
+
 def scrape(port: int) -> dict:
     """name -> [(labels, value)] of every sample the endpoint serves."""
     text = urllib.request.urlopen("http://localhost:%d/metrics" % port, timeout=10).read().decode()
@@ -181,13 +194,7 @@ def test_metrics_of_a_keyed_function_and_of_the_sink_after_it(spark, bootstrap, 
     port = free_port()
     env = reporting_environment(port, tmp_path)
     env.set_parallelism(2)
-    source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic_in)
-              .set_starting_offsets(KafkaOffsetsInitializer.earliest())
-              .set_value_only_deserializer(SimpleStringSchema()).build())
-    sink = (KafkaSink.builder().set_bootstrap_servers(bootstrap)
-            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(topic_out)
-                                   .set_value_serialization_schema(SimpleStringSchema()).build())
-            .build())
+    source, sink = unbounded_source(bootstrap, topic_in), string_sink(bootstrap, topic_out)
     (env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source")
      .key_by(lambda v: v.split("-")[0], key_type=Types.STRING())
      .process(CountPerKey(), output_type=Types.STRING()).name("per key")
@@ -221,13 +228,7 @@ def test_the_sink_metrics_of_a_kafka_sink_written_by_spark_side_tasks(spark, boo
     produce(bootstrap, topic_in, ["w%d" % i for i in range(30)])
     port = free_port()
     env = reporting_environment(port, tmp_path, **{"pyflink-compat.sink.direct": "false"})
-    source = (KafkaSource.builder().set_bootstrap_servers(bootstrap).set_topics(topic_in)
-              .set_starting_offsets(KafkaOffsetsInitializer.earliest())
-              .set_value_only_deserializer(SimpleStringSchema()).build())
-    sink = (KafkaSink.builder().set_bootstrap_servers(bootstrap)
-            .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(topic_out)
-                                   .set_value_serialization_schema(SimpleStringSchema()).build())
-            .build())
+    source, sink = unbounded_source(bootstrap, topic_in), string_sink(bootstrap, topic_out)
     (env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source")
      .map(lambda v: v.upper(), output_type=Types.STRING())
      .sink_to(sink).name("Kafka Sink"))
