@@ -254,12 +254,17 @@ def build_steps(nodes: List[graph.Node], default_parallelism: Optional[int] = No
     return steps
 
 
+def declares(type_info) -> bool:
+    """Whether elements of this type are converted at a boundary (a declared type, not a pickled one)."""
+    from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
+    return type_info is not None and not isinstance(type_info, PickledBytesTypeInfo)
+
+
 def converted(elements: list, type_info) -> list:
     """The elements as the next operator sees them after a boundary: converted to the declared type (fresh
     objects), or as they are for none or a pickled type."""
     from pyflink_compat import codec
-    from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
-    if type_info is None or isinstance(type_info, PickledBytesTypeInfo) or not elements:
+    if not elements or not declares(type_info):
         return elements
     return codec.to_python(codec.from_python(elements, type_info), type_info)
 

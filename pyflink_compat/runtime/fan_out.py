@@ -18,6 +18,7 @@ import pyarrow as pa
 from pyflink_compat.plan import graph
 from pyflink_compat import codec
 from pyflink_compat.runtime import live_functions, printing
+from pyflink_compat.runtime.chain import chained, converted, declares
 
 SINK_COLUMN, LINE_COLUMN = "sink", "line"
 #: The rows the read task returns: a print sink's index and one printed line.
@@ -38,30 +39,16 @@ class Outlet:
     identifier: Optional[str] = None       # print sink: its sink_identifier
 
 
-def _converts(type_info) -> bool:
-    from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
-    return type_info is not None and not isinstance(type_info, PickledBytesTypeInfo)
-
-
-def _as_declared(elements: list, type_info) -> list:
-    """The elements as the next operator sees them: converted to the declared type at the operator boundary
-    (fresh objects), or as they are for a pickled stream."""
-    if _converts(type_info):
-        return codec.to_python(codec.from_python(elements, type_info), type_info)
-    return elements
-
-
 def _chains_on(tree_node: "_TreeNode", default_parallelism: Optional[int]) -> bool:
     """Whether the node's outputs go on unconverted: to one function PyFlink chains to it (runtime/chain.py's
     ``chained``). Several consumers (a sink among them) or a side output end its chain."""
     if len(tree_node.consumers) != 1:
         return False
-    from pyflink_compat.runtime.chain import chained
     return chained(tree_node.node, tree_node.consumers[0].node, default_parallelism)
 
 
 def _copy(elements: list, type_info) -> list:
-    if _converts(type_info):
+    if declares(type_info):
         return codec.to_python(codec.from_python(elements, type_info), type_info)
     return pickle.loads(pickle.dumps(elements, protocol=pickle.HIGHEST_PROTOCOL))
 
@@ -136,7 +123,7 @@ def _evaluate(root: _TreeNode, elements: list, timestamps: list) -> Dict[int, tu
                 out, out_ts = consumer.step.apply(consumer_elements, timestamps)
                 results = {}
             if not _chains_on(consumer, root.default_parallelism):
-                out = _as_declared(out, consumer.output_type)
+                out = converted(out, consumer.output_type)
             visit(consumer, out, out_ts, results)
 
     visit(root, elements, timestamps, {})

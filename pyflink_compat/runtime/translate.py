@@ -237,7 +237,7 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
     type converts its outputs to that type, as the operator boundary does in PyFlink, so a later
     function sees the same values it would there.
     """
-    from pyflink_compat.runtime.chain import FilterStep, build_steps
+    from pyflink_compat.runtime.chain import FilterStep, build_steps, converted
     steps = build_steps(nodes, parallelism)
     settings = [(node.name, node.parallelism or parallelism) for node in nodes if node.kind != graph.SIDE_OUTPUT]
 
@@ -260,8 +260,8 @@ def fused_functions(nodes: List[graph.Node], input_type, output_type, job_name: 
                 positions = list(compress(positions, step.last_flags))
                 continue                   # kept elements are unchanged: nothing to convert
             positions = None
-            if i != last and _converts(step.convert_to):
-                elements = codec.to_python(codec.from_python(elements, step.convert_to), step.convert_to)
+            if i != last:
+                elements = converted(elements, step.convert_to)
         if not elements:
             return None
         if positions is not None and mutation_count() == changes_before:
@@ -392,11 +392,6 @@ def _earlier_sinks_of_prefix(sink: graph.Node, prefix, job_sinks: tuple) -> int:
                 and other.payload.transactional_id_prefix == prefix):
             count += 1
     return 0
-
-
-def _converts(type_info) -> bool:
-    from pyflink_compat.common.typeinfo import PickledBytesTypeInfo
-    return type_info is not None and not isinstance(type_info, PickledBytesTypeInfo)
 
 
 # -- sinks ---------------------------------------------------------------------------------------
