@@ -81,9 +81,11 @@ class Node:
     reserved_ids: tuple = ()
     inputs: tuple = ()                   # UNION: the streams merged, in order; two-input kinds: their CO_INPUTs
     id: int = attrs.field(factory=lambda: next(_ids))
-    # How many nodes read this one's output (operations, partitionings, unions, sinks): set by count_readers
-    # when the job is planned (PyFlink chains a Python function only to an operator with no other reader).
+    # How many nodes read this one's output (operations, partitionings, unions, sinks), and whether the job
+    # lets PyFlink chain Python functions (python.operator-chaining.enabled): set by count_readers when the job
+    # is planned (PyFlink chains a Python function only to an operator with no other reader).
     readers: int = 0
+    python_chaining: bool = True
 
     def chain(self) -> List["Node"]:
         """The nodes the runtime runs for this node: it and its inputs, source first, without PARTITION nodes
@@ -120,8 +122,9 @@ class Node:
         return ordered
 
 
-def count_readers(sinks: List[Node]):
-    """Set ``readers`` of every node the sinks read, directly or not: how many distinct nodes read it."""
+def count_readers(sinks: List[Node], python_chaining: bool = True):
+    """Set ``readers`` of every node the sinks read, directly or not (how many distinct nodes read it), and
+    their ``python_chaining``."""
     edges, reached = set(), {}
 
     def visit(node):
@@ -135,6 +138,7 @@ def count_readers(sinks: List[Node]):
     counts = collections.Counter(upstream for upstream, _ in edges)
     for node in reached.values():
         node.readers = counts.get(node.id, 0)
+        node.python_chaining = python_chaining
 
 
 def dangling_ends(streams: List[Node], sinks: List[Node]) -> List[Node]:

@@ -202,8 +202,9 @@ def chained(previous: graph.Node, node: graph.Node, default_parallelism: Optiona
     disables chaining there; a timestamp assigner ends its chain (its timestamp function still sees the objects
     the function before it returned). Elements cross a boundary serialized with the declared type of the
     operator before it (a FLOAT field is then rounded to 32 bits); inside a chain the next function gets the
-    very objects the previous one returned."""
-    if previous.kind == graph.ASSIGN_TIMESTAMPS or node.kind == graph.SIDE_OUTPUT:
+    very objects the previous one returned. ``python.operator-chaining.enabled=false`` ends a chain at every
+    function (``disable_operator_chaining`` does not: it concerns Flink's own operators)."""
+    if previous.kind == graph.ASSIGN_TIMESTAMPS or node.kind == graph.SIDE_OUTPUT or not previous.python_chaining:
         return False
     if node.chaining in (graph.CHAIN_HEAD, graph.CHAIN_NEVER) or previous.chaining == graph.CHAIN_NEVER:
         return False

@@ -644,12 +644,16 @@ def _one_pass(group: List[Route], configuration: dict) -> bool:
             and not any(node.kind == graph.KEY_BY for route in group for node in route.chain))
 
 
+def _python_chaining(configuration: dict) -> bool:
+    return str(configuration.get("python.operator-chaining.enabled", "true")).strip().lower() != "false"
+
+
 def plan_queries(spark, job: JobPlan, job_name: str, checkpoints, deliver: Callable = None) -> List[PlannedQuery]:
     """The job's queries: one per group of routes that one pass over their source can feed, else one per
     route."""
     configuration = job.configuration
     planned = []
-    graph.count_readers(job.sinks)           # where PyFlink's chains of functions end (runtime/chain.py)
+    graph.count_readers(job.sinks, _python_chaining(configuration))   # where PyFlink's chains of functions end
     groups = route_groups(job_routes(job.sinks, options.SHARED_PASS.get(configuration)))
     # Sinks of a source outside any stage join the first stage query reading that source, where one pass feeds
     # them too (print and direct Kafka sinks, as in a shared pass).

@@ -2,10 +2,11 @@
 the previous one returned, and serializes elements with their declared type only where a chain ends (key_by,
 a partitioning, another parallelism, start_new_chain / disable_chaining, after a timestamp assigner, a side
 output, an operator several others read). Each line shows the value a function sees after one such pipeline.
+A second run with python.operator-chaining.enabled=false: every function is an operator of its own.
 
 Usage: float_chaining.py
 """
-from pyflink.common import WatermarkStrategy
+from pyflink.common import Configuration, WatermarkStrategy
 from pyflink.common.typeinfo import Types
 from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import OutputTag, StreamExecutionEnvironment
@@ -87,3 +88,12 @@ printed = typed("also-printed")
 printed.print()
 show(printed)
 env.execute("float chaining")
+
+no_chains = Configuration()
+no_chains.set_string("python.operator-chaining.enabled", "false")
+env.configure(no_chains)
+texts = env.from_collection(["22.6"], type_info=Types.STRING())
+show(typed("unchained-map-map"))
+show(typed("unchained-filter").filter(lambda x: True))
+show(typed("unchained-untyped-map").map(lambda x: x))
+env.execute("float chaining, no Python operator chaining")
