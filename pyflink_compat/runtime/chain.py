@@ -270,6 +270,15 @@ def converted(elements: list, type_info) -> list:
     return codec.to_python(codec.from_python(elements, type_info), type_info)
 
 
+def copied(elements: list, type_info) -> list:
+    """A copy of the elements for one of several readers, as each reader of a PyFlink operator gets them
+    serialized: converted to the declared type, or unpickled from their pickles."""
+    import pickle
+    if declares(type_info):
+        return converted(elements, type_info)
+    return pickle.loads(pickle.dumps(elements, protocol=pickle.HIGHEST_PROTOCOL))
+
+
 def batch_form_of(steps: List[Step]):
     """The batch form of a whole chain from the source, or None: a function of the chain's last step may offer
     one (``batch_form``, with ``chain_length`` the number of steps it stands for). ``batch_form.start()`` gives

@@ -9,7 +9,6 @@ Where a stream has several consumers, each consumer gets its own copy of the ele
 do (each receives them serialized): a function changing an element in place does not change it for the other
 branch.
 """
-import pickle
 from typing import Dict, List, Optional
 
 import attrs
@@ -18,7 +17,7 @@ import pyarrow as pa
 from pyflink_compat.plan import graph
 from pyflink_compat import codec
 from pyflink_compat.runtime import live_functions, printing
-from pyflink_compat.runtime.chain import chained, converted, declares
+from pyflink_compat.runtime.chain import chained, converted, copied
 
 SINK_COLUMN, LINE_COLUMN = "sink", "line"
 #: The rows the read task returns: a print sink's index and one printed line.
@@ -45,12 +44,6 @@ def _chains_on(tree_node: "_TreeNode", default_parallelism: Optional[int]) -> bo
     if len(tree_node.consumers) != 1:
         return False
     return chained(tree_node.node, tree_node.consumers[0].node, default_parallelism)
-
-
-def _copy(elements: list, type_info) -> list:
-    if declares(type_info):
-        return codec.to_python(codec.from_python(elements, type_info), type_info)
-    return pickle.loads(pickle.dumps(elements, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 @attrs.define
@@ -96,23 +89,27 @@ def _tree(input_type, outlets: List[Outlet], default_parallelism: Optional[int] 
     return root, ends, made
 
 
-def _evaluate(root: _TreeNode, elements: list, timestamps: list) -> Dict[int, tuple]:
-    """(elements, timestamps) leaving every tree node for one batch of source elements."""
+def _evaluate(root: _TreeNode, elements: list, timestamps: list, read_after: frozenset = frozenset()) \
+        -> Dict[int, tuple]:
+    """(elements, timestamps) leaving every tree node for one batch of source elements. ``read_after``: the
+    keys of the tree nodes whose outputs are read once the tree has run (by sinks, a keyed stage)."""
     outputs = {}
 
     def visit(tree_node, elements, timestamps, side_outputs):
         outputs[tree_node.key] = (elements, timestamps)
         # Side outputs read the producer's tagged outputs, every other consumer the elements themselves: each
-        # of those gets a copy but the first, made before any runs (one may change elements in place).
+        # of those gets a copy, made before any runs (one may change elements in place), but the first when
+        # nothing reads these elements later.
         readers = [c for c in tree_node.consumers if c.node.kind != graph.SIDE_OUTPUT]
-        inputs = {id(c): elements if i == 0 else _copy(elements, tree_node.output_type)
+        shared = tree_node.key not in read_after
+        inputs = {id(c): elements if i == 0 and shared else copied(elements, tree_node.output_type)
                   for i, c in enumerate(readers)}
         for consumer in tree_node.consumers:
             kind = consumer.node.kind
             if kind == graph.SIDE_OUTPUT:
                 tagged, tagged_ts = side_outputs.get(consumer.node.payload.tag_id, ([], []))
                 # a copy (typed: converted to the tag's type): another side output may read the same tag
-                visit(consumer, _copy(tagged, consumer.output_type), tagged_ts, {})
+                visit(consumer, copied(tagged, consumer.output_type), tagged_ts, {})
                 continue
             consumer_elements = inputs[id(consumer)]
             if kind == graph.PROCESS:
@@ -141,6 +138,7 @@ class SharedPass:
         self.extra = _ExtraOutlet(tuple(extra_nodes))
         self.root, ends, self.made = _tree(input_type, list(outlets) + [self.extra], default_parallelism)
         self.ends, self.extra_end = ends[:-1], ends[-1]
+        self.read_after = frozenset(end.key for end in ends)
         self.writers = {}
         unique = {id(tree_node.step): tree_node for tree_node in self.made if tree_node.step is not None}
         self.steps = [(tree_node.step, tree_node.node) for tree_node in unique.values()]
@@ -167,7 +165,7 @@ class SharedPass:
         from pyflink_compat.kafka_io import source as ksource
         elements = codec.to_python(codec.column(batch, codec.ELEMENT), self.input_type)
         timestamps = codec.column(batch, codec.EVENT_TS).to_pylist()
-        outputs = _evaluate(self.root, elements, timestamps)
+        outputs = _evaluate(self.root, elements, timestamps, self.read_after)
         sinks, lines = [], []
         for outlet, end in zip(self.outlets, self.ends):
             out, out_ts = outputs[end.key]

@@ -33,7 +33,7 @@ from pyflink_compat.plan import graph
 from pyflink_compat import codec
 from pyflink_compat.metrics import group as metric_group
 from pyflink_compat.runtime import exchange, gc_pause, live_functions
-from pyflink_compat.runtime.chain import converted, count_records
+from pyflink_compat.runtime.chain import converted, copied, count_records
 from pyflink_compat.runtime.event_time import LONG_MAX, LONG_MIN, WatermarkTracker
 
 CHUNK_ROWS = 20_000            # records a keyed subtask holds as Python objects at a time (all its inputs together)
@@ -620,7 +620,8 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     records_in = sum(batch.num_rows for batch, _ in received)
     for node, each in zip(plan.operator_nodes, collector.each if isinstance(collector, Collectors) else [collector]):
         count_records((node.name, subtask), records_in, len(each.records) + len(each.side))
-    outputs = [_outlet_output(plan, outlet, collector, steps) for outlet, steps in zip(plan.outlets, live.outlet_steps)]
+    outputs = [_outlet_output(plan, outlet, collector, steps, _shared_main_output(plan, outlet))
+               for outlet, steps in zip(plan.outlets, live.outlet_steps)]
     collector.clear()
     live.batch_id = batch_id
     saved = pickle.dumps({"operator": operator.snapshot(), "tracker": tracker,
@@ -631,8 +632,17 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     return SubtaskResult(outputs, saved, tracker.current, tracker.all_idle, tracker.all_finished)
 
 
-def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector, steps):
-    """What the operator emitted in this batch for one outlet, through the outlet's per-element steps."""
+def _shared_main_output(plan: KeyedStagePlan, outlet: StageOutlet) -> bool:
+    """Whether other outlets read the operator's main output too."""
+    return outlet.side_tag is None and sum(1 for other in plan.outlets
+                                           if other.operator == outlet.operator and other.side_tag is None) > 1
+
+
+def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector, steps, shared: bool = False):
+    """What the operator emitted in this batch for one outlet, through the outlet's per-element steps.
+    ``shared``: other outlets read the same main output; this one gets its own copy of the elements, as each
+    reader of a PyFlink operator gets them serialized (a function changing them in place changes them for
+    this outlet only)."""
     if isinstance(collector, Collectors):
         collector = collector.each[outlet.operator]
     if outlet.side_tag is None:
@@ -645,6 +655,8 @@ def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector, steps):
     if outlet.side_tag is not None and elements:
         tag_type = plan.operator_nodes[outlet.operator].side_output_tags[outlet.side_tag].type_info
         elements = codec.to_python(codec.from_python(elements, tag_type), tag_type)
+    elif shared and elements:
+        elements = copied(elements, plan.operator_nodes[outlet.operator].output_type)
     for step in steps:
         elements, timestamps = step.apply(elements, timestamps)
         elements = converted(elements, step.convert_to)

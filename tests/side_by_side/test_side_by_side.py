@@ -91,8 +91,8 @@ CASES = [
     # and table environments created and configured, never used (a print() of their settings)
     Case(name="print-types", job="print_types.py", args=[], prints=Prints(count=22)),
     # a FLOAT field keeps its 64-bit value inside a chain of Python functions, rounded where the chain ends
-    # (everywhere with python.operator-chaining.enabled=false)
-    Case(name="float-chaining", job="float_chaining.py", args=[], prints=Prints(count=26)),
+    # (everywhere with python.operator-chaining.enabled=false); several readers each get their own copy
+    Case(name="float-chaining", job="float_chaining.py", args=[], prints=Prints(count=34)),
     Case(name="row-output", job="row_output.py", args=["{bootstrap}", "{in}", "{out}"],
          inputs={"in": Input(records={0: ["ann,34,1.5", "tim,12,9.25", "bo,18,0.125", "zed,90,100.0",
                                           "kid,3,7.77"]}, timestamp_ms=TS)},

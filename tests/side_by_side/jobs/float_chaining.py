@@ -2,6 +2,7 @@
 the previous one returned, and serializes elements with their declared type only where a chain ends (key_by,
 a partitioning, another parallelism, start_new_chain / disable_chaining, after a timestamp assigner, a side
 output, an operator several others read). Each line shows the value a function sees after one such pipeline.
+Each reader of an operator with several gets its own copy of the elements.
 A second run with python.operator-chaining.enabled=false: every function is an operator of its own.
 
 Usage: float_chaining.py
@@ -87,6 +88,30 @@ show(fanned, "-b")
 printed = typed("also-printed")
 printed.print()
 show(printed)
+keyed_twice = typed("keyed-two-readers").key_by(lambda x: x[0]).process(KeyedKeep(), output_type=PAIR)
+show(keyed_twice, "-a")
+show(keyed_twice, "-b")
+
+
+def tagged(values: dict):
+    values["tagged"] = True
+    return values
+
+
+def show_dict(stream, case):
+    stream.map(lambda d: "%s %r" % (case, sorted(d.items())), output_type=Types.STRING()).print()
+
+
+# Every reader of an operator gets its own copy: a function changing an element in place changes it for its
+# own branch only (untyped elements are pickled between operators).
+dicts = texts.map(lambda text: {"value": text})
+show_dict(dicts.map(tagged), "dict-changing-reader")
+show_dict(dicts, "dict-other-reader")
+dicts.print()
+keyed_dicts = dicts.key_by(lambda d: d["value"]).map(lambda d: d)
+show_dict(keyed_dicts.map(tagged), "keyed-dict-changing-reader")
+show_dict(keyed_dicts, "keyed-dict-other-reader")
+keyed_dicts.print()
 env.execute("float chaining")
 
 no_chains = Configuration()
