@@ -1449,6 +1449,7 @@ def test_values_rows_keep_their_strings_as_they_are():
     ("LOWER()", "Invalid number of arguments to function 'LOWER'. Was expecting 1 arguments"),
     ("ABS(1, 2)", "Invalid number of arguments to function 'ABS'. Was expecting 1 arguments"),
     ("CHAR_LENGTH('a', 'b')", "Invalid number of arguments to function 'CHAR_LENGTH'. Was expecting 1 arguments"),
+    ("MOD(1)", "Invalid number of arguments to function 'MOD'. Was expecting 2 arguments"),
 ])
 def test_calls_with_an_argument_count_the_function_does_not_take_fail_in_validation_as_flinks(sql, message):
     with pytest.raises(JavaStyleError, match="ValidationException") as error:
@@ -1456,7 +1457,19 @@ def test_calls_with_an_argument_count_the_function_does_not_take_fail_in_validat
     assert message in str(error.value)
 
 
-@pytest.mark.parametrize("sql", ["SUBSTRING('a')", "SUBSTRING('abc', 1, 2, 3)"])
+@pytest.mark.parametrize("sql", ["SUBSTRING('a')", "SUBSTRING('abc', 1, 2, 3)", "TRIM('a', 'b')",
+                                 "TRIM(BOTH 'a', 'b')"])
 def test_substring_with_other_than_two_or_three_arguments_is_a_parse_error_as_on_flink(sql):
     with pytest.raises(JavaStyleError, match="SqlParserException: SQL parse failed. Encountered "):
         _typed(sql)
+
+
+def test_a_parse_error_names_its_position_in_flinks_words():
+    with pytest.raises(JavaStyleError, match='Encountered "," at line 1, column 16[.]'):
+        dialect.parse("SELECT TRIM('a','b')")
+
+
+@pytest.mark.parametrize("sql, expected", [("TRIM(BOTH 'a' FROM 'aba')", "b"), ("TRIM(LEADING FROM ' y')", "y"),
+                                           ("TRIM(' x ')", "x"), ("TRIM('a' FROM 'aba')", "b")])
+def test_trim_forms_of_flinks_grammar(sql, expected):
+    assert _evaluate(sql)[0] == expected

@@ -119,7 +119,7 @@ ARGUMENT_COUNT_CHECKED = frozenset((
     "TRANSLATE", "LPAD", "RPAD", "REPEAT", "LEFT", "RIGHT", "REPLACE", "LOCATE", "SPLIT_INDEX", "REGEXP_REPLACE",
     "REGEXP_EXTRACT", "INSTR", "SHA2", "POWER", "ATAN2", "NULLIF", "IF", "REGEXP", "DATE_FORMAT", "MD5", "UPPER",
     "HEX", "CHR", "LTRIM", "RTRIM", "INITCAP", "BIN", "REVERSE", "TO_BASE64", "LOG", "TRUNCATE", "ROUND", "SUBSTR",
-    "CONCAT", "LOWER", "ABS"))
+    "CONCAT", "LOWER", "ABS", "MOD"))
 
 
 class Flink(Dialect):
@@ -153,6 +153,16 @@ class Flink(Dialect):
             return conflict
         TYPE_LITERAL_PARSERS = {**Parser.TYPE_LITERAL_PARSERS, exp.DType.TIMESTAMP: _timestamp_literal}
 
+        def _parse_trim(self):
+            # Flink's grammar has TRIM([[BOTH | LEADING | TRAILING] [chars] FROM] s) only: no TRIM(s, chars)
+            start = self._index
+            self._match_texts(self.TRIM_TYPES)
+            self._parse_bitwise()
+            if self._curr is not None and self._curr.token_type == TokenType.COMMA:
+                self.raise_error('Encountered ","', self._curr)
+            self._retreat(start)
+            return super()._parse_trim()
+
         def _parse_function_call(self, *args, **kwargs):
             # the name of each call being parsed (the innermost last), for validate_expression
             calls = self.__dict__.setdefault("_flink_calls", [])
@@ -168,7 +178,7 @@ class Flink(Dialect):
             validator, not in its parser."""
             calls = self.__dict__.get("_flink_calls")
             name = calls[-1] if calls else None
-            if args is not None and name in ARGUMENT_COUNT_CHECKED and isinstance(expression, exp.Func) \
+            if args is not None and name in ARGUMENT_COUNT_CHECKED and isinstance(expression, (exp.Func, exp.Mod)) \
                     and not isinstance(expression, exp.Anonymous):
                 messages = expression.error_messages(args)
                 if messages and all(message.startswith(("Required keyword", "The number of provided arguments"))
@@ -192,6 +202,12 @@ def parse_error(text: str):
                           "porting_guide/README.md#table-api)" % text, "executeSql")
 
 
+def _flink_position(message: str) -> str:
+    """``Encountered ",". Line 1, Col: 16.`` as Flink's parser words it: ``Encountered "," at line 1, column 16.``"""
+    import re
+    return re.sub(r'^(Encountered ".*")\. Line (\d+), Col: (\d+)\.?$', r"\1 at line \2, column \3.", message)
+
+
 def parse(sql: str) -> list:
     """The statements of ``sql`` (sqlglot expressions). Statements sqlglot keeps as commands (SHOW ...) are
     parsed without its warning: the table environment runs or refuses them by name."""
@@ -202,7 +218,7 @@ def parse(sql: str) -> list:
     try:
         statements = [statement for statement in sqlglot.parse(sql, read=Flink) if statement is not None]
     except sqlglot.errors.ParseError as error:
-        raise parse_error(str(error).splitlines()[0]) from None
+        raise parse_error(_flink_position(str(error).splitlines()[0])) from None
     finally:
         sqlglot_log.setLevel(level)
     from pyflink_compat.table.sql.over import over_as_view

@@ -1104,7 +1104,7 @@ _EXPECTED_ARGUMENTS = {"LPAD": 3, "RPAD": 3, "REPEAT": 2, "LEFT": 2, "RIGHT": 2,
                        "ATAN2": 2, "NULLIF": 2, "IF": 3, "REGEXP": 2, "DATE_FORMAT": 2, "MD5": 1, "UPPER": 1,
                        "HEX": 1, "CHR": 1, "LTRIM": 1, "RTRIM": 1, "INITCAP": 1, "BIN": 1, "REVERSE": 1,
                        "TO_BASE64": 1, "LOG": 1, "TRUNCATE": 1, "ROUND": 1, "SUBSTR": 2, "CONCAT": 1, "LOWER": 1,
-                       "ABS": 1}
+                       "ABS": 1, "MOD": 2}
 _SIGNATURE_NAMES = {"TRANSLATE": "TRANSLATE3"}          # Flink's validator names TRANSLATE so
 
 
