@@ -86,10 +86,24 @@ def atan2(y, x) -> Expression:
     return Expression(exp.Atan2(this=to_node(y), expression=to_node(x)))
 
 
+#: marks a call made by ``call(name, ...)``: a name no function has fails when a table uses it (Table._bound)
+CALLED_BY_NAME = "pyflink_compat_called_by_name"
+
+
 def call(f, *args) -> Expression:
-    """A call of the function ``f``: a registered function's name or a Python user-defined function."""
+    """A call of the function ``f``: a built-in or registered function's name, or a Python user-defined
+    function."""
     if isinstance(f, str):
-        return Expression(exp.Anonymous(this=f, expressions=[to_node(each) for each in args]))
+        from pyflink_compat.table.sql.dialect import WRONG_ARGUMENT_COUNT, Flink
+        arguments = [to_node(each) for each in args]
+        try:
+            node = exp.func(f, *arguments, dialect=Flink)       # a built-in by name, as in SQL text
+            if isinstance(node, exp.Anonymous):
+                node.meta[CALLED_BY_NAME] = True
+        except ValueError:          # a built-in with an argument count it does not take: the planner says so
+            node = exp.Anonymous(this=f.upper(), expressions=arguments)
+            node.meta[WRONG_ARGUMENT_COUNT] = True
+        return Expression(node)
     return f(*args)
 
 

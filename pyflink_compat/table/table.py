@@ -106,12 +106,26 @@ def _named(node, name: str) -> exp.Expr:
     return exp.Alias(this=node, alias=exp.to_identifier(name, quoted=True))
 
 
-def _item(field, position: int, generated: str):
+def _bound(field, t_env) -> exp.Expr:
+    """A copy of a Table API field's expression, its calls by name (``call("f", ...)``) bound to the functions
+    registered under those names in ``t_env``, as calls in SQL text are."""
+    from pyflink_compat.table.expressions import CALLED_BY_NAME
+    from pyflink_compat.table.sql.expressions import Compiler
+    node = to_node(field).copy()
+    t_env._bind_calls(node)
+    for each in node.find_all(exp.Anonymous):
+        if each.meta.get(CALLED_BY_NAME) and each.args.get("function") is None \
+                and not hasattr(Compiler, "_function_" + each.name.lower()):
+            raise _validation_error("Undefined function: %s" % each.name)
+    return node
+
+
+def _item(field, position: int, generated: str, t_env):
     """A select-list item of a Table API field: a column or an aliased expression as it is, another
     expression named ``generated % position``."""
     if isinstance(field, str):
         _unsupported("A Table API field given as a string ('%s')" % field, "use expressions: col('a')")
-    node = to_node(field).copy()
+    node = _bound(field, t_env)
     if isinstance(node, (exp.Alias, exp.Column, exp.Star)):
         return node
     return _named(node, generated % position)
@@ -188,7 +202,7 @@ class Table(object):
 
     def select(self, *fields: Expression) -> 'Table':
         from pyflink_compat.table.sql.planner import global_aggregation
-        items = [_item(field, position, "_c%d") for position, field in enumerate(fields)]
+        items = [_item(field, position, "_c%d", self._t_env) for position, field in enumerate(fields)]
         probe = _select_from([item.copy() for item in items], self._select)
         if global_aggregation(probe) is not probe:       # aggregates of all rows: Flink's names for them
             return _grouped_select(self, [], None, fields)
@@ -211,7 +225,7 @@ class Table(object):
         return self._filtered(predicate, "where")
 
     def _filtered(self, predicate, method: str) -> 'Table':
-        condition = to_node(predicate).copy()
+        condition = _bound(predicate, self._t_env)
         if _is_unconditioned_join(self._select):        # join(right).where(a == b): the join's condition
             from pyflink_compat.table.sql.planner import query_columns
             catalog = self._t_env._catalog()
@@ -247,7 +261,7 @@ class Table(object):
         if predicate is None and side is None:        # the condition comes with a where(...) after it
             query.set("joins", [exp.Join(this=right_relation)])
             return Table(query, self._t_env)
-        condition = to_node(predicate).copy() if predicate is not None else exp.true()
+        condition = _bound(predicate, self._t_env) if predicate is not None else exp.true()
         _check_fields([condition], names + right_names, method)
         join = exp.Join(this=right_relation, on=condition)
         if side is not None:
@@ -258,7 +272,7 @@ class Table(object):
 
     def add_columns(self, *fields: Expression) -> 'Table':
         names = self._names()
-        items = [_item(field, len(names) + position, "_c%d") for position, field in enumerate(fields)]
+        items = [_item(field, len(names) + position, "_c%d", self._t_env) for position, field in enumerate(fields)]
         _check_fields(items, names, "addColumns")
         for item in items:
             if item.alias_or_name in names:
@@ -267,7 +281,7 @@ class Table(object):
 
     def add_or_replace_columns(self, *fields: Expression) -> 'Table':
         names = self._names()
-        added = [_item(field, len(names) + position, "_c%d") for position, field in enumerate(fields)]
+        added = [_item(field, len(names) + position, "_c%d", self._t_env) for position, field in enumerate(fields)]
         _check_fields(added, names, "addOrReplaceColumns")
         replaced = {item.alias_or_name: item for item in added}
         items = [replaced.pop(name) if name in replaced else _column(name) for name in names]
@@ -307,7 +321,7 @@ class Table(object):
         return self._made(exp.Union(this=self._select.copy(), expression=right._select.copy(), distinct=False))
 
     def group_by(self, *fields: Expression) -> 'GroupedTable':
-        return GroupedTable((self, [to_node(field).copy() for field in fields], None), self._t_env)
+        return GroupedTable((self, [_bound(field, self._t_env) for field in fields], None), self._t_env)
 
     def window(self, window) -> 'GroupWindowedTable':
         return GroupWindowedTable((self, window), self._t_env)
@@ -337,21 +351,21 @@ class Table(object):
     def _function_columns(self, call: Expression) -> "Table":
         """A table of the function columns only (Table.map / flat_map)."""
         base = len(self._names())
-        joined = self._made(self._with_function(to_node(call).copy(), call._names))
+        joined = self._made(self._with_function(_bound(call, self._t_env), call._names))
         names = joined._names()[base:]
         return self._made(_select_from([_column(name) for name in names], joined._select))
 
     def map(self, func) -> 'Table':
         from pyflink_compat.table.udf import UserDefinedScalarFunctionWrapper
         call = self._function_call(func)
-        if not isinstance(to_node(call).args.get("function"), UserDefinedScalarFunctionWrapper):
+        if not isinstance(_bound(call, self._t_env).args.get("function"), UserDefinedScalarFunctionWrapper):
             _unsupported("Table.map of '%s'" % call, "map takes a Python scalar function (udf)")
         return self._function_columns(call)
 
     def flat_map(self, func) -> 'Table':
         from pyflink_compat.table.udf import UserDefinedTableFunctionWrapper
         call = self._function_call(func)
-        if not isinstance(to_node(call).args.get("function"), UserDefinedTableFunctionWrapper):
+        if not isinstance(_bound(call, self._t_env).args.get("function"), UserDefinedTableFunctionWrapper):
             _unsupported("Table.flat_map of '%s'" % call, "flat_map takes a Python table function (udtf)")
         return self._function_columns(call)
 
@@ -363,11 +377,11 @@ class Table(object):
 
     def _lateral(self, call, join_predicate, keep_empty: bool) -> 'Table':
         call = self._function_call(call)       # a wrapper alone takes the whole row
-        query = self._with_function(to_node(call).copy(), call._names, keep_empty)
+        query = self._with_function(_bound(call, self._t_env), call._names, keep_empty)
         if join_predicate is not None:
             if keep_empty:
                 _unsupported("left_outer_join_lateral with a join predicate", "filter the joined table instead")
-            query = query.where(to_node(join_predicate).copy(), copy=False)
+            query = query.where(_bound(join_predicate, self._t_env), copy=False)
         return self._made(query)
 
     # execution --------------------------------------------------------------------------------------
@@ -398,7 +412,7 @@ class Table(object):
     def order_by(self, *fields: Expression) -> 'Table':
         """Sorted by ``fields`` (``col('a').desc``); on a stream it runs only with a fetch / limit after it (a
         Top-N), as in Flink."""
-        items = [to_node(field).copy() for field in fields]
+        items = [_bound(field, self._t_env) for field in fields]
         items = [item if isinstance(item, exp.Ordered) else exp.Ordered(this=item, nulls_first=False)
                  for item in items]
         _check_fields([item.this for item in items], self._names(), "orderBy")
@@ -491,7 +505,7 @@ def _grouped_select(table: Table, keys: list, window, fields) -> Table:
     key_names = [key.name for key in keys if isinstance(key, exp.Column)]
     items, computed = [], 0
     for field in fields:
-        node = to_node(field).copy()
+        node = _bound(field, table._t_env)
         if window is not None:
             node = _window_properties(node, window)
         _check_fields([node], names, "select")
@@ -571,7 +585,7 @@ class AggregatedTable(object):
 
     def select(self, *fields: Expression) -> Table:
         from pyflink_compat.table.udf import UserDefinedAggregateFunctionWrapper
-        node = to_node(self._func).copy()
+        node = _bound(self._func, self._t_env)
         names = getattr(self._func, "_names", None)
         if isinstance(node, exp.Alias):
             names, node = (node.alias,), node.this
@@ -606,7 +620,7 @@ class AggregatedTable(object):
         flattened = grouped._made(_select_from(items, grouped._select))
         # the fields over the flattened columns, written straight over the aggregation (one projection of it)
         flattened_items = {item.alias_or_name: item for item in items}
-        selected = [_item(field, position, "_c%d") for position, field in enumerate(fields)]
+        selected = [_item(field, position, "_c%d", self._t_env) for position, field in enumerate(fields)]
         selected = [exp.Star() if isinstance(item, exp.Column) and item.name == "*" else item for item in selected]
         _check_fields([item for item in selected if not isinstance(item, exp.Star)], flattened._names(), "select")
 
@@ -636,7 +650,7 @@ class OverWindowedTable(object):
 
     def select(self, *fields: Expression) -> 'Table':
         from pyflink_compat.table.sql.over import over_as_view
-        items = [_item(field, position, "_c%d") for position, field in enumerate(fields)]
+        items = [_item(field, position, "_c%d", self._t_env) for position, field in enumerate(fields)]
         query = _select_from(items, self._table._select)
         query.set("windows", [window._definition() for window in self._windows])
         return self._table._made(over_as_view(query))

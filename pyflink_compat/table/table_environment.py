@@ -92,17 +92,22 @@ class TableEnvironment(_StandIns.TableEnvironment):
     def list_user_defined_functions(self):
         return sorted(self._functions())
 
+    def _bind_calls(self, node):
+        """Bind the calls by name in ``node`` of functions registered here to them (the planner calls them)."""
+        from sqlglot import exp
+        functions = self._functions()
+        for call in node.find_all(exp.Anonymous):
+            function = functions.get(call.name.lower())
+            if function is not None and call.args.get("function") is None:
+                call.args["function"] = function
+
     def _parse(self, stmt: str) -> list:
         """The statements of ``stmt``, their calls of registered Python functions bound to them."""
         from sqlglot import exp
         from pyflink_compat.table.sql import dialect
         statements = dialect.parse(stmt)
-        functions = self._functions()
         for statement in statements:
-            for call in statement.find_all(exp.Anonymous):
-                function = functions.get(call.name.lower())
-                if function is not None:
-                    call.args["function"] = function
+            self._bind_calls(statement)
         from pyflink_compat.table.sql.planner import global_aggregation
         from pyflink_compat.table.sql.values_clause import inline_values
         return [inline_values(statement, self._register_values).transform(global_aggregation)

@@ -373,3 +373,20 @@ def test_secrets_of_declared_tables_are_masked_in_their_texts(table_env):
     table = table_env._catalog()["secret"]
     assert table.options["properties.sasl.jaas.config"] == jaas
     assert "hunter2" not in repr(table)
+
+
+def test_functions_called_by_name_are_the_registered_or_built_in_ones(table_env, capsys):
+    from pyflink_compat.table.expressions import call, col, lit
+    plus_one, _, words = _functions()
+    table_env.create_temporary_function("plus_one", plus_one)
+    table_env.create_temporary_system_function("words", words)
+    t = table_env.from_path("src")
+    assert _schema(t.select(call("plus_one", col("id")).alias("n"), call("upper", col("line")),
+                            call("CONCAT", col("line"), lit("!"))), capsys) == \
+        "(\n  `n` BIGINT,\n  `_c1` STRING,\n  `_c2` STRING\n)\n"
+    assert _schema(t.join_lateral(call("words", col("line")).alias("word", "size")).select(col("word"), col("size")),
+                   capsys) == "(\n  `word` STRING,\n  `size` INT\n)\n"
+    assert _validation_message(lambda: t.select(call("no_such_function", col("id")))) == \
+        "Undefined function: no_such_function"
+    assert "Invalid number of arguments to function 'MOD'" in _validation_message(
+        lambda: t.select(call("mod", col("id"))))

@@ -8,7 +8,7 @@ functions kept in a module of their own (table_functions.py) as real projects ke
 3. a Tumble event-time window over the WATERMARK FOR column (a distinct count in it), with
    'table.exec.source.idle-timeout', into print;
 4. print_schema() of tables the operations make, and a tableau of map() with a function registered for SQL and
-   called there;
+   called there, and by name from the Table API (``call("name", ...)``, built-ins too);
 5. Python aggregate functions: an AggregateFunction in group_by (results once per bundle of records, as
    PyFlink's Python operator emits them) and a pandas one in a SQL group window;
 6. from_elements tables;
@@ -23,7 +23,7 @@ import sys
 import pandas as pd
 from pyflink.common import Row
 from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
-from pyflink.table.expressions import col, concat, lit
+from pyflink.table.expressions import call, col, concat, lit
 from pyflink.table.window import Tumble
 
 from table_functions import label, longest_name, low_high, score, split_tags, weighted_avg, words_of_row
@@ -103,6 +103,15 @@ t_env.create_temporary_system_function("split_tags", split_tags)
 t_env.sql_query("SELECT id, tag, score(amount, tag) FROM events, LATERAL TABLE(split_tags(tags)) AS T(tag) "
                 "WHERE id < 4").execute().print()
 events.map(label).execute().print()
+# the same functions called by their registered names from the Table API, built-ins by name, a name of none
+events.where(col("id") < 4).join_lateral(call("split_tags", col("tags")).alias("tag")) \
+    .select(col("id"), col("tag"), call("score", col("amount"), col("tag")).alias("s")).execute().print()
+events.where(col("id") < 3).select(call("upper", col("usr")), call("CONCAT", col("usr"), lit("!"))).execute().print()
+try:
+    events.select(call("no_such_function", col("id")))
+except Exception as error:
+    message = str(error)
+    print("refused:", message[message.index("ValidationException"):].splitlines()[0])
 
 # 5. Python aggregate functions
 events.group_by(col("usr")).select(col("usr"), weighted_avg(col("id"), lit(2)).alias("wavg")).execute().print()
