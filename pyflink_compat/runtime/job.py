@@ -57,7 +57,8 @@ def _cause_of(exception) -> str:
     text = str(exception)
     python_errors = re.findall(r"^(?:[\w.]+\.)?(\w*(?:Error|Exception|Exit)): (.+)$", text, re.MULTILINE)
     for name, message in reversed(python_errors):
-        if name not in ("PythonException", "StreamingQueryException", "SparkException", "Py4JJavaError"):
+        if name not in ("PythonException", "StreamingQueryException", "SparkException", "Py4JJavaError",
+                        "BatchFunctionError"):
             return "%s: %s" % (name, message)
     return text.strip().splitlines()[0][:1000] if text.strip() else repr(exception)
 

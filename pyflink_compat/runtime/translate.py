@@ -9,6 +9,7 @@ print/collect (which must happen in this process).
 """
 import json
 import logging
+import traceback
 import uuid
 from typing import Callable, List, Optional
 
@@ -415,6 +416,31 @@ def with_reader_index(transform, parallelism: int):
     return run
 
 
+# How py4j's error text begins: Spark matches text after it against ``((.|\r\n|\r|\n)*)`` when a stopped query's
+# batch function failed (was the stop the cause?), one stack frame per character: a few thousand characters
+# overflow the stream thread's stack (a StackOverflowError, a thousand lines on standard error at every Ctrl-C
+# of a job whose batch was in flight).
+_PY4J_ERROR_TEXT = "Py4JJavaError: An error occurred while calling"
+
+
+class BatchFunctionError(Exception):
+    """A foreachBatch function's error, its whole text kept, without py4j's opening words (_PY4J_ERROR_TEXT)."""
+
+
+def _stop_safe(write):
+    """The foreachBatch function ``write``, its errors with py4j's opening words reworded."""
+    def run(batch_df, batch_id):
+        try:
+            return write(batch_df, batch_id)
+        except Exception as error:                  # noqa: BLE001 - re-raised, reworded when needed
+            text = "".join(traceback.format_exception(error))
+            if _PY4J_ERROR_TEXT not in text:
+                raise
+            raise BatchFunctionError(text.replace(_PY4J_ERROR_TEXT, "Py4JJavaError: an error occurred while calling")) \
+                from None
+    return run
+
+
 def _print_batch_writer(sink: graph.Node, element_type, parallelism: int, out):
     identifier = sink.payload
 
@@ -512,10 +538,11 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
         start = writer.start
     elif sink.kind == graph.PRINT_SINK:
         import sys
-        writer = writer.foreachBatch(_print_batch_writer(sink, element_type, parallelism, lambda: sys.stdout))
+        writer = writer.foreachBatch(_stop_safe(_print_batch_writer(sink, element_type, parallelism,
+                                                                    lambda: sys.stdout)))
         start = writer.start
     elif sink.kind == graph.COLLECT_SINK:
-        writer = writer.foreachBatch(_collect_batch_writer(element_type, deliver))
+        writer = writer.foreachBatch(_stop_safe(_collect_batch_writer(element_type, deliver)))
         start = writer.start
     elif sink.kind == graph.DISCARD_SINK:
         start = writer.format("noop").start
@@ -721,7 +748,7 @@ def plan_shared_query(spark, job: JobPlan, routes: List[Route], job_name: str, c
     name, writer = _stream_writer(df, first.sink, job_name, checkpoints, configuration, first.branch)
     if any(sink.kind == graph.PRINT_SINK for sink in sinks):
         import sys
-        start = writer.foreachBatch(fan_out.print_lines_writer(lambda: sys.stdout)).start
+        start = writer.foreachBatch(_stop_safe(fan_out.print_lines_writer(lambda: sys.stdout))).start
     else:
         start = writer.format("noop").start
     log.info("Sinks %s are fed by one pass over %s", ", ".join(sink.name for sink in sinks), source.name)
@@ -1002,8 +1029,8 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
         start = writer.format("noop").start
     else:
         import sys
-        start = writer.foreachBatch(_keyed_outlets_writer(outlet_sinks, outlets, parallelism, lambda: sys.stdout,
-                                                          deliver)).start
+        start = writer.foreachBatch(_stop_safe(_keyed_outlets_writer(outlet_sinks, outlets, parallelism,
+                                                                     lambda: sys.stdout, deliver))).start
     if len(sinks) + len(plain_sinks) > 1:
         log.info("Sinks %s are fed by one query: one instance of %s, one read of %s",
                  ", ".join(each.name for each in sinks + plain_sinks),
