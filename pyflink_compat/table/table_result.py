@@ -130,11 +130,59 @@ class TableResult(_StandIns.TableResult):
             self._result[1].print_tableau()
 
 
+class _FinalRows:
+    """The rows a changelog leaves, as inserts, in the order their keys first came (an update takes the place
+    of the row it retracts): a batch query's result, computed once its (bounded) input is read."""
+
+    def __init__(self, changes):
+        self._changes = changes
+        self._rows = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._rows is None:
+            self._rows = iter(self._final())
+        return "+I", next(self._rows)
+
+    def _final(self) -> list:
+        slots, where, retracted_at = [], {}, None      # slot: a row or None (retracted); row's text -> its slots
+        try:
+            for kind, values in self._changes:
+                values = tuple(values)
+                key = repr(values)                    # rows may hold lists and dicts (ARRAY, MAP columns)
+                if kind in ("-U", "-D"):
+                    places = where.get(key)
+                    position = places.pop() if places else None
+                    if position is not None:
+                        slots[position] = None
+                    retracted_at = position if kind == "-U" else None
+                    continue
+                if kind == "+U" and retracted_at is not None:
+                    slots[retracted_at] = values
+                    where.setdefault(key, []).append(retracted_at)
+                else:
+                    where.setdefault(key, []).append(len(slots))
+                    slots.append(values)
+                retracted_at = None
+        finally:
+            self.close()
+        return [row for row in slots if row is not None]
+
+    def close(self):
+        close = getattr(self._changes, "close", None)
+        if close is not None:
+            close()
+
+
 class QueryRun:
     """A query's job, running from the moment its statement returned, and the names and types of its columns."""
 
     def __init__(self, changes, names: List[str], sql_types: list, streaming: bool, tz: str = None):
-        self._changes = changes              # a runtime iterator of (row kind, values), closed to stop the job
+        # a runtime iterator of (row kind, values), closed to stop the job; in batch mode the final rows only,
+        # as Flink's batch execution gives a query's result
+        self._changes = changes if streaming else _FinalRows(changes)
         self.names, self.sql_types, self.streaming = names, sql_types, streaming
         self.tz = tz                         # the session time zone its TIMESTAMP_LTZ values are shown in
 

@@ -1473,3 +1473,18 @@ def test_a_parse_error_names_its_position_in_flinks_words():
                                            ("TRIM(' x ')", "x"), ("TRIM('a' FROM 'aba')", "b")])
 def test_trim_forms_of_flinks_grammar(sql, expected):
     assert _evaluate(sql)[0] == expected
+
+
+@pytest.mark.parametrize("sql, expected", [
+    ("COUNT(*) FILTER (WHERE a > 1)", "COUNT(CASE WHEN a > 1 THEN 1 END)"),
+    ("SUM(b) FILTER (WHERE a > 1)", "SUM(CASE WHEN a > 1 THEN b END)"),
+    ("COUNT(DISTINCT b) FILTER (WHERE a > 1)", "COUNT(DISTINCT CASE WHEN a > 1 THEN b END)"),
+    ("MAX(b) FILTER (WHERE a IS NULL)", "MAX(CASE WHEN a IS NULL THEN b END)")])
+def test_an_aggregates_filter_clause_is_a_case_of_its_argument(sql, expected):
+    select = dialect.parse("SELECT %s FROM t GROUP BY c" % sql)[0]
+    assert select.expressions[0].sql(dialect=dialect.Flink) == expected
+
+
+def test_a_filter_clause_on_another_aggregate_is_refused_by_name():
+    with pytest.raises(UnsupportedFeatureError, match="A FILTER clause on LISTAGG"):
+        dialect.parse("SELECT LISTAGG(b) FILTER (WHERE a > 1) FROM t GROUP BY c")

@@ -390,3 +390,24 @@ def test_functions_called_by_name_are_the_registered_or_built_in_ones(table_env,
         "Undefined function: no_such_function"
     assert "Invalid number of arguments to function 'MOD'" in _validation_message(
         lambda: t.select(call("mod", col("id"))))
+
+
+def test_a_batch_querys_result_is_the_rows_its_changelog_leaves_in_the_order_their_keys_came():
+    from pyflink_compat.table.table_result import QueryRun
+    changes = [("+I", ("a", 1)), ("+I", ("b", [1])), ("-U", ("a", 1)), ("+U", ("a", 2)), ("+I", ("c", 1)),
+               ("-D", ("c", 1)), ("-U", ("b", [1])), ("+U", ("b", [1, 2])), ("+I", ("d", None))]
+    closed = []
+
+    class Changes:
+        def __init__(self):
+            self.items = iter(changes)
+
+        def __iter__(self):
+            return self.items
+
+        def close(self):
+            closed.append(True)
+    batch = QueryRun(Changes(), ["k", "v"], [None, None], streaming=False)
+    assert list(batch.changes()) == [("+I", ("a", 2)), ("+I", ("b", [1, 2])), ("+I", ("d", None))]
+    assert closed
+    assert list(QueryRun(iter(changes), ["k", "v"], [None, None], streaming=True).changes()) == changes

@@ -224,6 +224,7 @@ def parse(sql: str) -> list:
     from pyflink_compat.table.sql.over import over_as_view
     return [statement.transform(inline_common_tables).transform(subquery_columns_renamed)
             .transform(distinct_as_group_by).transform(limit_as_top_n).transform(over_as_view)
+            .transform(aggregate_filter_as_case)
             for statement in statements]
 
 
@@ -304,6 +305,34 @@ def subquery_columns_renamed(node):
     subquery.set("this", renamed)
     subquery.set("alias", exp.TableAlias(this=alias.this.copy()))
     return subquery
+
+
+# the built-in aggregates, which all leave NULL inputs out (a FILTER clause is then a CASE of their argument)
+_NULL_IGNORING_AGGREGATES = (exp.Count, exp.Sum, exp.Min, exp.Max, exp.Avg, exp.FirstValue, exp.LastValue)
+
+
+def aggregate_filter_as_case(node):
+    """``AGG(x) FILTER (WHERE c)`` as ``AGG(CASE WHEN c THEN x END)`` (``COUNT(*)``: of ``CASE WHEN c THEN 1
+    END``; ``COUNT(DISTINCT x)``: of ``DISTINCT CASE ...``): the aggregate leaves out the rows the condition does
+    not keep, as Flink's does."""
+    if not isinstance(node, exp.Filter) or not isinstance(node.expression, exp.Where):
+        return node
+    aggregate, condition = node.this, node.expression.this
+    if not isinstance(aggregate, _NULL_IGNORING_AGGREGATES):
+        from pyflink_compat.util.exceptions import UnsupportedFeatureError
+        raise UnsupportedFeatureError("A FILTER clause on %s" % aggregate.sql(dialect=Flink), "table-api")
+    aggregate = aggregate.copy()
+
+    def kept(value):
+        return exp.Case(ifs=[exp.If(this=condition.copy(), true=value)])
+    argument = aggregate.this
+    if isinstance(argument, exp.Star):
+        aggregate.set("this", kept(exp.Literal.number(1)))
+    elif isinstance(argument, exp.Distinct):
+        argument.set("expressions", [kept(each) for each in argument.expressions])
+    else:
+        aggregate.set("this", kept(argument))
+    return aggregate
 
 
 def distinct_as_group_by(node):
