@@ -195,11 +195,13 @@ class GroupAggregate(KeyedProcessFunction):
     are unchanged (as Flink compares them, before the projection after the aggregation). A HAVING clause drops the
     changes whose row it filters out, each on its own, as Flink's Calc after the aggregation does."""
 
-    def __init__(self, names, output: GroupOutput):
+    def __init__(self, names, output: GroupOutput, final_only: bool = False):
         self.names, self.output = names, output
         # With a Python aggregate function, Flink's Python operator emits a key's result once per bundle of
-        # records: here once per micro-batch (a processing-time timer due now fires at its end).
-        self.bundled = any(_python(name) for name in names)
+        # records: here once per micro-batch (a processing-time timer due now fires at its end). In batch mode
+        # (``final_only``) a key's one result comes at the end of the input.
+        self.final_only = final_only
+        self.bundled = final_only or any(_python(name) for name in names)
 
     def open(self, runtime_context):
         from pyflink_compat.datastream.state import ValueStateDescriptor
@@ -245,7 +247,8 @@ class GroupAggregate(KeyedProcessFunction):
                 # at the end of the input in the order the keys came, as Flink's bundle emits them
                 self.pending.update(True)
                 self.sequence += 1
-                ctx.timer_service().register_processing_time_timer(ctx.timer_service().current_processing_time())
+                if not self.final_only:
+                    ctx.timer_service().register_processing_time_timer(ctx.timer_service().current_processing_time())
                 ctx.timer_service().register_event_time_timer(_END_OF_INPUT - 2 ** 40 + self.sequence)
             return
         before = results_of(self.names, accumulators) if previous is not None else None

@@ -58,6 +58,12 @@ def _row_type(table: CatalogTable):
     return Types.ROW_NAMED(table.column_names, [column.type.type_info() for column in table.columns])
 
 
+def _batch(builder) -> bool:
+    """Whether the job runs in batch mode (``execution.runtime-mode`` BATCH): its aggregations give final
+    results only."""
+    return str(builder.options.get("execution.runtime-mode", "STREAMING")).upper() == "BATCH"
+
+
 class JobBuilder:
     """The DataStream job of one or more INSERT statements."""
 
@@ -2018,7 +2024,8 @@ class _Grouping:
         rows = builder._source_stream(self.source)
         if self.window is None:
             return rows.flat_map(keyed_input).name("Calc").key_by(_group_key, key_type) \
-                .process(aggregates.GroupAggregate(names, self.output(column_types))).name("GroupAggregate")
+                .process(aggregates.GroupAggregate(names, self.output(column_types), final_only=_batch(builder))) \
+                .name("GroupAggregate")
         if self.window.kind != "SESSION" and window_input.mergeable(names):
             # each row's contribution as a partial accumulator; where the batch form applies, a batch's rows of
             # one key and pane are summed up before the exchange

@@ -4,7 +4,8 @@ delimiters, before a leading one and after a trailing one, and an empty line has
 tableaus, the words of each line with a filter on them, LEFT JOIN UNNEST ... ON TRUE keeping the empty line with a
 NULL word, and SPLIT, CARDINALITY, SPLIT with an empty delimiter (characters) and SPLIT_INDEX; the JSON functions
 over the lines (one of them a JSON object): JSON_VALUE with RETURNING and ON ERROR, JSON_QUERY, JSON_EXISTS,
-IS JSON; aggregates with a FILTER clause in a GROUP BY changelog; the same in batch mode (the final rows only).
+IS JSON; aggregates with a FILTER clause in a GROUP BY changelog; the same in batch mode, and an aggregation
+into a print table in batch mode (the final rows only).
 
 Usage: sql_word_count.py BOOTSTRAP LINES_TOPIC
 """
@@ -57,3 +58,7 @@ batch_env.execute_sql(LINES)
 # (the keys in an order both engines give: Flink's batch aggregation may order them by key, pyflink-compat as
 # they first came)
 batch_env.execute_sql(FILTERED % {"key": "CHAR_LENGTH(w) < 2"}).print()
+batch_env.execute_sql("CREATE TABLE totals (n BIGINT, words BIGINT) WITH ('connector' = 'print', "
+                      "'print-identifier' = 'batch')")
+batch_env.execute_sql("INSERT INTO totals SELECT COUNT(*), COUNT(DISTINCT w) FROM lines "
+                      "CROSS JOIN UNNEST(SPLIT(line, ' ')) AS t(w)").wait()
