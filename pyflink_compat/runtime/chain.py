@@ -5,6 +5,7 @@ Each step takes and returns parallel lists (elements, timestamps). A timestamp i
 time in epoch ms, or None when it has none (Flink: a record without timestamp, which user code sees as
 ``Long.MIN_VALUE``). Outputs keep the timestamp of the element they came from, as in Flink.
 """
+import pickle
 import time
 from itertools import compress
 from typing import List, Optional
@@ -273,7 +274,6 @@ def converted(elements: list, type_info) -> list:
 def copied(elements: list, type_info) -> list:
     """A copy of the elements for one of several readers, as each reader of a PyFlink operator gets them
     serialized: converted to the declared type, or unpickled from their pickles."""
-    import pickle
     if declares(type_info):
         return converted(elements, type_info)
     return pickle.loads(pickle.dumps(elements, protocol=pickle.HIGHEST_PROTOCOL))

@@ -21,6 +21,7 @@ payload names the depth and lane it is for unless it is for the first lane of th
 Spark groups rows by hashing the group value; ``route_values`` picks, for each subtask, an int that Spark
 sends to its own partition (so two subtasks never share one task).
 """
+import collections
 import itertools
 import pickle
 import time
@@ -620,7 +621,9 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
     records_in = sum(batch.num_rows for batch, _ in received)
     for node, each in zip(plan.operator_nodes, collector.each if isinstance(collector, Collectors) else [collector]):
         count_records((node.name, subtask), records_in, len(each.records) + len(each.side))
-    outputs = [_outlet_output(plan, outlet, collector, steps, _shared_main_output(plan, outlet))
+    main_readers = collections.Counter(outlet.operator for outlet in plan.outlets if outlet.side_tag is None)
+    outputs = [_outlet_output(plan, outlet, collector, steps,
+                              outlet.side_tag is None and main_readers[outlet.operator] > 1)
                for outlet, steps in zip(plan.outlets, live.outlet_steps)]
     collector.clear()
     live.batch_id = batch_id
@@ -630,12 +633,6 @@ def _run_subtask(plan, plan_id, subtask, payloads, saved, batch_id, now_ms):
         _LIVE.pop((plan_id, subtask), None)
         live.close()
     return SubtaskResult(outputs, saved, tracker.current, tracker.all_idle, tracker.all_finished)
-
-
-def _shared_main_output(plan: KeyedStagePlan, outlet: StageOutlet) -> bool:
-    """Whether other outlets read the operator's main output too."""
-    return outlet.side_tag is None and sum(1 for other in plan.outlets
-                                           if other.operator == outlet.operator and other.side_tag is None) > 1
 
 
 def _outlet_output(plan: KeyedStagePlan, outlet: StageOutlet, collector, steps, shared: bool = False):

@@ -103,7 +103,6 @@ class TableEnvironment(_StandIns.TableEnvironment):
 
     def _parse(self, stmt: str) -> list:
         """The statements of ``stmt``, their calls of registered Python functions bound to them."""
-        from sqlglot import exp
         from pyflink_compat.table.sql import dialect
         statements = dialect.parse(stmt)
         for statement in statements:
