@@ -85,9 +85,10 @@ SHARED_PASS = Option(
     "plans one query per sink, each reading the source (for comparisons)")
 RELEASE_PLANNER_WORKERS = Option(
     "pyflink-compat.planner-workers.release", _boolean, True, "`true`",
-    "once a job has run 8 s and every query of it has started its first micro-batch, end the Python workers Spark "
-    "keeps idle after planning the queries (about 250 MiB); a later job in the same process gets new ones (a "
-    "shorter job leaves them to the next, which then plans faster)")
+    "once a job has run 8 s (at once when its bounded Kafka sources read 50,000 records or more) and every query "
+    "of it has started its first micro-batch, end the Python workers Spark keeps idle after planning the queries "
+    "(about 250 MiB); a later job in the same process gets new ones (a shorter job leaves them to the next, which "
+    "then plans faster)")
 JVM_CLASS_ARCHIVE = Option(
     "pyflink-compat.jvm.class-archive", _boolean, True, "`true`",
     "the driver JVM starts from a class-data archive in `~/.cache/pyflink-compat/`, recorded by the first "

@@ -348,6 +348,11 @@ class JobRun:
         except OSError as e:             # the registry is for list/cancel; the job goes on without it
             log.warning("Could not record job %s in %s: %s", self.job_id, job_registry.directory(), e)
 
+    def _records_to_read(self) -> Optional[int]:
+        """What the running queries' sources read in all; None when one of them is not a bounded Kafka source."""
+        counts = [plan.records_to_read for plan, _ in self._queries]
+        return None if None in counts else sum(counts)
+
     def _watch_queries(self) -> Optional[dict]:
         """Poll the running queries until all are done (or the job is cancelled), or a savepoint is asked for
         (returned); raise the first failure."""
@@ -357,8 +362,10 @@ class JobRun:
         release_planners = release_creators = idle_planners.enabled(self.job.configuration)
         # The idle planning workers are ended only once the job has run a while: a short job (one statement
         # of a SQL script, a collect()) is mostly followed by another, which plans with the same workers
-        # (re-forking them costs a statement about 1.5 s); a long job gives their memory back.
-        release_from = self._started_at + idle_planners.RELEASE_AFTER_S
+        # (re-forking them costs a statement about 1.5 s); a long job gives their memory back, a job with a
+        # large bounded input at once.
+        release_from = self._started_at + (idle_planners.release_delay_s(self._records_to_read())
+                                           if release_planners else 0.0)
         while pending and not self._cancel_requested.is_set():
             if release_creators and time.monotonic() >= release_from:
                 release_creators = idle_planners.release(

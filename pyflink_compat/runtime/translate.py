@@ -45,6 +45,16 @@ class QuerySource:
     metrics_operator: Optional[str] = None   # a Kafka source's operator name in metrics (None: not Kafka)
     parallelism: int = 1
     watermark_spec: Optional[object] = None  # the source's WatermarkSpec (its readers' watermarks in metrics)
+    records_to_read: Optional[int] = None    # what a bounded Kafka source reads; None: unbounded or not Kafka
+
+
+@attrs.define
+class SourceRead:
+    """A source's DataFrame and what is known at planning of how much it reads."""
+    df: object
+    done: Optional[dict]                   # see QuerySource.done_offsets
+    already_done: bool
+    records: Optional[int] = None          # see QuerySource.records_to_read
 
 
 @attrs.define
@@ -59,6 +69,12 @@ class PlannedQuery:
     @property
     def already_done(self) -> bool:
         return all(source.already_done for source in self.sources)
+
+    @property
+    def records_to_read(self) -> Optional[int]:
+        """What its sources read in all when every one is a bounded Kafka source, else None."""
+        counts = [source.records_to_read for source in self.sources]
+        return None if None in counts else sum(counts)
 
     def source_ends(self, progress) -> list:
         """(source, end offset of the last completed micro-batch or None) for each source."""
@@ -90,11 +106,11 @@ def _offset_committer(source: graph.Node, checkpoints):
     return offset_commits.OffsetCommitter(source.payload, source.name)
 
 
-def _query_source(source: graph.Node, done, already_done: bool, checkpoints) -> QuerySource:
+def _query_source(source: graph.Node, read: SourceRead, checkpoints) -> QuerySource:
     kafka = source.kind == graph.KAFKA_SOURCE
-    return QuerySource(source.name, done, already_done, _offset_committer(source, checkpoints),
+    return QuerySource(source.name, read.done, read.already_done, _offset_committer(source, checkpoints),
                        metrics.source_operator_name(source) if kafka else None,
-                       metrics.source_parallelism(source), source.watermark_spec)
+                       metrics.source_parallelism(source), source.watermark_spec, read.records)
 
 
 def _check_chain(chain: List[graph.Node], runtime_mode):
@@ -152,7 +168,8 @@ def _check_consumer_properties(spec):
 def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sink: graph.Node, transform=None,
                   output_type=None, schema_ddl: str = None, extra_options: dict = None, keyed: bool = False,
                   branch: int = 0, query_branch: Optional[int] = None, position: int = 0):
-    """The source's DataFrame, its end offsets when it is bounded, and whether it has nothing left to read.
+    """The source's DataFrame, its end offsets when it is bounded, whether it has nothing left to read and how
+    many records it reads when it is bounded.
     ``branch``: the route of ``sink`` this source starts; ``query_branch`` and ``position``: the route whose
     checkpoint location the query uses and this source's place among the query's sources (a union)."""
     spec = node.payload
@@ -191,13 +208,13 @@ def _kafka_source(spark, node: graph.Node, configuration: dict, checkpoints, sin
         committed = checkpoints.last_committed_source_offsets(sink, branch if query_branch is None else query_branch)
         already_done = (bool(committed) and len(committed) > position and committed[position] is not None
                         and offsets_reached(committed[position], done))
-    return df, done, already_done
+    records = sum(max(0, stop[tp] - start[tp]) for tp in partitions) if finishes else None
+    return SourceRead(df, done, already_done, records)
 
 
 def _generated_source(spark, node: graph.Node, job: JobPlan, transform=None, output_type=None,
                       schema_ddl: str = None):
-    """A source that is not Kafka: a collection, or a 'datagen' table. Returns (DataFrame, the offset at which it
-    has read everything or None, whether it has nothing to read)."""
+    """A source that is not Kafka: a collection, or a 'datagen' table."""
     transform = session_zone.zoned(transform, session_zone.job_tz(job.configuration))
     if node.kind == graph.DATAGEN_SOURCE:
         return _datagen_source(spark, node, node.parallelism or job.parallelism, transform, output_type, schema_ddl)
@@ -214,7 +231,7 @@ def _datagen_source(spark, node: graph.Node, parallelism: int, transform=None, o
     }
     df = spark.readStream.format(datagen_source.FORMAT_NAME).options(**reader_options).load()
     done = datagen_source.final_offset(node.payload, parallelism)
-    return df, done, done is not None and done["index"] == 0
+    return SourceRead(df, done, done is not None and done["index"] == 0)
 
 
 def _collection_source(spark, node: graph.Node, transform=None, output_type=None, schema_ddl: str = None):
@@ -226,7 +243,7 @@ def _collection_source(spark, node: graph.Node, transform=None, output_type=None
         **_transform_options(transform, output_type or node.output_type, schema_ddl),
     }
     df = spark.readStream.format(collection_source.FORMAT_NAME).options(**reader_options).load()
-    return df, collection_source.final_offset(len(elements)), len(elements) == 0
+    return SourceRead(df, collection_source.final_offset(len(elements)), len(elements) == 0)
 
 
 # -- user functions -----------------------------------------------------------------------------
@@ -516,18 +533,18 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
         transform = with_reader_index(transform, parallelism)
         schema_ddl = codec.spark_ddl(element_type, [pa.field(SUBTASK_COLUMN, pa.int32())])
     if source.kind == graph.KAFKA_SOURCE:
-        df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
-                                               stream_type, schema_ddl, branch=branch)
+        read = _kafka_source(spark, source, configuration, checkpoints, sink, transform, stream_type, schema_ddl,
+                             branch=branch)
     else:
-        df, done, already_done = _generated_source(spark, source, job, transform, stream_type, schema_ddl)
+        read = _generated_source(spark, source, job, transform, stream_type, schema_ddl)
 
-    name, writer = _stream_writer(df, sink, job_name, checkpoints, configuration, branch)
+    name, writer = _stream_writer(read.df, sink, job_name, checkpoints, configuration, branch)
 
     if sink.kind == graph.KAFKA_SINK:
         spec = sink_spec
         if direct:
             return PlannedQuery(name=name, sink=sink, start=writer.format("noop").start,
-                                sources=[_query_source(source, done, already_done, checkpoints)])
+                                sources=[_query_source(source, read, checkpoints)])
         writer = (writer.format(ksource.FORMAT_NAME)
                   .option(ksource.SPEC_OPTION, ksource.encode_object(spec))
                   .option("element_type", ksource.encode_object(element_type))
@@ -549,7 +566,7 @@ def plan_query(spark, job: JobPlan, route: "Route", job_name: str, checkpoints,
     else:
         raise UnsupportedFeatureError(sink.name, "connectors")
     return PlannedQuery(name=name, sink=sink, start=start,
-                        sources=[_query_source(source, done, already_done, checkpoints)])
+                        sources=[_query_source(source, read, checkpoints)])
 
 
 # -- several sinks of one source --------------------------------------------------------------------
@@ -741,11 +758,11 @@ def plan_shared_query(spark, job: JobPlan, routes: List[Route], job_name: str, c
     transform = fan_out.shared_pass(source.output_type, outlets, job.parallelism)
     first = routes[0]
     if source.kind == graph.KAFKA_SOURCE:
-        df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, first.sink, transform,
-                                               schema_ddl=fan_out.SCHEMA_DDL, branch=first.branch)
+        read = _kafka_source(spark, source, configuration, checkpoints, first.sink, transform,
+                             schema_ddl=fan_out.SCHEMA_DDL, branch=first.branch)
     else:
-        df, done, already_done = _generated_source(spark, source, job, transform, schema_ddl=fan_out.SCHEMA_DDL)
-    name, writer = _stream_writer(df, first.sink, job_name, checkpoints, configuration, first.branch)
+        read = _generated_source(spark, source, job, transform, schema_ddl=fan_out.SCHEMA_DDL)
+    name, writer = _stream_writer(read.df, first.sink, job_name, checkpoints, configuration, first.branch)
     if any(sink.kind == graph.PRINT_SINK for sink in sinks):
         import sys
         start = writer.foreachBatch(_stop_safe(fan_out.print_lines_writer(lambda: sys.stdout))).start
@@ -753,7 +770,7 @@ def plan_shared_query(spark, job: JobPlan, routes: List[Route], job_name: str, c
         start = writer.format("noop").start
     log.info("Sinks %s are fed by one pass over %s", ", ".join(sink.name for sink in sinks), source.name)
     return PlannedQuery(name=name, sink=first.sink, start=start,
-                        sources=[_query_source(source, done, already_done, checkpoints)])
+                        sources=[_query_source(source, read, checkpoints)])
 
 
 # -- keyed stages -----------------------------------------------------------------------------------
@@ -998,15 +1015,13 @@ def plan_keyed_query(spark, job: JobPlan, routes: List["Route"], job_name: str, 
             extra = {"plan_all_partitions": "true"}
             if any(_needs_processing_time_ticks(operator, other.spec) for operator in operators for other in heads):
                 extra["tick_interval_ms"] = str(options.TICK_INTERVAL_MS.get(configuration))
-            df, done, already_done = _kafka_source(spark, source, configuration, checkpoints, sink, transform,
-                                                   schema_ddl=schema, extra_options=extra,
-                                                   keyed=not _batched_read(reading),
-                                                   branch=route.branch, query_branch=first.branch,
-                                                   position=position)
+            read = _kafka_source(spark, source, configuration, checkpoints, sink, transform, schema_ddl=schema,
+                                 extra_options=extra, keyed=not _batched_read(reading), branch=route.branch,
+                                 query_branch=first.branch, position=position)
         else:
-            df, done, already_done = _generated_source(spark, source, job, transform, schema_ddl=schema)
-        frames.append(df)
-        sources.append(_query_source(source, done, already_done, checkpoints))
+            read = _generated_source(spark, source, job, transform, schema_ddl=schema)
+        frames.append(read.df)
+        sources.append(_query_source(source, read, checkpoints))
     stage = frames[0]
     for df in frames[1:]:
         stage = stage.union(df)

@@ -40,7 +40,7 @@ def test_secret_properties_stay_out_of_logs_plans_and_errors(spark, bootstrap, c
     # Spark's own plan of the source: the option carrying the spec is redacted by Spark.
     scratch = checkpoints.plan(attrs.evolve(env._job_plan(env._sinks), configuration={}), "secrets", "plan-only")
     try:
-        df, _, _ = translate._kafka_source(spark, env._sinks[0].chain()[0], {}, scratch, env._sinks[0])
+        df = translate._kafka_source(spark, env._sinks[0].chain()[0], {}, scratch, env._sinks[0]).df
         texts.append(df._jdf.queryExecution().toString())
     finally:
         scratch.discard()

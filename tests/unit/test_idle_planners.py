@@ -44,3 +44,22 @@ def test_can_be_switched_off():
     assert idle_planners.enabled({})
     assert not idle_planners.enabled({options.RELEASE_PLANNER_WORKERS.key: "false"})
     assert idle_planners.enabled({options.RELEASE_PLANNER_WORKERS.key: "true"})
+
+
+def test_a_job_with_a_large_bounded_input_ends_them_at_once_others_after_a_while():
+    assert idle_planners.release_delay_s(idle_planners.LARGE_INPUT_RECORDS) == 0.0
+    assert idle_planners.release_delay_s(10 * idle_planners.LARGE_INPUT_RECORDS) == 0.0
+    assert idle_planners.release_delay_s(idle_planners.LARGE_INPUT_RECORDS - 1) == idle_planners.RELEASE_AFTER_S
+    assert idle_planners.release_delay_s(0) == idle_planners.RELEASE_AFTER_S
+    assert idle_planners.release_delay_s(None) == idle_planners.RELEASE_AFTER_S    # unbounded: not known
+
+
+def test_a_query_reads_its_sources_sum_only_when_every_source_is_a_bounded_kafka_source():
+    from pyflink_compat.runtime.translate import PlannedQuery, QuerySource
+
+    def query(*counts):
+        return PlannedQuery("q", None, None, [QuerySource("s%d" % i, None, records_to_read=n)
+                                              for i, n in enumerate(counts)])
+    assert query(30_000, 25_000).records_to_read == 55_000
+    assert query(30_000, None).records_to_read is None
+    assert query().records_to_read == 0
