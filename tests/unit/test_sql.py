@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 from sqlglot import exp
 
 from pyflink_compat.table.sql import catalog, dialect, expressions, kafka_table, planner
-from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
+from pyflink_compat.util.exceptions import JavaStyleError, TableException, UnsupportedFeatureError
 
 
 def _table(ddl):
@@ -1488,3 +1488,61 @@ def test_an_aggregates_filter_clause_is_a_case_of_its_argument(sql, expected):
 def test_a_filter_clause_on_another_aggregate_is_refused_by_name():
     with pytest.raises(UnsupportedFeatureError, match="A FILTER clause on LISTAGG"):
         dialect.parse("SELECT LISTAGG(b) FILTER (WHERE a > 1) FROM t GROUP BY c")
+
+
+def _sorted_in_time(function, events, clock=None):
+    """Run a sort's process function over events: ("row", values, timestamp), ("watermark", ms), ("tick", ms)."""
+    from pyflink_compat.common.types import Row
+    from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator, ListCollector
+    out = ListCollector()
+    operator = KeyedProcessOperator(function, output=out, clock=clock)
+    operator.open()
+    for event in events:
+        if event[0] == "row":
+            operator.process_element((), Row(*event[1]), event[2])
+        elif event[0] == "watermark":
+            operator.advance_watermark(event[1])
+        else:
+            operator.advance_processing_time(event[1])
+    operator.end_input()
+    return [tuple(record) for record, _ in out.records]
+
+
+def test_a_sort_in_event_time_emits_rows_as_the_watermark_passes_them_by_the_further_keys_and_drops_late_ones():
+    from pyflink_compat.table.sql.ranking import RowTimeSort
+    by_name_descending = [(lambda values: values[0], True, False)]
+    events = [("row", ("b", 20), 20), ("row", ("a", 10), 10), ("row", ("c", 10), 10), ("watermark", 15),
+              ("row", ("late", 10), 10), ("row", ("d", 20), 20), ("row", ("e", 30), 30)]
+    # the rows of one time by name descending; a row not after the last time emitted (10) is dropped
+    assert _sorted_in_time(RowTimeSort(by_name_descending), events) == [
+        ("c", 10), ("a", 10), ("d", 20), ("b", 20), ("e", 30)]
+    # without further keys: the rows of one time in the order they came
+    assert _sorted_in_time(RowTimeSort([]), events) == [("a", 10), ("c", 10), ("b", 20), ("d", 20), ("e", 30)]
+
+
+def test_a_sort_in_processing_time_emits_what_came_since_the_last_tick_and_everything_at_the_end_of_the_input():
+    from pyflink_compat.table.sql.ranking import ProcessingTimeSort
+    by_name = [(lambda values: values[0], False, True)]
+    events = [("row", ("b",), None), ("row", ("a",), None), ("tick", 1001), ("row", ("d",), None),
+              ("row", ("c",), None)]
+    assert _sorted_in_time(ProcessingTimeSort(by_name), events, clock=lambda: 1000) == [
+        ("a",), ("b",), ("c",), ("d",)]
+    assert _sorted_in_time(ProcessingTimeSort([]), events, clock=lambda: 1000) == [("b",), ("a",), ("d",), ("c",)]
+
+
+def test_order_by_a_time_attribute_sorts_a_tables_rows_and_other_orders_fail_as_in_flink():
+    tables = {"clicks": _table("CREATE TABLE clicks (usr STRING, ts TIMESTAMP(3), pt AS PROCTIME(), "
+                               "WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka')")}
+    sorted_rows = planner.relation_of(dialect.parse("SELECT usr AS u, ts AS t FROM clicks ORDER BY t, u DESC")[0],
+                                      tables)
+    assert isinstance(sorted_rows.query, planner.SortedRelation) and sorted_rows.query.time_order == "rowtime"
+    assert [c.name for c in sorted_rows.columns] == ["usr", "ts", "pt"]
+    assert sorted_rows.query.order[0][0](("x", None, None)) == "x" and sorted_rows.query.order[0][1] is True
+    assert planner.relation_of(dialect.parse("SELECT usr FROM clicks ORDER BY pt")[0],
+                               tables).query.time_order == "proctime"
+    for query in ("SELECT usr FROM clicks ORDER BY ts DESC", "SELECT usr FROM clicks ORDER BY usr, ts",
+                  "SELECT COUNT(*) FROM clicks ORDER BY 1"):
+        with pytest.raises(TableException, match="TableException: Sort on a non-time-attribute field is not supported.$"):
+            planner.relation_of(dialect.parse(query)[0], tables)
+    with pytest.raises(UnsupportedFeatureError, match="ORDER BY a time attribute of an aggregation"):
+        planner.relation_of(dialect.parse("SELECT usr, COUNT(*) FROM clicks GROUP BY usr, ts ORDER BY ts")[0], tables)

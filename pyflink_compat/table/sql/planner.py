@@ -530,6 +530,8 @@ class JobBuilder:
                     .key_by(_group_key, relation.key_type) \
                     .process(relation.operator, output_type=_row_type(view)).name("OverAggregate")
             return self.streams[key]
+        if isinstance(view.query, SortedRelation):
+            return self._sorted_stream(view.query)
         if isinstance(view.query, JoinRelation):
             if view.query.updating:
                 _refuse("A UNION, UNNEST, window or OVER aggregation of an outer join (or of a join of a changelog)",
@@ -547,6 +549,19 @@ class JobBuilder:
             calc = _calc(condition, [function for _, (function, _) in projections])
             self.streams[key] = self._source_stream(source).flat_map(calc, output_type=_row_type(view)) \
                 .name("Calc[%s]" % view.name)
+        return self.streams[key]
+
+    def _sorted_stream(self, relation: "SortedRelation"):
+        from pyflink_compat.table.sql import ranking
+        key = ("sorted", _Identity(relation))
+        if key not in self.streams:
+            operator = (ranking.RowTimeSort(relation.order) if relation.time_order == "rowtime"
+                        else ranking.ProcessingTimeSort(relation.order))
+            # one instance, as Flink's planner runs a sort (a sink after it too: _single_subtask_input)
+            self.streams[key] = self._source_stream(relation.base) \
+                .key_by(_no_key, binary_keys.key_type_of([])) \
+                .process(operator, output_type=_row_type(relation.base)).name("TemporalSort(%s)" % relation.text) \
+                .set_parallelism(1)
         return self.streams[key]
 
     def _joined_stream(self, table: CatalogTable):
@@ -895,6 +910,8 @@ def compiler_of(table: CatalogTable):
     ``table.column`` (a name both sides have only so)."""
     if isinstance(table.query, JoinRelation):
         return table.query.compiler()
+    if isinstance(table.query, SortedRelation):
+        return compiler_of(table.query.base)
     return expressions.Compiler({column.name: (position, column.type)
                                  for position, column in enumerate(table.columns)})
 
@@ -921,14 +938,7 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
     else:
         _refuse("FROM %s" % relation.sql())
     if select.args.get("order"):            # ORDER BY ... LIMIT became a Top-N when parsed (dialect.parse)
-        from pyflink_compat.table.sql import aggregates
-        first = select.args["order"].expressions[0]
-        column = first.this.name if isinstance(first.this, exp.Column) else None
-        if column is None or first.args.get("desc") or not (
-                aggregates.is_proctime(table, column) or (table.watermark is not None and table.watermark[0] == column)):
-            raise table_exception("Sort on a non-time-attribute field is not supported.")
-        _refuse("ORDER BY a time attribute without LIMIT (a sort in event or processing time)",
-                "ORDER BY ... LIMIT n and Top-N queries run")
+        return _sorted(table, select)
     joins = select.args.get("joins") or []
     if not joins:
         return table
@@ -940,6 +950,50 @@ def relation_of(select: exp.Select, tables: Dict[str, CatalogTable]) -> CatalogT
         return _lateral(table, joins[0])
     where = select.args.get("where")
     return _joined(relation, table, joins[0], tables, None if where is None else where.this)
+
+
+def _sorted(table: CatalogTable, select) -> CatalogTable:
+    """The relation of a query with ORDER BY (without LIMIT) over ``table``: its rows sorted in time, as Flink's
+    planner allows on a stream (a time attribute first, ascending)."""
+    from pyflink_compat.table.sql import aggregates
+
+    def target(node):                       # an output column's name stands for its expression
+        if isinstance(node, exp.Column) and not node.table and node.name not in table.column_names:
+            for item in select.expressions:
+                if isinstance(item, exp.Alias) and item.alias == node.name:
+                    return item.this
+        return node
+    order = select.args["order"].expressions
+    first = target(order[0].this)
+    column = first.name if isinstance(first, exp.Column) else None
+    time_order = None
+    if column is not None and not order[0].args.get("desc"):
+        if aggregates.is_proctime(table, column):
+            time_order = "proctime"
+        elif table.watermark is not None and table.watermark[0] == column:
+            time_order = "rowtime"
+    if time_order is None:
+        raise table_exception("Sort on a non-time-attribute field is not supported.")
+    if select.args.get("group") or select.args.get("joins") or isinstance(table.query, (JoinRelation,
+                                                                                       UnnestRelation)):
+        _refuse("ORDER BY a time attribute of an aggregation, a join or an UNNEST",
+                "ORDER BY a time attribute of a table's or a view's rows runs")
+    compiler = compiler_of(table)
+    rest = []
+    for each in order[1:]:
+        descending = bool(each.args.get("desc"))
+        nulls_first = each.args.get("nulls_first")
+        rest.append((compiler.compile(target(each.this))[0], descending,
+                     bool(nulls_first) if nulls_first is not None else not descending))
+    return attrs.evolve(table, query=SortedRelation(table, time_order, rest, select.args["order"].sql()))
+
+
+class SortedRelation:
+    """ORDER BY a time attribute, then ``order`` ([(function of the row values, descending, NULL first)]), over
+    one relation (``base``): its rows as the time passes them (JobBuilder._view_stream)."""
+
+    def __init__(self, base: CatalogTable, time_order: str, order, text: str):
+        self.base, self.time_order, self.order, self.text = base, time_order, order, text
 
 
 class JoinRelation:
@@ -1784,6 +1838,10 @@ def _with_computed_columns(table: CatalogTable):
     return complete
 
 
+def _no_key(row):
+    return ()
+
+
 def _group_key(pair):
     return pair[0]
 
@@ -2336,13 +2394,14 @@ _FORWARDING = (graph.MAP, graph.FLAT_MAP, graph.FILTER, graph.PROCESS, graph.ASS
 
 def _single_subtask_input(rows) -> Optional[int]:
     """1 when ``rows`` come, through forwarding operators only, from a source of one subtask (VALUES, a constant
-    SELECT): Flink's planner runs that chain and its print sink as one subtask, whose lines have no subtask
-    number. The chain's operators (the planner's own) are set to one subtask with it; None otherwise."""
+    SELECT) or a keyed operator of one (a sort in time): Flink's planner runs that chain and its print sink as one
+    subtask, whose lines have no subtask number. The chain's operators (the planner's own) are set to one subtask
+    with it; None otherwise."""
     chain, node = [], rows._node
     while node.kind in _FORWARDING and node.input is not None and node.parallelism in (None, 1):
         chain.append(node)
         node = node.input
-    if node.kind != graph.COLLECTION_SOURCE or node.parallelism != 1:
+    if node.kind not in (graph.COLLECTION_SOURCE, graph.KEYED_PROCESS) or node.parallelism != 1:
         return None
     for each in chain:
         each.parallelism = 1

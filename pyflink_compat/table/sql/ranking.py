@@ -2,6 +2,7 @@
 deduplication (the same with ``rn = 1`` ordered by a time attribute) over insert-only input, as Flink's Rank and
 Deduplicate operators emit their changes. Their input is (partition key, (sort key, row values)); changes come out
 as (row kind, values), the row number put in at ``rank_position`` when the query selects it."""
+import functools
 from typing import Optional, Tuple
 
 from pyflink_compat.datastream.functions import KeyedProcessFunction
@@ -193,3 +194,83 @@ class RetractableTopN(AppendOnlyTopN):
                 yield from self._emitted("+I", new, rank)
             else:
                 yield from self._emitted("-D", old, rank)
+
+
+def _sorted_rows(rows, order):
+    """``rows`` (Rows) sorted by ``order`` ([(function of the row values, descending, NULL first)]), stably."""
+    if not order:
+        return rows
+    functions = [function for function, _, _ in order]
+    descending = tuple(desc for _, desc, _ in order)
+    nulls_first = tuple(first for _, _, first in order)
+
+    def compare(a, b):
+        return compare_sort_keys(a[0], b[0], descending, nulls_first)
+    keyed = [(tuple(function(tuple(row)) for function in functions), row) for row in rows]
+    return [row for _, row in sorted(keyed, key=functools.cmp_to_key(compare))]
+
+
+class RowTimeSort(KeyedProcessFunction):
+    """ORDER BY an event-time attribute (then ``order``), as Flink's temporal sort: each row is kept until the
+    watermark passes its time, then the rows of that time come out sorted by the other keys (in the order they came
+    where those are equal); a row not after the last time emitted is dropped. Insert-only, one instance (the input is
+    keyed by one constant)."""
+
+    def __init__(self, order):
+        self.order = order
+
+    def open(self, runtime_context):
+        from pyflink_compat.datastream.state import MapStateDescriptor, ValueStateDescriptor
+        self.pending = runtime_context.get_map_state(MapStateDescriptor("sort-pending", None, None))
+        self.last_emitted = runtime_context.get_state(ValueStateDescriptor("sort-last-emitted", None))
+
+    def process_element(self, value, ctx):
+        at = ctx.timestamp()
+        last = self.last_emitted.value()
+        if at is None or (last is not None and at <= last):
+            return
+        rows = self.pending.get(at)
+        if rows is None:
+            rows = []
+            ctx.timer_service().register_event_time_timer(at)
+        rows.append(value)
+        self.pending.put(at, rows)
+
+    def on_timer(self, timestamp, ctx):
+        rows = self.pending.get(timestamp)
+        if rows is None:
+            return
+        self.pending.remove(timestamp)
+        self.last_emitted.update(timestamp)
+        yield from _sorted_rows(rows, self.order)
+
+
+_END_OF_INPUT = 2 ** 63 - 1            # Long.MAX_VALUE: the watermark at the end of a bounded input
+
+
+class ProcessingTimeSort(KeyedProcessFunction):
+    """ORDER BY a processing-time attribute (then ``order``), as Flink's: the rows that came since the last
+    processing-time tick come out at the next, sorted by the other keys (else in the order they came)."""
+
+    def __init__(self, order):
+        self.order = order
+
+    def open(self, runtime_context):
+        from pyflink_compat.datastream.state import ValueStateDescriptor
+        self.pending = runtime_context.get_state(ValueStateDescriptor("sort-pending", None))
+
+    def process_element(self, value, ctx):
+        rows = self.pending.value()
+        if not rows:
+            rows = []
+            now = ctx.timer_service().current_processing_time()
+            ctx.timer_service().register_processing_time_timer(now + 1)
+            # a bounded input may end before that tick: its end (the watermark's last value) flushes them too
+            ctx.timer_service().register_event_time_timer(_END_OF_INPUT)
+        rows.append(value)
+        self.pending.update(rows)
+
+    def on_timer(self, timestamp, ctx):
+        rows = self.pending.value()
+        self.pending.clear()
+        yield from _sorted_rows(rows or [], self.order)

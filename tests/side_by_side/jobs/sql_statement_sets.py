@@ -11,7 +11,11 @@
    CASE, a NULL key, a WHERE filter, a view read through a subquery;
 3. group windows over a table of clicks whose rowtime is a computed column (TO_TIMESTAMP of a text field in a
    Java pattern) with WATERMARK FOR: TUMBLE per user into print and into Kafka, HOP over all users, SESSION per
-   user; a record behind the watermark comes in the same micro-batch as the records that moved it.
+   user; a record behind the watermark comes in the same micro-batch as the records that moved it;
+4. ORDER BY a time attribute without LIMIT, at parallelism 2 (the sort, and a print sink after it, run as one
+   subtask): the clicks in event time (that record sorted into its place), by a second key where times are equal,
+   through an output column's name with a WHERE into print, and in processing time (the order they came); ORDER BY
+   other columns fails as on Flink.
 
 Usage: sql_statement_sets.py BOOTSTRAP ORDERS_TOPIC ORDERS_OUT_TOPIC CLICKS_TOPIC WINDOWS_OUT_TOPIC
 """
@@ -110,3 +114,20 @@ windows.add_insert_sql("""
     SELECT usr, SESSION_START(ts, INTERVAL '4' SECOND), COUNT(*) FROM clicks
     GROUP BY SESSION(ts, INTERVAL '4' SECOND), usr""")
 windows.execute().wait()
+
+t_env.get_config().set("parallelism.default", "2")
+t_env.execute_sql("""
+    CREATE TABLE clicks_arriving (usr STRING, url STRING, pt AS PROCTIME()) WITH (
+        'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json')"""
+                  % (clicks_topic, brokers))
+t_env.execute_sql("SELECT usr, url, ts FROM clicks ORDER BY ts, usr DESC").print()
+t_env.execute_sql("CREATE TABLE in_time (usr STRING, ts TIMESTAMP(3)) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'sorted')")
+t_env.execute_sql("INSERT INTO in_time SELECT usr AS u, ts AS t FROM clicks WHERE url IS NOT NULL ORDER BY t").wait()
+t_env.execute_sql("SELECT usr, url FROM clicks_arriving ORDER BY pt").print()
+for query in ("SELECT usr FROM clicks ORDER BY ts DESC", "SELECT usr FROM clicks ORDER BY usr, ts"):
+    try:
+        t_env.execute_sql(query)
+    except Exception as e:
+        print("refused:", str(e).splitlines()[0])
