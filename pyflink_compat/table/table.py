@@ -410,15 +410,15 @@ class Table(object):
         return OverWindowedTable((self, over_windows), self._t_env)
 
     def order_by(self, *fields: Expression) -> 'Table':
-        """Sorted by ``fields`` (``col('a').desc``); on a stream it runs only with a fetch / limit after it (a
-        Top-N), as in Flink."""
+        """Sorted by ``fields`` (``col('a').desc``); on a stream, as in Flink, it runs when the first field is a time
+        attribute ascending (a sort in time) or with a fetch / limit after it (a Top-N)."""
         items = [_bound(field, self._t_env) for field in fields]
         items = [item if isinstance(item, exp.Ordered) else exp.Ordered(this=item, nulls_first=False)
                  for item in items]
         _check_fields([item.this for item in items], self._names(), "orderBy")
         query = _select_from([exp.Star()], self._select)
         query.set("order", exp.Order(expressions=items))
-        return Table(query, self._t_env)        # a sort alone fails when it runs (a fetch / limit makes it a Top-N)
+        return Table(query, self._t_env)        # a fetch / limit after it makes it a Top-N
 
     def offset(self, offset: int) -> 'Table':
         return self._limited(None, offset)

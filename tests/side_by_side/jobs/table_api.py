@@ -13,7 +13,8 @@ functions kept in a module of their own (table_functions.py) as real projects ke
    PyFlink's Python operator emits them) and a pandas one in a SQL group window;
 6. from_elements tables;
 7. Table API joins (join with a predicate, join(...).where(...), full_outer_join), distinct(), and order_by with
-   fetch / limit (NULL sorts as the greatest value in the Table API) into print tables, from one statement set;
+   fetch / limit (NULL sorts as the greatest value in the Table API) or on the time attribute (a sort in time)
+   into print tables, from one statement set;
 8. from_pandas and to_pandas (the DataFrames printed, their dtypes).
 
 Usage: table_api.py BOOTSTRAP EVENTS_TOPIC OUT_TOPIC TOTALS_TOPIC
@@ -158,7 +159,8 @@ typed.select(col("a"), col("b")).execute_insert("typed_out").wait()
 tiers = t_env.from_elements([("Hi", "gold"), ("Hello", "silver"), ("Bye", "none")], ["name", "tier"])
 outputs = {"joined": "id BIGINT, word STRING, tier STRING", "matched": "id BIGINT, tier STRING",
            "padded": "id BIGINT, word STRING, score DOUBLE, name STRING, tier STRING", "distinct_words": "word STRING",
-           "top_scores": "id BIGINT, word STRING, score DOUBLE", "second_third": "id BIGINT, word STRING, score DOUBLE"}
+           "top_scores": "id BIGINT, word STRING, score DOUBLE", "second_third": "id BIGINT, word STRING, score DOUBLE",
+           "in_time": "id BIGINT, usr STRING, ts TIMESTAMP(3)"}
 for name, columns in outputs.items():
     t_env.execute_sql("CREATE TABLE %s (%s) WITH ('connector' = 'print', 'print-identifier' = '%s')"
                       % (name, columns, name))
@@ -170,6 +172,7 @@ statements.add_insert("padded", words.full_outer_join(tiers.where(col("name") ==
 statements.add_insert("distinct_words", words.select(col("word")).distinct())
 statements.add_insert("top_scores", words.order_by(col("score").desc).fetch(2))
 statements.add_insert("second_third", words.order_by(col("id")).limit(2, 1))
+statements.add_insert("in_time", events.select(col("id"), col("usr"), col("ts")).order_by(col("ts"), col("id").desc))
 statements.execute().wait()
 
 # 8. pandas: from_pandas (types from the DataFrame, or names / DataTypes / a ROW), to_pandas of a query and of a
