@@ -112,7 +112,21 @@ def spark_ddl(type_info: TypeInformation, extra_fields=()) -> str:
     schema = stream_schema(type_info)
     for field in extra_fields:
         schema = schema.append(field)
-    return from_arrow_schema(schema).simpleString()
+    return _quoted_ddl(from_arrow_schema(schema))
+
+
+def _quoted_ddl(data_type) -> str:
+    """A Spark type's DDL with every field name quoted (a row's field may be named ``$row_kind``, ``EXPR$0`` or
+    ``a b``), in the ``struct<...>`` form of ``simpleString()``."""
+    from pyspark.sql.types import ArrayType, MapType, StructType
+    if isinstance(data_type, StructType):
+        return "struct<%s>" % ",".join("`%s`:%s" % (field.name.replace("`", "``"), _quoted_ddl(field.dataType))
+                                       for field in data_type.fields)
+    if isinstance(data_type, ArrayType):
+        return "array<%s>" % _quoted_ddl(data_type.elementType)
+    if isinstance(data_type, MapType):
+        return "map<%s,%s>" % (_quoted_ddl(data_type.keyType), _quoted_ddl(data_type.valueType))
+    return data_type.simpleString()
 
 
 def spark_schema(type_info: TypeInformation):

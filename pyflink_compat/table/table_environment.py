@@ -578,6 +578,27 @@ class StreamTableEnvironment(TableEnvironment, _StandIns.StreamTableEnvironment)
             table._path = name          # its schema shows computed and metadata columns and the watermark
         return table
 
+    def from_changelog_stream(self, data_stream, schema=None, changelog_mode=None):
+        """The table of a DataStream of Rows whose RowKind says the change each is (+I, -U, +U, -D): an updating
+        table, read as the changelog it is."""
+        from sqlglot import exp
+        from pyflink_compat.table.changelog_mode import ChangelogMode
+        from pyflink_compat.table.sql.bridge import as_changelog
+        from pyflink_compat.table.table import Table
+        from pyflink_compat.util.exceptions import UnsupportedFeatureError
+        if changelog_mode is not None and changelog_mode != ChangelogMode.all():
+            raise UnsupportedFeatureError("from_changelog_stream with %r" % changelog_mode, "table-api",
+                                          "a changelog of all kinds (the default) is read")
+        name = self._unnamed()
+        select = self._register_stream(name, data_stream, () if schema is None else (schema,))
+        if select is not None:
+            raise UnsupportedFeatureError("from_changelog_stream with a schema showing some of the stream's columns",
+                                          "table-api", "declare all of them, or none")
+        self._catalog()[name] = as_changelog(self._catalog()[name])
+        table = Table(exp.select("*").from_(exp.to_table(name)), self)
+        table._name = table._path = name
+        return table
+
     def to_data_stream(self, table):
         """The DataStream of an insert-only table's rows (Rows named as its columns), in this environment's job."""
         return self._data_stream_of(table, changelog=False)

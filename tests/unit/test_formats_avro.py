@@ -156,7 +156,7 @@ def test_produced_type_has_a_spark_column_type():
         ("a", {"type": "array", "items": "string"}), ("t", {"type": "int", "logicalType": "time-millis"}),
         ("m", {"type": "map", "values": "int"})))
     assert codec.spark_ddl(de.produced_type()) == \
-        "struct<element:struct<a:array<string>,t:bigint,m:map<string,int>>,event_ts:bigint>"   # TIME as micros
+        "struct<`element`:struct<`a`:array<string>,`t`:bigint,`m`:map<string,int>>,`event_ts`:bigint>"   # TIME: micros
 
 
 # -- the Avro specification's binary encoding --------------------------------------------------------------

@@ -215,7 +215,15 @@ def test_a_filter_after_a_map_sees_and_keeps_mapped_rows():
 
 def test_stream_schema_has_element_and_timestamp():
     assert codec.stream_schema(Types.STRING()) == pa.schema([("element", pa.string()), ("event_ts", pa.int64())])
-    assert "struct<name:string,age:int,score:double>" in codec.spark_ddl(PERSON)
+    assert "struct<`name`:string,`age`:int,`score`:double>" in codec.spark_ddl(PERSON)
+
+
+def test_stream_schema_ddl_quotes_field_names_spark_would_not_read_bare():
+    odd = Types.ROW_NAMED(["EXPR$0", "a b", "back`tick"], [Types.INT(), Types.STRING(), Types.LONG()])
+    odd._row_kinds = True                         # a changelog stream's rows carry a "$row_kind" field
+    ddl = codec.spark_ddl(odd)
+    assert ddl == ("struct<`element`:struct<`EXPR$0`:int,`a b`:string,`back``tick`:bigint,`$row_kind`:tinyint>,"
+                   "`event_ts`:bigint>")
 
 
 # -- print() ----------------------------------------------------------------------------------------

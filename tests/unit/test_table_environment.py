@@ -79,8 +79,16 @@ def test_what_a_table_environment_would_run_raises_naming_the_section():
         t_env.execute_sql("INSERT INTO g SELECT x FROM g")
     with pytest.raises(UnsupportedFeatureError, match=r"The SQL statement 'SHOW FUNCTIONS' .*#table-api"):
         t_env.execute_sql("SHOW FUNCTIONS")
-    with pytest.raises(UnsupportedFeatureError, match=r"StreamTableEnvironment.from_changelog_stream .*#table-api"):
-        t_env.from_changelog_stream(None)
+    from pyflink.common import Types
+    from pyflink.table.changelog_mode import ChangelogMode
+    rows = StreamExecutionEnvironment.get_execution_environment().from_collection(
+        [("a", 1)], type_info=Types.ROW([Types.STRING(), Types.INT()]))
+    for mode in (ChangelogMode.insert_only(), ChangelogMode.upsert()):
+        with pytest.raises(UnsupportedFeatureError, match=r"from_changelog_stream with ChangelogMode.*#table-api"):
+            t_env.from_changelog_stream(rows, changelog_mode=mode)
+    strings = StreamExecutionEnvironment.get_execution_environment().from_collection(["a"], type_info=Types.STRING())
+    with pytest.raises(UnsupportedFeatureError, match=r"from_changelog_stream of a stream of .*#table-api"):
+        t_env.from_changelog_stream(strings)
 
 
 def test_from_elements_names_and_types_its_columns_as_pyflink_infers_them():

@@ -16,6 +16,35 @@ class DataStreamRelation:
         self.stream, self.shape, self.instants, self.floats = stream, shape, tuple(instants), tuple(floats)
 
 
+class ChangelogStreamRelation:
+    """The changes of a DataStream of Rows (StreamTableEnvironment.from_changelog_stream): each element's RowKind is
+    its change's kind; ``rows``: the DataStreamRelation making its values a row."""
+
+    def __init__(self, rows: DataStreamRelation):
+        self.rows = rows
+
+
+def as_changelog(table: CatalogTable) -> CatalogTable:
+    """A stream's table read as a changelog (from_changelog_stream): its elements' RowKinds kept through the job."""
+    import attrs
+    from pyflink_compat.util.exceptions import UnsupportedFeatureError
+    relation = table.query
+    if relation.shape != "row":
+        raise UnsupportedFeatureError("from_changelog_stream of a stream of %s" % relation.stream.get_type(), SECTION,
+                                      "a changelog is a stream of Rows (Types.ROW / ROW_NAMED)")
+    relation.stream.get_type()._row_kinds = True         # the RowKinds survive the stream's last operator
+    return attrs.evolve(table, query=ChangelogStreamRelation(relation))
+
+
+def changes_of(rows: DataStreamRelation):
+    """The function making a changelog stream's element a change (row kind, values)."""
+    to_row = rows_of(rows.shape, rows.instants, rows.floats)
+
+    def change(element):
+        return str(element.get_row_kind()), tuple(to_row(element))
+    return change
+
+
 _BASIC = {"String": "STRING", "Boolean": "BOOLEAN", "Byte": "TINYINT", "Short": "SMALLINT", "Integer": "INT",
           "Long": "BIGINT", "Float": "FLOAT", "Double": "DOUBLE"}
 

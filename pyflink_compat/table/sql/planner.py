@@ -16,6 +16,7 @@ from pyflink_compat.datastream.functions import ProcessFunction
 from pyflink_compat.table.sql import (binary_keys, catalog as catalog_module, datagen_table, expressions, kafka_table,
                                       window_input)
 from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column, SqlType
+from pyflink_compat.table.sql.bridge import ChangelogStreamRelation
 from pyflink_compat.table.sql.dialect import LIMIT_RANK
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, table_exception
 
@@ -383,10 +384,22 @@ class JobBuilder:
             return changes.flat_map(_filtered_change(_condition(select, compiler), converters)).name("Calc")
         if isinstance(source.query, RankRelation):
             return self._ranked_changes(select, source, compiler, converters)
+        if isinstance(source.query, ChangelogStreamRelation):
+            return self._stream_changes(source).flat_map(_filtered_change(_condition(select, compiler), converters)) \
+                .name("Calc")
         condition = _condition(select, compiler)
         changes = self._grouped_changes(source) if isinstance(source.query, GroupedRelation) \
             else self._joined_stream(source)
         return changes.flat_map(_filtered_change(condition, converters)).name("Calc")
+
+    def _stream_changes(self, table: CatalogTable):
+        """The changes of a changelog stream's table (from_changelog_stream), read once per job."""
+        from pyflink_compat.table.sql.bridge import changes_of
+        key = ("changelog-stream", _Identity(table.query), table.name)
+        if key not in self.streams:
+            rows = table.query.rows
+            self.streams[key] = rows.stream.map(changes_of(rows)).name("SourceConversion[%s]" % table.name)
+        return self.streams[key]
 
     def _relation_changes(self, table: CatalogTable):
         """All changes (row kind, values) of an updating relation, its columns as they are: a side of a join."""
@@ -783,7 +796,8 @@ def _is_changelog_source(table: CatalogTable) -> bool:
     Top-N or deduplication, a GROUP BY view."""
     return (_is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.updating)
             or isinstance(table.query, (RankRelation, GroupedRelation, UpdatingView))
-            or (isinstance(table.query, UnionRelation) and table.query.updating))
+            or (isinstance(table.query, UnionRelation) and table.query.updating)
+            or isinstance(table.query, ChangelogStreamRelation))
 
 
 def _filtered_change(condition, converters):

@@ -12,13 +12,17 @@
    an Instant field cast to a TIMESTAMP(3) computed column with a watermark of its own, the declared columns
    only, aliased, in window TVFs (FLOAT and DOUBLE sums of a HOP window, added up per slice as Flink does), an
    over window (Over.partition_by(...).order_by(...).preceding(row_interval(1))) and a Slide window;
-   all back by to_data_stream in the same job.
+   all back by to_data_stream in the same job;
+5. from_changelog_stream of Rows whose RowKinds are +I, -U, +U and -D (the row kinds of Flink's documentation
+   example): a GROUP BY of it as a tableau (a key whose rows were all taken back is deleted, then inserted again),
+   a filter and projection of its changes, a GROUP BY into a print table, and its changes projected back by
+   to_changelog_stream into the DataStream job.
 
 Usage: table_bridge.py BOOTSTRAP LINES_TOPIC OUT_TOPIC
 """
 import sys
 
-from pyflink.common import Row, Types, WatermarkStrategy
+from pyflink.common import Row, RowKind, Types, WatermarkStrategy
 from pyflink.common.time import Instant
 from pyflink.common.serialization import SimpleStringSchema
 from pyflink.datastream import StreamExecutionEnvironment
@@ -115,4 +119,18 @@ readings_table \
     .group_by(col("name"), col("w")) \
     .select(col("name"), col("reading").sum, col("reading").cast(DataTypes.DOUBLE()).sum, col("w").end) \
     .execute().print()
+changelog = env.from_collection(
+    [Row.of_kind(RowKind.INSERT, "Alice", 12), Row.of_kind(RowKind.INSERT, "Bob", 5),
+     Row.of_kind(RowKind.UPDATE_BEFORE, "Alice", 12), Row.of_kind(RowKind.UPDATE_AFTER, "Alice", 100),
+     Row.of_kind(RowKind.DELETE, "Bob", 5), Row.of_kind(RowKind.INSERT, "Carl", 7)],
+    type_info=Types.ROW_NAMED(["name", "score"], [Types.STRING(), Types.INT()]))
+scores = t_env.from_changelog_stream(changelog)
+scores.print_schema()
+t_env.create_temporary_view("scores", scores)
+t_env.execute_sql("SELECT name, SUM(score) AS total FROM scores GROUP BY name").print()
+t_env.execute_sql("SELECT UPPER(name) AS shout, score * 2 AS doubled FROM scores WHERE score > 6").print()
+t_env.execute_sql("CREATE TABLE score_counts (name STRING, n BIGINT) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'score-counts')")
+t_env.execute_sql("INSERT INTO score_counts SELECT name, COUNT(*) FROM scores GROUP BY name").wait()
+t_env.to_changelog_stream(t_env.sql_query("SELECT name, score + 1 AS next_score FROM scores")).print("changes")
 env.execute("table bridge")
