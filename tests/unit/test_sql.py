@@ -1546,3 +1546,32 @@ def test_order_by_a_time_attribute_sorts_a_tables_rows_and_other_orders_fail_as_
             planner.relation_of(dialect.parse(query)[0], tables)
     with pytest.raises(UnsupportedFeatureError, match="ORDER BY a time attribute of an aggregation"):
         planner.relation_of(dialect.parse("SELECT usr, COUNT(*) FROM clicks GROUP BY usr, ts ORDER BY ts")[0], tables)
+
+
+def test_a_batch_sort_applies_the_final_changes_then_emits_the_ranks_asked_for_without_its_own_columns():
+    from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator, ListCollector
+    from pyflink_compat.table.sql.ranking import SortAtEndOfInput
+    out = ListCollector()
+    by_count_then_name = [(lambda values: values[2], True, False), (lambda values: values[0], False, True)]
+    operator = KeyedProcessOperator(SortAtEndOfInput(by_count_then_name, first=2, last=3, width=2), output=out)
+    operator.open()
+    for change in [("+I", ("a", 1, 1)), ("+I", ("b", 5, 5)), ("-U", ("a", 1, 1)), ("+U", ("a", 3, 3)),
+                   ("+I", ("c", 3, 3)), ("+I", ("d", 2, 2)), ("-D", ("d", 2, 2)), ("+I", ("e", 0, 0))]:
+        operator.process_element((), change, None)
+    assert out.records == []                     # nothing before the end of the input
+    operator.end_input()
+    assert [record for record, _ in out.records] == [("+I", ("a", 3)), ("+I", ("c", 3))]
+
+
+def test_a_batch_limit_the_parser_made_a_top_n_is_taken_back_to_a_sort_and_its_ranks():
+    select = dialect.parse("SELECT a FROM t WHERE c > 1 ORDER BY b DESC LIMIT 3 OFFSET 2")[0]
+    original, order, first, last = planner._batch_sort_of(select)
+    assert original.sql() == "SELECT a FROM t WHERE c > 1"
+    assert (order.sql(), first, last) == ("ORDER BY b DESC", 3, 5)
+    grouped = dialect.parse("SELECT k, COUNT(*) AS n FROM t GROUP BY k ORDER BY n DESC LIMIT 2")[0]
+    _, order, first, last = planner._batch_sort_of(grouped)
+    assert (order.sql(), first, last) == ("ORDER BY n DESC", 1, 2)
+    _, order, first, last = planner._batch_sort_of(dialect.parse("SELECT a FROM t LIMIT 4")[0])
+    assert (order, first, last) == (None, 1, 4)
+    plain = dialect.parse("SELECT a FROM t")[0]
+    assert planner._batch_sort_of(plain) == (plain, None, 1, None)

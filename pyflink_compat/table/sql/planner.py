@@ -99,6 +99,9 @@ class JobBuilder:
             return
         if not isinstance(select, exp.Select):
             _refuse("INSERT INTO ... %s" % type(select).__name__.upper())
+        if _batch(self) and select.args.get("order") is not None and select.args.get("limit") is None:
+            _refuse("ORDER BY in an INSERT of a batch job", "queries sort their printed or collected rows; an "
+                                                            "INSERT with ORDER BY ... LIMIT writes the rows it keeps")
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
         if _is_changelog_source(source) and not select.args.get("group"):
@@ -220,6 +223,10 @@ class JobBuilder:
         if isinstance(select, exp.Union):
             columns = query_columns(select, self.tables)
             return self._union_changes(select, [column.type for column in columns]), columns
+        if _batch(self):
+            select, order, first, last = _batch_sort_of(select)
+            if order is not None or last is not None:
+                return self._sorted_at_end(select, order, first, last)
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
         if _is_changelog_source(source) and not select.args.get("group"):
@@ -563,6 +570,57 @@ class JobBuilder:
             self.streams[key] = self._source_stream(source).flat_map(calc, output_type=_row_type(view)) \
                 .name("Calc[%s]" % view.name)
         return self.streams[key]
+
+    def _sorted_at_end(self, select, order, first: int, last: Optional[int]):
+        """A batch query's final rows sorted by its ORDER BY (``order``, or None), ranks ``first`` to ``last`` of
+        them (LIMIT / OFFSET), once its bounded input has ended, as Flink's batch Sort / SortLimit. The sort keys of
+        a query without GROUP BY are computed from its input (hidden columns of the result); those of a GROUP BY
+        are its result's columns (by name, alias or position) or an aggregate it selects."""
+        from pyflink_compat.table.sql import ranking
+        unsorted = select.copy()
+        for clause in ("order", "limit", "offset"):
+            unsorted.set(clause, None)
+        keys = [] if order is None else list(order.expressions)
+        grouped = select.args.get("group") is not None
+        hidden = 0
+        if keys and not grouped:
+            aliases = {item.alias: item.this for item in select.expressions if isinstance(item, exp.Alias)}
+            for position, each in enumerate(keys):
+                node = each.this
+                if isinstance(node, exp.Literal) and not node.is_string:
+                    continue
+                if isinstance(node, exp.Column) and not node.table and node.name in aliases:
+                    node = aliases[node.name]
+                unsorted.append("expressions", exp.alias_(node.copy(), exp.to_identifier("$sort%d" % position,
+                                                                                         quoted=True)))
+                keys[position] = each.copy()
+                keys[position].set("this", exp.column(exp.to_identifier("$sort%d" % position, quoted=True)))
+            hidden = len(unsorted.expressions) - len(select.expressions)
+        changes, columns = self.add_query(unsorted)
+        width = len(columns) - hidden
+        output = expressions.Compiler({column.name: (position, column.type)
+                                       for position, column in enumerate(columns)})
+        sort = []
+        for each in keys:
+            node = each.this
+            if isinstance(node, exp.Literal) and not node.is_string and 1 <= int(node.this) <= width:
+                node = exp.column(exp.to_identifier(columns[int(node.this) - 1].name, quoted=True))
+            selected = next((position for position, item in enumerate(select.expressions)
+                             if (item.this if isinstance(item, exp.Alias) else item).sql() == node.sql()), None)
+            if grouped and selected is not None and not isinstance(node, exp.Column):
+                node = exp.column(exp.to_identifier(columns[selected].name, quoted=True))
+            try:
+                function = output.compile(node)[0]
+            except (JavaStyleError, UnsupportedFeatureError):
+                _refuse("ORDER BY %s of a batch GROUP BY query (not a column of its result)" % node.sql(),
+                        "ORDER BY the result's columns, their aliases or positions")
+            descending = bool(each.args.get("desc"))
+            nulls_first = each.args.get("nulls_first")
+            sort.append((function, descending, bool(nulls_first) if nulls_first is not None else not descending))
+        text = "Sort(%s)" % order.sql() if order is not None else "Limit"
+        sorted_changes = changes.key_by(_no_key, binary_keys.key_type_of([])) \
+            .process(ranking.SortAtEndOfInput(sort, first, last, width)).name(text).set_parallelism(1)
+        return sorted_changes, columns[:width]
 
     def _sorted_stream(self, relation: "SortedRelation"):
         from pyflink_compat.table.sql import ranking
@@ -1804,6 +1862,35 @@ def _over_view(name: str, select, source: CatalogTable, compiler, positions) -> 
     if source.watermark is not None and any(column.name == source.watermark[0] for column in columns):
         watermark = source.watermark
     return CatalogTable(name, tuple(columns), {}, watermark, relation)
+
+
+def _batch_sort_of(select):
+    """(the query, its ORDER BY or None, first rank, last rank or None) of a batch query: a LIMIT the parser made a
+    Top-N (dialect.limit_as_top_n) is taken back to the query it was, which a batch job sorts at its end."""
+    order = select.args.get("order")
+    first, last = 1, None
+    limit, offset = select.args.get("limit"), select.args.get("offset")
+    if limit is not None and isinstance(limit.expression, exp.Literal):
+        last = int(limit.expression.this)
+    if offset is not None and isinstance(offset.expression, exp.Literal):
+        first = int(offset.expression.this) + 1
+        last = None if last is None else last + first - 1
+    source_clause = select.args.get("from") or select.args.get("from_")
+    inner = source_clause.this.this if source_clause is not None and isinstance(source_clause.this, exp.Subquery) \
+        else None
+    ranked = [item for item in (inner.expressions if isinstance(inner, exp.Select) else [])
+              if isinstance(item, exp.Alias) and item.alias == LIMIT_RANK]
+    where = select.args.get("where")
+    if not ranked or where is None:
+        return select, order, first, last
+    first, last, rest = _rank_limit(where.this, LIMIT_RANK)
+    original = inner.copy()
+    original.set("expressions", [item.copy() for item in select.expressions])
+    window_order = ranked[0].this.args.get("order")
+    constant = window_order is None or all(isinstance(each.this, exp.Literal) for each in window_order.expressions)
+    if rest:
+        return select, order, 1, None            # a filter on the row number of the user's own: not a LIMIT
+    return original, (None if constant else window_order.copy()), first, last
 
 
 def _rank_limit(condition, rank_name: str):

@@ -274,3 +274,38 @@ class ProcessingTimeSort(KeyedProcessFunction):
         rows = self.pending.value()
         self.pending.clear()
         yield from _sorted_rows(rows or [], self.order)
+
+
+class SortAtEndOfInput(KeyedProcessFunction):
+    """ORDER BY / LIMIT in batch mode: a bounded query's final rows, sorted by ``order``, ranks ``first`` to
+    ``last`` of them, once its input has ended (Flink's batch Sort / Limit). Input: changes (row kind, values), applied to the rows kept (an update or a deletion takes its row
+    back); output: an insertion (+I) per row, in order (rows of equal keys in the order they came). One instance."""
+
+    def __init__(self, order, first: int = 1, last: Optional[int] = None, width: Optional[int] = None):
+        self.order = order
+        self.first, self.last = first, last      # the ranks emitted (LIMIT / OFFSET)
+        self.width = width                       # the values emitted: those before the sort's own columns
+
+    def open(self, runtime_context):
+        from pyflink_compat.datastream.state import ValueStateDescriptor
+        self.kept = runtime_context.get_state(ValueStateDescriptor("batch-sort", None))
+
+    def process_element(self, value, ctx):
+        kind, values = value
+        rows = self.kept.value()
+        if rows is None:
+            rows = []
+            ctx.timer_service().register_event_time_timer(_END_OF_INPUT)
+        values = tuple(values)
+        if kind in ("+I", "+U"):
+            rows.append(values)
+        elif values in rows:
+            rows.remove(values)
+        self.kept.update(rows)
+
+    def on_timer(self, timestamp, ctx):
+        rows = self.kept.value() or []
+        self.kept.clear()
+        ranked = _sorted_rows(rows, self.order)[self.first - 1:self.last]
+        for values in ranked:
+            yield "+I", tuple(values[:self.width])

@@ -5,7 +5,8 @@ tableaus, the words of each line with a filter on them, LEFT JOIN UNNEST ... ON 
 NULL word, and SPLIT, CARDINALITY, SPLIT with an empty delimiter (characters) and SPLIT_INDEX; the JSON functions
 over the lines (one of them a JSON object): JSON_VALUE with RETURNING and ON ERROR, JSON_QUERY, JSON_EXISTS,
 IS JSON; aggregates with a FILTER clause in a GROUP BY changelog; the same in batch mode, and an aggregation
-into a print table in batch mode (the final rows only).
+into a print table in batch mode (the final rows only); ORDER BY and LIMIT in batch mode (sorted at the end of the
+input).
 
 Usage: sql_word_count.py BOOTSTRAP LINES_TOPIC
 """
@@ -58,6 +59,12 @@ batch_env.execute_sql(LINES)
 # (the keys in an order both engines give: Flink's batch aggregation may order them by key, pyflink-compat as
 # they first came)
 batch_env.execute_sql(FILTERED % {"key": "CHAR_LENGTH(w) < 2"}).print()
+# sorted at the end of the input: a GROUP BY by its count, then its key, the first three; lines by an expression
+# of a column the query does not show; a LIMIT with an OFFSET
+batch_env.execute_sql("SELECT w, COUNT(*) AS n FROM lines CROSS JOIN UNNEST(SPLIT(line, ' ')) AS t(w) WHERE w <> '' "
+                      "GROUP BY w ORDER BY n DESC, w LIMIT 3").print()
+batch_env.execute_sql("SELECT UPPER(line) AS shout FROM lines ORDER BY CHAR_LENGTH(line) DESC, line").print()
+batch_env.execute_sql("SELECT line FROM lines WHERE line <> '' ORDER BY line LIMIT 2 OFFSET 1").print()
 batch_env.execute_sql("CREATE TABLE totals (n BIGINT, words BIGINT) WITH ('connector' = 'print', "
                       "'print-identifier' = 'batch')")
 batch_env.execute_sql("INSERT INTO totals SELECT COUNT(*), COUNT(DISTINCT w) FROM lines "
