@@ -16,6 +16,7 @@ from sqlglot import exp
 
 from pyflink_compat.datastream.functions import KeyedProcessFunction
 from pyflink_compat.table.sql import aggregates
+from pyflink_compat.table.sql.ranking import keep_until_watermark, take_kept
 
 OVER_PREFIX = "$over"
 
@@ -169,18 +170,12 @@ class OverAggregate(KeyedProcessFunction):
             late = at is None or at <= (self.last_taken.value() or 0)
         if late:
             return                        # dropped, as Flink's over windows do
-        rows = self.pending.get(at)
-        if rows is None:
-            rows = []
-            ctx.timer_service().register_event_time_timer(at)
-        rows.append((values, arguments))
-        self.pending.put(at, rows)
+        keep_until_watermark(self.pending, ctx, at, (values, arguments))
 
     def on_timer(self, timestamp, ctx):
-        rows = self.pending.get(timestamp)
+        rows = take_kept(self.pending, timestamp)
         if rows is None:
             return
-        self.pending.remove(timestamp)
         if self.preceding is not None:
             self.last_taken.update(timestamp)
         yield from self._take(timestamp, rows)

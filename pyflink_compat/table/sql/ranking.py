@@ -210,6 +210,25 @@ def _sorted_rows(rows, order):
     return [row for _, row in sorted(keyed, key=functools.cmp_to_key(compare))]
 
 
+def keep_until_watermark(pending, ctx, at: int, item):
+    """Keep ``item`` in ``pending`` (MapState: time -> items) under its time ``at``, with an event-time timer there
+    when it is the first of that time."""
+    items = pending.get(at)
+    if items is None:
+        items = []
+        ctx.timer_service().register_event_time_timer(at)
+    items.append(item)
+    pending.put(at, items)
+
+
+def take_kept(pending, at: int):
+    """The items kept under time ``at`` (None when there are none), taken out of ``pending``."""
+    items = pending.get(at)
+    if items is not None:
+        pending.remove(at)
+    return items
+
+
 class RowTimeSort(KeyedProcessFunction):
     """ORDER BY an event-time attribute (then ``order``), as Flink's temporal sort: each row is kept until the
     watermark passes its time, then the rows of that time come out sorted by the other keys (in the order they came
@@ -229,18 +248,12 @@ class RowTimeSort(KeyedProcessFunction):
         last = self.last_emitted.value()
         if at is None or (last is not None and at <= last):
             return
-        rows = self.pending.get(at)
-        if rows is None:
-            rows = []
-            ctx.timer_service().register_event_time_timer(at)
-        rows.append(value)
-        self.pending.put(at, rows)
+        keep_until_watermark(self.pending, ctx, at, value)
 
     def on_timer(self, timestamp, ctx):
-        rows = self.pending.get(timestamp)
+        rows = take_kept(self.pending, timestamp)
         if rows is None:
             return
-        self.pending.remove(timestamp)
         self.last_emitted.update(timestamp)
         yield from _sorted_rows(rows, self.order)
 
