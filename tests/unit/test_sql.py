@@ -1575,3 +1575,16 @@ def test_a_batch_limit_the_parser_made_a_top_n_is_taken_back_to_a_sort_and_its_r
     assert (order, first, last) == (None, 1, 4)
     plain = dialect.parse("SELECT a FROM t")[0]
     assert planner._batch_sort_of(plain) == (plain, None, 1, None)
+
+
+def test_a_batch_job_windows_a_tables_one_timestamp_column_with_a_watermark_no_row_passes():
+    tables = {"one": _table("CREATE TABLE one (id INT, ts TIMESTAMP(3)) WITH ('connector' = 'kafka')"),
+              "two": _table("CREATE TABLE two (a TIMESTAMP(3), b TIMESTAMP_LTZ(3)) WITH ('connector' = 'kafka')"),
+              "marked": _table("CREATE TABLE marked (ts TIMESTAMP(3), WATERMARK FOR ts AS ts) "
+                               "WITH ('connector' = 'kafka')"),
+              "none": _table("CREATE TABLE none (x INT) WITH ('connector' = 'kafka')")}
+    timed = planner.batch_time_attributes(tables)
+    assert timed["one"].watermark == ("ts", planner.BATCH_WATERMARK_DELAY_MS)
+    assert tables["one"].watermark is None                     # the catalog's own table is left as it is
+    assert timed["two"].watermark is None and timed["none"].watermark is None     # several, or no, such columns
+    assert timed["marked"].watermark == ("ts", 0)

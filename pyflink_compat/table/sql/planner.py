@@ -65,11 +65,33 @@ def _batch(builder) -> bool:
     return str(builder.options.get("execution.runtime-mode", "STREAMING")).upper() == "BATCH"
 
 
+#: How far a batch job's watermark trails its time column: no window closes before the end of the input
+BATCH_WATERMARK_DELAY_MS = 2 ** 62
+
+
+def batch_time_attributes(tables: Dict[str, CatalogTable]) -> Dict[str, CatalogTable]:
+    """The tables as a batch job reads them: Flink's batch planner windows and orders rows by any TIMESTAMP column,
+    time attribute or not. A source table with no watermark and one TIMESTAMP / TIMESTAMP_LTZ column gets a
+    watermark on it that no row ever passes, so that its windows give their results at the end of the input, as in
+    batch execution (a table with several such columns keeps none)."""
+    timed = {}
+    for name, table in tables.items():
+        stamps = [column.name for column in table.columns
+                  if column.type is not None and column.type.name in ("TIMESTAMP", "TIMESTAMP_LTZ")
+                  and column.type.time_attribute is None]
+        if table.query is None and table.watermark is None and len(stamps) == 1:
+            table = attrs.evolve(table, watermark=(stamps[0], BATCH_WATERMARK_DELAY_MS))
+        timed[name] = table
+    return timed
+
+
 class JobBuilder:
     """The DataStream job of one or more INSERT statements."""
 
     def __init__(self, env, tables: Dict[str, CatalogTable], options: Dict[str, str] = None):
         self.env, self.tables, self.options = env, tables, options or {}
+        if _batch(self):
+            self.tables = batch_time_attributes(tables)
         from pyflink_compat.util import session_zone
         session_zone.tz_of(self.options.get(session_zone.KEY))         # Flink's error for a zone it does not know
         self.streams = {}                         # source table name -> its stream of Rows
@@ -1939,6 +1961,12 @@ def _with_computed_columns(table: CatalogTable):
     return complete
 
 
+def _with_value_at(position: int):
+    def has_value(row) -> bool:
+        return row is not None and row[position] is not None
+    return has_value
+
+
 def _no_key(row):
     return ()
 
@@ -2185,12 +2213,16 @@ class _Grouping:
             return rows.flat_map(keyed_input).name("Calc").key_by(_group_key, key_type) \
                 .process(aggregates.GroupAggregate(names, self.output(column_types), final_only=_batch(builder))) \
                 .name("GroupAggregate")
+        timeless = _batch(builder) and not self.window.processing
+        if timeless:              # Flink's batch windows leave out a row without a time (a stream's go to 1970)
+            rows = rows.filter(_with_value_at(self.source.column_names.index(self.window.column))).name("Calc")
         if self.window.kind != "SESSION" and window_input.mergeable(names):
             # each row's contribution as a partial accumulator; where the batch form applies, a batch's rows of
             # one key and pane are summed up before the exchange
             slice_of = self._slice_of(names)
-            partials = window_input.WindowPartials(condition, key_functions, argument_functions, names,
-                                                   None if slice_of else self._batch_form(builder, names), slice_of)
+            partials = window_input.WindowPartials(
+                condition, key_functions, argument_functions, names,
+                None if slice_of or timeless else self._batch_form(builder, names), slice_of)
             return rows.flat_map(partials).name("Calc").key_by(_group_key, key_type).window(self.window.assigner()) \
                 .aggregate(aggregates.Accumulate(names, partials=True, sliced=slice_of is not None),
                            aggregates.WindowAggregate(names, self.output(column_types), self.window.local)) \

@@ -15,7 +15,9 @@
 4. ORDER BY a time attribute without LIMIT, at parallelism 2 (the sort, and a print sink after it, run as one
    subtask): the clicks in event time (that record sorted into its place), by a second key where times are equal,
    through an output column's name with a WHERE into print, and in processing time (the order they came); ORDER BY
-   other columns fails as on Flink.
+   other columns fails as on Flink;
+5. batch mode: windows (a TUMBLE table function, a GROUP BY TUMBLE per customer) over the orders' TIMESTAMP column,
+   which is no time attribute, sorted.
 
 Usage: sql_statement_sets.py BOOTSTRAP ORDERS_TOPIC ORDERS_OUT_TOPIC CLICKS_TOPIC WINDOWS_OUT_TOPIC
 """
@@ -131,3 +133,15 @@ for query in ("SELECT usr FROM clicks ORDER BY ts DESC", "SELECT usr FROM clicks
         t_env.execute_sql(query)
     except Exception as e:
         print("refused:", str(e).splitlines()[0])
+
+batch_env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
+batch_env.get_config().set("parallelism.default", "1")
+batch_env.execute_sql("""
+    CREATE TABLE orders (id INT, customer STRING, amount DOUBLE, ts TIMESTAMP(3)) WITH (
+        'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', 'format' = 'json',
+        'json.ignore-parse-errors' = 'true')""" % (input_topic, brokers))
+batch_env.execute_sql("""SELECT window_start, COUNT(*) AS n, SUM(amount) AS total FROM TABLE(TUMBLE(TABLE orders,
+    DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end ORDER BY window_start""").print()
+batch_env.execute_sql("""SELECT TUMBLE_START(ts, INTERVAL '5' SECOND) AS ws, customer, COUNT(*) AS n FROM orders
+    WHERE ts IS NOT NULL GROUP BY TUMBLE(ts, INTERVAL '5' SECOND), customer ORDER BY ws, customer""").print()
