@@ -284,7 +284,8 @@ CASES = [
     # Flink SQL, three statement sets in one table environment: projections and filters of a Kafka JSON table
     # into print and Kafka (a malformed message, numbers as strings, TIMESTAMP text); GROUP BY changelogs, a view
     # and a subquery; TUMBLE / HOP / SESSION windows over a computed rowtime with WATERMARK FOR, into print and
-    # Kafka; ORDER BY a time attribute; batch-mode windows over a TIMESTAMP column that is no time attribute
+    # Kafka; ORDER BY a time attribute; batch-mode windows over a TIMESTAMP column that is no time attribute and
+    # ROW_NUMBER() / RANK() of every row
     Case(name="sql-statement-sets", job="sql_statement_sets.py",
          args=["{bootstrap}", "{orders}", "{out}", "{clicks}", "{windows}"],
          inputs={"orders": Input(records={0: [
@@ -304,7 +305,7 @@ CASES = [
              '{"usr":"ann","url":"/late","at":"2024-01-02T03:04:05.000"}',
              '{"usr":"bob","url":"/e","at":"2024-01-02T03:04:27.250"}']})},
          outputs={"out": Output(count=3), "windows": Output(count=5, compare="multiset")},
-         prints=Prints(count=91, order="per-identifier")),
+         prints=Prints(count=119, order="per-identifier")),
     # Flink SQL with message keys: a raw key read into a column (EXCEPT_KEY), a two-column JSON key written over
     # two partitions, GROUP BY into upsert-kafka (a NULL key dropped by the NOT NULL enforcer); TableResult.print()
     # of DDL, INSERT jobs and queries (tableau with -U / +U, "Empty set"), collect() with row kinds; an upsert-kafka

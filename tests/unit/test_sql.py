@@ -1588,3 +1588,18 @@ def test_a_batch_job_windows_a_tables_one_timestamp_column_with_a_watermark_no_r
     assert tables["one"].watermark is None                     # the catalog's own table is left as it is
     assert timed["two"].watermark is None and timed["none"].watermark is None     # several, or no, such columns
     assert timed["marked"].watermark == ("ts", 0)
+
+
+@pytest.mark.parametrize("function, numbers", [("ROW_NUMBER", [1, 2, 3, 1]), ("RANK", [1, 1, 3, 1]),
+                                               ("DENSE_RANK", [1, 1, 2, 1])])
+def test_a_batch_numbering_sorts_by_partition_then_order_and_numbers_ties_as_flink(function, numbers):
+    from pyflink_compat.runtime.keyed.operators import KeyedProcessOperator, ListCollector
+    from pyflink_compat.table.sql.ranking import NumberAtEndOfInput
+    out = ListCollector()
+    operator = KeyedProcessOperator(NumberAtEndOfInput(function, (True,), (False,), 1), output=out)
+    operator.open()
+    for partition, amount, name in [("b", 1, "x"), ("a", 7, "p"), ("a", 5, "q"), ("a", 7, "r")]:
+        operator.process_element((), ((partition,), ((amount,), (name,))), None)
+    operator.end_input()
+    assert [record for record, _ in out.records] == [
+        ("+I", (name, number)) for name, number in zip(["p", "r", "q", "x"], numbers)]

@@ -249,6 +249,9 @@ class JobBuilder:
             select, order, first, last = _batch_sort_of(select)
             if order is not None or last is not None:
                 return self._sorted_at_end(select, order, first, last)
+            numbered = _numbering_items(select)
+            if numbered:
+                return self._numbered_at_end(select, numbered)
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
         if _is_changelog_source(source) and not select.args.get("group"):
@@ -643,6 +646,25 @@ class JobBuilder:
         sorted_changes = changes.key_by(_no_key, binary_keys.key_type_of([])) \
             .process(ranking.SortAtEndOfInput(sort, first, last, width)).name(text).set_parallelism(1)
         return sorted_changes, columns[:width]
+
+    def _numbered_at_end(self, select, numbered):
+        """A batch query selecting ROW_NUMBER(), RANK() or DENSE_RANK() OVER (...) (no filter on it): every row with
+        its number, at the end of the bounded input."""
+        from pyflink_compat.table.sql import ranking
+        if len(numbered) > 1 or select.args.get("group") is not None:
+            _refuse("Several OVER windows, or one over a GROUP BY, in a batch query")
+        position = numbered[0]
+        window = select.expressions[position].this
+        source = relation_of(select, self.tables)
+        relation, columns = _numbered_relation(select, source, compiler_of(source), position, None)
+        ordered = relation.order
+        function = type(window.this).__name__.upper().replace("ROWNUMBER", "ROW_NUMBER") \
+            .replace("DENSERANK", "DENSE_RANK")
+        operator = ranking.NumberAtEndOfInput(function, tuple(desc for _, desc, _ in ordered),
+                                              tuple(first for _, _, first in ordered), position)
+        numbered_changes = self._source_stream(source).flat_map(relation.keyed_rows(False)).name("Calc") \
+            .key_by(_no_key, binary_keys.key_type_of([])).process(operator).name("OverAggregate").set_parallelism(1)
+        return numbered_changes, columns
 
     def _sorted_stream(self, relation: "SortedRelation"):
         from pyflink_compat.table.sql import ranking
@@ -1739,6 +1761,39 @@ class RankRelation:
         return keyed
 
 
+def sort_keys(ordered, compiler) -> list:
+    """(function of the row values, descending, NULL first) of each ORDER BY item: Flink SQL sorts NULL as the least
+    value unless told (the Table API's order_by says NULLS LAST)."""
+    keys = []
+    for each in ordered:
+        descending = bool(each.args.get("desc"))
+        nulls_first = each.args.get("nulls_first")
+        keys.append((compiler.compile(each.this)[0], descending,
+                     bool(nulls_first) if nulls_first is not None else not descending))
+    return keys
+
+
+def _numbered_relation(select, source: CatalogTable, compiler, position: int, time_order: Optional[str]):
+    """(the RankRelation, the columns) of a query selecting ROW_NUMBER() (or RANK(), DENSE_RANK()) OVER (...) at
+    ``position`` of its items, over ``source``."""
+    alias = select.expressions[position]
+    window = alias.this
+    order = window.args.get("order")
+    if order is None or not order.expressions:
+        raise expressions.validation_error("Over Agg: The window rank function requires order by clause with "
+                                           "non-constant fields. please re-check the over window statement.")
+    partition = [compiler.compile(node) for node in window.args.get("partition_by") or []]
+    ordered = sort_keys(order.expressions, compiler)
+    others = [item for index, item in enumerate(select.expressions) if index != position]
+    projections = _projections(exp.Select(expressions=others), source, compiler)
+    columns = [Column(column_name, column_type) for column_name, (_, column_type) in projections]
+    columns.insert(position, Column(alias.alias, SqlType("BIGINT", nullable=False)))
+    relation = RankRelation(source, _condition(select, compiler), [function for _, (function, _) in projections],
+                            [function for function, _ in partition], ordered, alias.alias, position, time_order,
+                            binary_keys.key_type_of([key_type for _, key_type in partition]))
+    return relation, columns
+
+
 def _rank_view(name: str, select, source: CatalogTable, compiler, ranked) -> CatalogTable:
     from pyflink_compat.table.sql import aggregates
     if len(ranked) > 1:
@@ -1756,32 +1811,14 @@ def _rank_view(name: str, select, source: CatalogTable, compiler, ranked) -> Cat
     if window.args.get("spec") is not None:
         _refuse("ROW_NUMBER() OVER (... ROWS/RANGE ...)")
     order = window.args.get("order")
-    if order is None or not order.expressions:
-        raise expressions.validation_error("Over Agg: The window rank function requires order by clause with "
-                                           "non-constant fields. please re-check the over window statement.")
-    partition_nodes = window.args.get("partition_by") or []
-    partition = [compiler.compile(node) for node in partition_nodes]
-    # (sort key, descending, NULL first): Flink SQL sorts NULL as the least value, the Table API as the greatest
-    ordered = []
-    for each in order.expressions:
-        descending = bool(each.args.get("desc"))
-        nulls_first = each.args.get("nulls_first")
-        ordered.append((compiler.compile(each.this)[0], descending,
-                        bool(nulls_first) if nulls_first is not None else not descending))
     time_order = None
-    first = order.expressions[0].this
+    first = order.expressions[0].this if order is not None and order.expressions else None
     if isinstance(first, exp.Column):
         if aggregates.is_proctime(source, first.name):
             time_order = "proctime"
         elif source.watermark is not None and source.watermark[0] == first.name:
             time_order = "rowtime"
-    others = [item for index, item in enumerate(select.expressions) if index != position]
-    projections = _projections(exp.Select(expressions=others), source, compiler)
-    columns = [Column(column_name, column_type) for column_name, (_, column_type) in projections]
-    columns.insert(position, Column(alias.alias, SqlType("BIGINT", nullable=False)))
-    relation = RankRelation(source, _condition(select, compiler), [function for _, (function, _) in projections],
-                            [function for function, _ in partition], ordered, alias.alias, position, time_order,
-                            binary_keys.key_type_of([key_type for _, key_type in partition]))
+    relation, columns = _numbered_relation(select, source, compiler, position, time_order)
     relation.insert_only = all(isinstance(each.this, exp.Literal) for each in order.expressions)
     return CatalogTable(name, tuple(columns), {}, None, relation)
 
@@ -1884,6 +1921,14 @@ def _over_view(name: str, select, source: CatalogTable, compiler, positions) -> 
     if source.watermark is not None and any(column.name == source.watermark[0] for column in columns):
         watermark = source.watermark
     return CatalogTable(name, tuple(columns), {}, watermark, relation)
+
+
+def _numbering_items(select) -> list:
+    """Positions of a query's ROW_NUMBER() / RANK() / DENSE_RANK() OVER (...) items."""
+    from pyflink_compat.table.sql.over import RANKINGS
+    return [position for position, item in enumerate(select.expressions)
+            if isinstance(item, exp.Alias) and isinstance(item.this, exp.Window)
+            and isinstance(item.this.this, (exp.RowNumber,) + RANKINGS)]
 
 
 def _batch_sort_of(select):

@@ -322,3 +322,46 @@ class SortAtEndOfInput(KeyedProcessFunction):
         ranked = _sorted_rows(rows, self.order)[self.first - 1:self.last]
         for values in ranked:
             yield "+I", tuple(values[:self.width])
+
+
+class NumberAtEndOfInput(KeyedProcessFunction):
+    """ROW_NUMBER(), RANK() or DENSE_RANK() OVER (PARTITION BY ... ORDER BY ...) in batch mode, without a filter
+    on it: every row of a bounded input with its number, once the input has ended, as Flink's batch OverAggregate
+    gives them (sorted by the partition keys, then the order). Input: (partition key, (sort key, row values));
+    output: insertions (+I) of the values with the number put in at ``position``. One instance."""
+
+    def __init__(self, function: str, descending: Tuple[bool, ...], nulls_first: Tuple[bool, ...], position: int):
+        self.function, self.descending, self.nulls_first = function, descending, nulls_first
+        self.position = position
+
+    def open(self, runtime_context):
+        from pyflink_compat.datastream.state import ValueStateDescriptor
+        self.kept = runtime_context.get_state(ValueStateDescriptor("batch-numbering", None))
+
+    def process_element(self, value, ctx):
+        rows = self.kept.value()
+        if rows is None:
+            rows = []
+            ctx.timer_service().register_event_time_timer(_END_OF_INPUT)
+        partition, (sort_key, values) = value
+        rows.append((tuple(partition), tuple(sort_key), tuple(values)))
+        self.kept.update(rows)
+
+    def on_timer(self, timestamp, ctx):
+        rows = self.kept.value() or []
+        self.kept.clear()
+
+        def compare(a, b):
+            by_partition = compare_sort_keys(a[0], b[0], (False,) * len(a[0]))
+            return by_partition or compare_sort_keys(a[1], b[1], self.descending, self.nulls_first)
+        previous, number, rank = None, 0, 0
+        for partition, sort_key, values in sorted(rows, key=functools.cmp_to_key(compare)):
+            if previous is None or previous[0] != partition:
+                number, rank, dense = 0, 0, 0
+            number += 1
+            if previous is None or previous[0] != partition or previous[1] != sort_key:
+                rank, dense = number, dense + 1
+            previous = (partition, sort_key)
+            numbered = list(values)
+            numbered.insert(self.position, {"ROW_NUMBER": number, "RANK": rank, "DENSE_RANK": dense}[self.function])
+            yield "+I", tuple(numbered)

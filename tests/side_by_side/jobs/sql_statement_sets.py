@@ -17,7 +17,8 @@
    through an output column's name with a WHERE into print, and in processing time (the order they came); ORDER BY
    other columns fails as on Flink;
 5. batch mode: windows (a TUMBLE table function, a GROUP BY TUMBLE per customer) over the orders' TIMESTAMP column,
-   which is no time attribute, sorted.
+   which is no time attribute, sorted; ROW_NUMBER() and RANK() OVER (...) of every order (NULL keys and amounts
+   among them).
 
 Usage: sql_statement_sets.py BOOTSTRAP ORDERS_TOPIC ORDERS_OUT_TOPIC CLICKS_TOPIC WINDOWS_OUT_TOPIC
 """
@@ -145,3 +146,6 @@ batch_env.execute_sql("""SELECT window_start, COUNT(*) AS n, SUM(amount) AS tota
     DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end ORDER BY window_start""").print()
 batch_env.execute_sql("""SELECT TUMBLE_START(ts, INTERVAL '5' SECOND) AS ws, customer, COUNT(*) AS n FROM orders
     WHERE ts IS NOT NULL GROUP BY TUMBLE(ts, INTERVAL '5' SECOND), customer ORDER BY ws, customer""").print()
+batch_env.execute_sql("""SELECT id, customer, amount, ROW_NUMBER() OVER (PARTITION BY customer ORDER BY amount DESC)
+    AS rn FROM orders""").print()
+batch_env.execute_sql("SELECT customer, RANK() OVER (ORDER BY customer) AS r, id FROM orders").print()
