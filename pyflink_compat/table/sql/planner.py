@@ -121,9 +121,11 @@ class JobBuilder:
             return
         if not isinstance(select, exp.Select):
             _refuse("INSERT INTO ... %s" % type(select).__name__.upper())
-        if _batch(self) and select.args.get("order") is not None and select.args.get("limit") is None:
-            _refuse("ORDER BY in an INSERT of a batch job", "queries sort their printed or collected rows; an "
-                                                            "INSERT with ORDER BY ... LIMIT writes the rows it keeps")
+        if _batch(self):
+            query, order, _, last = _batch_sort_of(select)
+            if order is not None or last is not None or _numbering_items(query):
+                self._insert_at_end(select, target)
+                return
         source = relation_of(select, self.tables)
         compiler = compiler_of(source)
         if _is_changelog_source(source) and not select.args.get("group"):
@@ -165,6 +167,15 @@ class JobBuilder:
                             lambda: self._source_stream(source).flat_map(calc, output_type=_row_type(target))
                             .name("Calc"))
         self._sink(rows, target)
+
+    def _insert_at_end(self, select, target: CatalogTable):
+        """A batch INSERT of a query that sorts, limits or numbers its rows at the end of the input: the query's rows
+        (add_query), cast to the sink's columns, in their order."""
+        changes, columns = self.add_query(select)
+        _check_columns([(column.name, column.type) for column in columns], target)
+        converters = [expressions.cast_to((_field(position), column.type), sink_column.type)
+                      for position, (column, sink_column) in enumerate(zip(columns, target.columns))]
+        self._sink_changes(changes.map(_projected_change(converters)).name("Calc"), target)
 
     def _shared(self, key, build):
         """The stream of one query planned once for all the inserts of a job that write it (a statement set
@@ -654,6 +665,10 @@ class JobBuilder:
         if len(numbered) > 1 or select.args.get("group") is not None:
             _refuse("Several OVER windows, or one over a GROUP BY, in a batch query")
         position = numbered[0]
+        if not isinstance(select.expressions[position], exp.Alias):           # named as Flink names it
+            select = select.copy()
+            item = select.expressions[position]
+            item.replace(exp.alias_(item.copy(), exp.to_identifier("EXPR$%d" % position, quoted=True)))
         window = select.expressions[position].this
         source = relation_of(select, self.tables)
         relation, columns = _numbered_relation(select, source, compiler_of(source), position, None)
@@ -1926,9 +1941,10 @@ def _over_view(name: str, select, source: CatalogTable, compiler, positions) -> 
 def _numbering_items(select) -> list:
     """Positions of a query's ROW_NUMBER() / RANK() / DENSE_RANK() OVER (...) items."""
     from pyflink_compat.table.sql.over import RANKINGS
+    def window_of(item):
+        return item.this if isinstance(item, exp.Alias) else item
     return [position for position, item in enumerate(select.expressions)
-            if isinstance(item, exp.Alias) and isinstance(item.this, exp.Window)
-            and isinstance(item.this.this, (exp.RowNumber,) + RANKINGS)]
+            if isinstance(window_of(item), exp.Window) and isinstance(window_of(item).this, (exp.RowNumber,) + RANKINGS)]
 
 
 def _batch_sort_of(select):

@@ -6,7 +6,7 @@ NULL word, and SPLIT, CARDINALITY, SPLIT with an empty delimiter (characters) an
 over the lines (one of them a JSON object): JSON_VALUE with RETURNING and ON ERROR, JSON_QUERY, JSON_EXISTS,
 IS JSON; aggregates with a FILTER clause in a GROUP BY changelog; the same in batch mode, and an aggregation
 into a print table in batch mode (the final rows only); ORDER BY and LIMIT in batch mode (sorted at the end of the
-input).
+input), in a query and in an INSERT of numbered rows.
 
 Usage: sql_word_count.py BOOTSTRAP LINES_TOPIC
 """
@@ -65,6 +65,11 @@ batch_env.execute_sql("SELECT w, COUNT(*) AS n FROM lines CROSS JOIN UNNEST(SPLI
                       "GROUP BY w ORDER BY n DESC, w LIMIT 3").print()
 batch_env.execute_sql("SELECT UPPER(line) AS shout FROM lines ORDER BY CHAR_LENGTH(line) DESC, line").print()
 batch_env.execute_sql("SELECT line FROM lines WHERE line <> '' ORDER BY line LIMIT 2 OFFSET 1").print()
+# an INSERT of numbered rows, sorted and limited, into a print table
+batch_env.execute_sql("CREATE TABLE longest (line STRING, n BIGINT) WITH ('connector' = 'print', "
+                      "'print-identifier' = 'longest')")
+batch_env.execute_sql("INSERT INTO longest SELECT line, ROW_NUMBER() OVER (ORDER BY CHAR_LENGTH(line) DESC, line) "
+                      "FROM lines ORDER BY line LIMIT 3").wait()
 batch_env.execute_sql("CREATE TABLE totals (n BIGINT, words BIGINT) WITH ('connector' = 'print', "
                       "'print-identifier' = 'batch')")
 batch_env.execute_sql("INSERT INTO totals SELECT COUNT(*), COUNT(DISTINCT w) FROM lines "
