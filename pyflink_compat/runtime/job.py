@@ -350,8 +350,7 @@ class JobRun:
 
     def _records_to_read(self) -> Optional[int]:
         """What the running queries' sources read in all; None when one of them is not a bounded Kafka source."""
-        counts = [plan.records_to_read for plan, _ in self._queries]
-        return None if None in counts else sum(counts)
+        return translate.total_records([plan.records_to_read for plan, _ in self._queries])
 
     def _watch_queries(self) -> Optional[dict]:
         """Poll the running queries until all are done (or the job is cancelled), or a savepoint is asked for

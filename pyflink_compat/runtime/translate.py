@@ -73,8 +73,12 @@ class PlannedQuery:
     @property
     def records_to_read(self) -> Optional[int]:
         """What its sources read in all when every one is a bounded Kafka source, else None."""
-        counts = [source.records_to_read for source in self.sources]
-        return None if None in counts else sum(counts)
+        return total_records([source.records_to_read for source in self.sources])
+
+
+def total_records(counts) -> Optional[int]:
+    """The sum of record counts, None when one of them is not known."""
+    return None if None in counts else sum(counts)
 
     def source_ends(self, progress) -> list:
         """(source, end offset of the last completed micro-batch or None) for each source."""

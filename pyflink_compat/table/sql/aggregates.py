@@ -4,6 +4,7 @@ from typing import Optional, Tuple
 
 from sqlglot import exp
 
+from pyflink_compat.common.constants import MAX_LONG_VALUE as _END_OF_INPUT   # the watermark at the end of input
 from pyflink_compat.datastream.functions import AggregateFunction, KeyedProcessFunction, ProcessWindowFunction
 from pyflink_compat.datastream.window import (EventTimeTrigger, ProcessingTimeTrigger, TimeWindow, TimeWindowSerializer,
                                               WindowAssigner)
@@ -145,7 +146,6 @@ def _result(name: str, accumulator):
     return total / count
 
 
-_END_OF_INPUT = 2 ** 63 - 1            # Long.MAX_VALUE: the watermark at the end of a bounded input
 
 
 class GroupOutput:

@@ -650,9 +650,7 @@ class JobBuilder:
             except (JavaStyleError, UnsupportedFeatureError):
                 _refuse("ORDER BY %s of a batch GROUP BY query (not a column of its result)" % node.sql(),
                         "ORDER BY the result's columns, their aliases or positions")
-            descending = bool(each.args.get("desc"))
-            nulls_first = each.args.get("nulls_first")
-            sort.append((function, descending, bool(nulls_first) if nulls_first is not None else not descending))
+            sort.append(_sort_key(each, function))
         text = "Sort(%s)" % order.sql() if order is not None else "Limit"
         sorted_changes = changes.key_by(_no_key, binary_keys.key_type_of([])) \
             .process(ranking.SortAtEndOfInput(sort, first, last, width)).name(text).set_parallelism(1)
@@ -673,8 +671,7 @@ class JobBuilder:
         source = relation_of(select, self.tables)
         relation, columns = _numbered_relation(select, source, compiler_of(source), position, None)
         ordered = relation.order
-        function = type(window.this).__name__.upper().replace("ROWNUMBER", "ROW_NUMBER") \
-            .replace("DENSERANK", "DENSE_RANK")
+        function = {exp.RowNumber: "ROW_NUMBER", exp.Rank: "RANK", exp.DenseRank: "DENSE_RANK"}[type(window.this)]
         operator = ranking.NumberAtEndOfInput(function, tuple(desc for _, desc, _ in ordered),
                                               tuple(first for _, _, first in ordered), position)
         numbered_changes = self._source_stream(source).flat_map(relation.keyed_rows(False)).name("Calc") \
@@ -1110,12 +1107,7 @@ def _sorted(table: CatalogTable, select) -> CatalogTable:
         _refuse("ORDER BY a time attribute of an aggregation, a join or an UNNEST",
                 "ORDER BY a time attribute of a table's or a view's rows runs")
     compiler = compiler_of(table)
-    rest = []
-    for each in order[1:]:
-        descending = bool(each.args.get("desc"))
-        nulls_first = each.args.get("nulls_first")
-        rest.append((compiler.compile(target(each.this))[0], descending,
-                     bool(nulls_first) if nulls_first is not None else not descending))
+    rest = [_sort_key(each, compiler.compile(target(each.this))[0]) for each in order[1:]]
     return attrs.evolve(table, query=SortedRelation(table, time_order, rest, select.args["order"].sql()))
 
 
@@ -1776,16 +1768,12 @@ class RankRelation:
         return keyed
 
 
-def sort_keys(ordered, compiler) -> list:
-    """(function of the row values, descending, NULL first) of each ORDER BY item: Flink SQL sorts NULL as the least
-    value unless told (the Table API's order_by says NULLS LAST)."""
-    keys = []
-    for each in ordered:
-        descending = bool(each.args.get("desc"))
-        nulls_first = each.args.get("nulls_first")
-        keys.append((compiler.compile(each.this)[0], descending,
-                     bool(nulls_first) if nulls_first is not None else not descending))
-    return keys
+def _sort_key(ordered: exp.Ordered, function) -> tuple:
+    """(function of the row values, descending, NULL first) of an ORDER BY item whose value ``function`` gives: Flink
+    SQL sorts NULL as the least value unless told (the Table API's order_by says NULLS LAST)."""
+    descending = bool(ordered.args.get("desc"))
+    nulls_first = ordered.args.get("nulls_first")
+    return function, descending, bool(nulls_first) if nulls_first is not None else not descending
 
 
 def _numbered_relation(select, source: CatalogTable, compiler, position: int, time_order: Optional[str]):
@@ -1798,7 +1786,7 @@ def _numbered_relation(select, source: CatalogTable, compiler, position: int, ti
         raise expressions.validation_error("Over Agg: The window rank function requires order by clause with "
                                            "non-constant fields. please re-check the over window statement.")
     partition = [compiler.compile(node) for node in window.args.get("partition_by") or []]
-    ordered = sort_keys(order.expressions, compiler)
+    ordered = [_sort_key(each, compiler.compile(each.this)[0]) for each in order.expressions]
     others = [item for index, item in enumerate(select.expressions) if index != position]
     projections = _projections(exp.Select(expressions=others), source, compiler)
     columns = [Column(column_name, column_type) for column_name, (_, column_type) in projections]
@@ -1941,10 +1929,9 @@ def _over_view(name: str, select, source: CatalogTable, compiler, positions) -> 
 def _numbering_items(select) -> list:
     """Positions of a query's ROW_NUMBER() / RANK() / DENSE_RANK() OVER (...) items."""
     from pyflink_compat.table.sql.over import RANKINGS
-    def window_of(item):
-        return item.this if isinstance(item, exp.Alias) else item
-    return [position for position, item in enumerate(select.expressions)
-            if isinstance(window_of(item), exp.Window) and isinstance(window_of(item).this, (exp.RowNumber,) + RANKINGS)]
+    windows = [item.this if isinstance(item, exp.Alias) else item for item in select.expressions]
+    return [position for position, window in enumerate(windows)
+            if isinstance(window, exp.Window) and isinstance(window.this, (exp.RowNumber,) + RANKINGS)]
 
 
 def _batch_sort_of(select):

@@ -5,6 +5,7 @@ as (row kind, values), the row number put in at ``rank_position`` when the query
 import functools
 from typing import Optional, Tuple
 
+from pyflink_compat.common.constants import MAX_LONG_VALUE as _END_OF_INPUT   # the watermark at the end of input
 from pyflink_compat.datastream.functions import KeyedProcessFunction
 
 
@@ -256,9 +257,6 @@ class RowTimeSort(KeyedProcessFunction):
             return
         self.last_emitted.update(timestamp)
         yield from _sorted_rows(rows, self.order)
-
-
-_END_OF_INPUT = 2 ** 63 - 1            # Long.MAX_VALUE: the watermark at the end of a bounded input
 
 
 class ProcessingTimeSort(KeyedProcessFunction):
