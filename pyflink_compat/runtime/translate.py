@@ -75,11 +75,6 @@ class PlannedQuery:
         """What its sources read in all when every one is a bounded Kafka source, else None."""
         return total_records([source.records_to_read for source in self.sources])
 
-
-def total_records(counts) -> Optional[int]:
-    """The sum of record counts, None when one of them is not known."""
-    return None if None in counts else sum(counts)
-
     def source_ends(self, progress) -> list:
         """(source, end offset of the last completed micro-batch or None) for each source."""
         reported = (progress or {}).get("sources") or []
@@ -94,6 +89,11 @@ def total_records(counts) -> Optional[int]:
         return bool(progress) and all(
             source.done_offsets is not None and end is not None and offsets_reached(end, source.done_offsets)
             for source, end in self.source_ends(progress))
+
+
+def total_records(counts) -> Optional[int]:
+    """The sum of record counts, None when one of them is not known."""
+    return None if None in counts else sum(counts)
 
 
 def offsets_reached(current: dict, target: dict) -> bool:
