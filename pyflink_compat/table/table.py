@@ -5,6 +5,7 @@ planned, validated and run alike. Columns an operation computes without a name a
 (joins of two tables, over windows, ``order_by``, ``distinct``...) raises ``UnsupportedFeatureError``."""
 from typing import List
 
+import attrs
 from sqlglot import exp
 
 from pyflink_compat import missing
@@ -126,6 +127,8 @@ def _item(field, position: int, generated: str, t_env):
     if isinstance(field, str):
         _unsupported("A Table API field given as a string ('%s')" % field, "use expressions: col('a')")
     node = _bound(field, t_env)
+    if isinstance(node, exp.Column) and node.name == "*" and not node.table:
+        return exp.Star()                               # col('*'): all columns
     if isinstance(node, (exp.Alias, exp.Column, exp.Star)):
         return node
     return _named(node, generated % position)
@@ -477,11 +480,17 @@ def _aggregate(self, func) -> 'AggregatedTable':
     return AggregatedTable((self, [], func), self._t_env)
 
 
+def _flat_aggregate(self, func) -> 'FlatAggregateTable':
+    """A table aggregate function over all rows; ``select`` reads the rows it emits."""
+    return FlatAggregateTable((self, [], func), self._t_env)
+
+
 Table.aggregate = _aggregate
+Table.flat_aggregate = _flat_aggregate
 
 for _name in ("minus", "minus_all",
               "union", "intersect", "intersect_all",
-              "flat_aggregate", "get_schema", "get_resolved_schema",
+              "get_schema", "get_resolved_schema",
               "to_changelog", "from_changelog"):
     if hasattr(_StandIns.Table, _name):
         setattr(Table, _name, getattr(_StandIns.Table, _name))
@@ -572,7 +581,63 @@ class GroupedTable(object):
         return AggregatedTable((self._table, self._keys, func), self._t_env)
 
 
-GroupedTable.flat_aggregate = _StandIns.GroupedTable.flat_aggregate
+    def flat_aggregate(self, func) -> 'FlatAggregateTable':
+        """A table aggregate function per key (``udtaf(...)(col('v')).alias('x', 'y')``, or the function alone,
+        given the whole row); ``select`` then reads the keys and the rows it emits."""
+        return FlatAggregateTable((self._table, self._keys, func), self._t_env)
+
+
+class FlatAggregateTable(object):
+    """The result of ``flat_aggregate``: the grouping keys, then the fields of each row the table aggregate
+    function emits (named by the alias, else as its result type names them; a scalar result ``f0``). Its rows
+    are a changelog: a key's rows of before are taken back (-D) when it emits new ones."""
+
+    def __init__(self, java_table, t_env):
+        self._table, self._keys, self._func = java_table
+        self._t_env = t_env
+
+    def select(self, *fields: Expression) -> 'Table':
+        from pyflink_compat.table.sql.catalog import CatalogTable, Column, row_fields, sql_type_of
+        from pyflink_compat.table.sql.planner import TableAggregateRelation, relation_of
+        from pyflink_compat.table.udf import UserDefinedAggregateFunctionWrapper
+        table, t_env = self._table, self._t_env
+        func = self._func
+        if isinstance(func, UserDefinedAggregateFunctionWrapper):
+            func = table._function_call(func)           # the function alone takes the whole row
+        node = _bound(func, t_env) if isinstance(func, Expression) else None
+        names = getattr(func, "_names", None)
+        if isinstance(node, exp.Alias):
+            names, node = (node.alias,), node.this
+        function = node.args.get("function") if isinstance(node, exp.Anonymous) else None
+        if not getattr(function, "_is_table_aggregate", False):
+            raise _validation_error("A flatAggregate only accepts an expression which defines a table aggregate "
+                                    "function that might be followed by some alias.")
+        columns = {column.name: column for column in table._columns()}
+        _check_fields(self._keys, list(columns), "groupBy")
+        _check_fields([node], list(columns), "select")
+        for key in self._keys:
+            if not isinstance(key, exp.Column):
+                _unsupported("flat_aggregate grouped by an expression ('%s')" % key.sql(),
+                             "add the key as a column first (add_columns), then group by it")
+        result_type = function._result_type
+        results = row_fields(result_type) or [("f0", result_type)]
+        if names is not None and len(names) != len(results):
+            raise _validation_error("List of column aliases must have same degree as table; the returned table of "
+                                    "function '%s' has %d columns, whereas alias list has %d columns"
+                                    % (node.name, len(results), len(names)))
+        grouping = _select_from([key.copy() for key in self._keys] + [_named(node, "$table_aggregate")],
+                                table._select)
+        grouping.set("group", exp.Group(expressions=[key.copy() for key in self._keys]))
+        catalog = t_env._catalog()
+        name = t_env._flat_aggregate_name()
+        catalog[name] = CatalogTable(
+            name, tuple([Column(key.name, attrs.evolve(columns[key.name].type, time_attribute=None))
+                         for key in self._keys]
+                        + [Column(field, sql_type_of(field_type))
+                           for field, (_, field_type) in zip(names or [each for each, _ in results], results)]),
+            {}, None, TableAggregateRelation(grouping, relation_of(grouping, catalog)))
+        aggregated = Table(exp.select("*").from_(exp.to_table(name)), t_env)
+        return aggregated.select(*fields)
 
 
 class AggregatedTable(object):

@@ -9,6 +9,9 @@ from pyflink_compat.common.configuration import Configuration
 from pyflink_compat.util import session_zone
 
 VALUES_TABLE_PREFIX = "ValuesRows$"    # the tables of VALUES clauses (table_environment._register_values)
+FLAT_AGGREGATE_PREFIX = "FlatAggregate$"   # the tables of Table API flat_aggregates (table.FlatAggregateTable)
+# tables of the planner's own, which no listing shows
+_HIDDEN_PREFIXES = (VALUES_TABLE_PREFIX, FLAT_AGGREGATE_PREFIX)
 from pyflink_compat.table.environment_settings import EnvironmentSettings
 from pyflink_compat.table.table_config import TableConfig
 
@@ -317,11 +320,11 @@ class TableEnvironment(_StandIns.TableEnvironment):
                 raise validation_error("%s does not exist." % what)
 
     def list_tables(self):
-        return sorted(name for name in self._catalog() if not name.startswith(VALUES_TABLE_PREFIX))
+        return sorted(name for name in self._catalog() if not name.startswith(_HIDDEN_PREFIXES))
 
     def list_views(self):
         return sorted(name for name, table in self._catalog().items()
-                      if table.query is not None and not name.startswith(VALUES_TABLE_PREFIX))
+                      if table.query is not None and not name.startswith(_HIDDEN_PREFIXES))
 
     def list_temporary_tables(self):
         return [name for name in self.list_tables() if name not in self._permanent_names()]
@@ -457,6 +460,10 @@ class TableEnvironment(_StandIns.TableEnvironment):
                                               "table-api", "name the columns by col('name') in order")
             names.append(node.name)
         return table_of_stream(name, data_stream, names)
+
+    def _flat_aggregate_name(self) -> str:
+        self._flat_aggregate_count = getattr(self, "_flat_aggregate_count", -1) + 1
+        return "%s%d" % (FLAT_AGGREGATE_PREFIX, self._flat_aggregate_count)
 
     def _unnamed(self) -> str:
         """A name for a table that has none (Flink's UnnamedTable$N), under which SQL can read it."""

@@ -1,7 +1,7 @@
 """pyflink.table.udf: Python user-defined scalar and table functions (``udf``, ``udtf``, ``ScalarFunction``,
 ``TableFunction``), as PyFlink's: made by decorator or call, type checks and messages as PyFlink's. A call
 (``f(col('a'))``, or ``f(a)`` in SQL once registered) is a SQL function call node that carries the wrapper, so
-the planner calls the Python function row by row. Aggregate functions (``udaf``, ``udtaf``) are stand-ins."""
+the planner calls the Python function row by row; aggregate functions (``udaf``, ``udtaf``) per group."""
 import abc
 import functools
 import inspect
@@ -119,7 +119,15 @@ class AggregateFunction(ImperativeAggregateFunction):
         pass
 
 
-TableAggregateFunction = _StandIns.TableAggregateFunction
+class TableAggregateFunction(ImperativeAggregateFunction):
+    """A table aggregate function (``flat_aggregate``): ``emit_value`` gives the group's rows from its
+    accumulator (a value that is not a Row is a row of one column)."""
+
+    @abc.abstractmethod
+    def emit_value(self, accumulator):
+        pass
+
+
 AsyncScalarFunction = _StandIns.AsyncScalarFunction
 
 
@@ -264,6 +272,8 @@ class UserDefinedAggregateFunctionWrapper(UserDefinedFunctionWrapper):
         (``argument_types``: the SqlTypes of its arguments; a pandas function gets a FLOAT one as float32)."""
         dtypes = tuple({"FLOAT": "float32", "DOUBLE": "float64"}.get(getattr(each, "name", None))
                        for each in argument_types)
+        if self._is_table_aggregate:
+            return _TableAggregate(self._func, False)
         return _Aggregate(self._func, self._func_type == "pandas", dtypes)
 
 
@@ -311,6 +321,19 @@ class _Aggregate:
             return a + b
         self.function.merge(a, [b])
         return a
+
+
+class _TableAggregate(_Aggregate):
+    """A Python table aggregate function run per group: ``rows`` of its accumulator are what ``emit_value`` gives,
+    each as a list of column values."""
+
+    def rows(self, accumulator) -> list:
+        from pyflink_compat.common.types import Row
+        self._open()
+        rows = []
+        for each in self.function.emit_value(accumulator) or ():
+            rows.append(list(each) if isinstance(each, (Row, tuple)) else [each])
+        return rows
 
 
 class _Invoker:
@@ -397,6 +420,20 @@ def udaf(f=None, input_types=None, result_type=None, accumulator_type=None, dete
     return _create_udaf(f, input_types, result_type, accumulator_type, func_type, deterministic, name)
 
 
-udtaf = _StandIns.udtaf
+def _create_udtaf(f, input_types, result_type, accumulator_type, func_type, deterministic, name):
+    return UserDefinedAggregateFunctionWrapper(f, input_types, result_type, accumulator_type, func_type,
+                                               deterministic, name, is_table_aggregate=True)
+
+
+def udtaf(f=None, input_types=None, result_type=None, accumulator_type=None, deterministic: bool = None,
+          name: str = None, func_type: str = 'general'):
+    """A Python table aggregate function (a TableAggregateFunction), for ``flat_aggregate``."""
+    if func_type != 'general':
+        raise ValueError("The func_type must be 'general', got %s." % func_type)
+    if f is None:
+        return functools.partial(_create_udtaf, input_types=input_types, result_type=result_type,
+                                 accumulator_type=accumulator_type, func_type=func_type,
+                                 deterministic=deterministic, name=name)
+    return _create_udtaf(f, input_types, result_type, accumulator_type, func_type, deterministic, name)
 
 missing.complete(sys.modules[__name__])

@@ -42,18 +42,18 @@ def test_a_package_re_exports_the_same_objects_as_its_modules():
 
 
 def test_a_job_may_subclass_a_stand_in_class_at_import_time():
-    from pyflink.table.udf import TableAggregateFunction
+    from pyflink.table.udf import AsyncScalarFunction
 
-    class Top(TableAggregateFunction):
+    class Lookup(AsyncScalarFunction):
         def __init__(self):
             self.start = 0
 
-        def emit_value(self, accumulator):
-            yield accumulator[0]
+        def first(self, values):
+            return values[0]
 
-    assert list(Top().emit_value([6])) == [6]
+    assert Lookup().first([6]) == 6
     with pytest.raises(UnsupportedFeatureError):
-        TableAggregateFunction()
+        AsyncScalarFunction()
 
 
 def test_the_interactive_shell_is_refused_and_the_version_is_the_mirrored_one():

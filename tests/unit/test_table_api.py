@@ -411,3 +411,107 @@ def test_a_batch_querys_result_is_the_rows_its_changelog_leaves_in_the_order_the
     assert list(batch.changes()) == [("+I", ("a", 2)), ("+I", ("b", [1, 2])), ("+I", ("d", None))]
     assert closed
     assert list(QueryRun(iter(changes), ["k", "v"], [None, None], streaming=True).changes()) == changes
+
+
+def _top_two():
+    from pyflink_compat.common.types import Row
+    from pyflink_compat.table import DataTypes
+    from pyflink_compat.table.udf import TableAggregateFunction, udtaf
+
+    class TopTwo(TableAggregateFunction):
+        def create_accumulator(self):
+            return [None, None]
+
+        def accumulate(self, accumulator, value):
+            if accumulator[0] is None or value > accumulator[0]:
+                accumulator[1], accumulator[0] = accumulator[0], value
+            elif accumulator[1] is None or value > accumulator[1]:
+                accumulator[1] = value
+
+        def emit_value(self, accumulator):
+            for value in accumulator:
+                if value is not None:
+                    yield Row(value, value * 10)
+
+    return udtaf(TopTwo(), result_type="ROW<a BIGINT, b BIGINT>", accumulator_type="ARRAY<BIGINT>")
+
+
+def test_flat_aggregate_columns_and_misuse_as_flinks(table_env, capsys):
+    from pyflink_compat.table import DataTypes
+    from pyflink_compat.table.expressions import col
+    from pyflink_compat.table.udf import udtaf
+    top_two = _top_two()
+    t = table_env.from_path("src")
+    assert _schema(t.group_by(col("line")).flat_aggregate(top_two(col("id"))).select(col("*")), capsys) == \
+        "(\n  `line` STRING,\n  `a` BIGINT,\n  `b` BIGINT\n)\n"
+    assert _schema(t.group_by(col("line")).flat_aggregate(top_two(col("id")).alias("x", "y"))
+                   .select(col("y"), col("x") + 1), capsys) == "(\n  `y` BIGINT,\n  `_c1` BIGINT\n)\n"
+    assert _schema(t.flat_aggregate(top_two(col("id"))).select(col("*")), capsys) == \
+        "(\n  `a` BIGINT,\n  `b` BIGINT\n)\n"
+    # a result that is no ROW is one column, f0; the table aggregate's tables are not listed
+    assert _schema(t.flat_aggregate(udtaf(top_two._func, result_type=DataTypes.BIGINT(),
+                                          accumulator_type=DataTypes.ARRAY(DataTypes.BIGINT()))(col("id"))).select(col("*")), capsys) \
+        == "(\n  `f0` BIGINT\n)\n"
+    assert table_env.list_tables() == ["src"]
+    with pytest.raises(JavaStyleError, match="A flatAggregate only accepts an expression which defines a table "
+                                             "aggregate function that might be followed by some alias."):
+        t.group_by(col("line")).flat_aggregate(col("id").sum).select(col("*"))
+    with pytest.raises(JavaStyleError, match="List of column aliases must have same degree as table; the returned "
+                                             "table of function 'TopTwo' has 2 columns, whereas alias list has 1 "
+                                             "columns"):
+        t.group_by(col("line")).flat_aggregate(top_two(col("id")).alias("x")).select(col("*"))
+    with pytest.raises(JavaStyleError, match=r"Cannot resolve field \[id\], input field list:\[line, a, b\]."):
+        t.group_by(col("line")).flat_aggregate(top_two(col("id"))).select(col("id"))
+    with pytest.raises(ValueError, match="The func_type must be 'general', got pandas."):
+        udtaf(top_two._func, result_type="BIGINT", accumulator_type="ARRAY<BIGINT>", func_type="pandas")
+
+
+def test_a_table_aggregate_takes_back_a_keys_rows_when_it_emits_new_ones():
+    """GroupTableAggregate's changelog per bundle: the rows of before as -D, then the rows of now as +I."""
+    from pyflink_compat.table.sql.aggregates import TableAggregate
+    from pyflink_compat.table.sql.catalog import SqlType
+
+    class Timers:
+        def register_processing_time_timer(self, at):
+            pass
+
+        def register_event_time_timer(self, at):
+            pass
+
+        def current_processing_time(self):
+            return 0
+
+    class Context:
+        def timer_service(self):
+            return Timers()
+
+        def get_current_key(self):
+            return ("k",)
+
+    class State:
+        def __init__(self):
+            self.held = None
+
+        def value(self):
+            return self.held
+
+        def update(self, value):
+            self.held = value
+
+        def clear(self):
+            self.held = None
+
+    class RuntimeContext:
+        def get_state(self, descriptor):
+            return State()
+
+    operator = TableAggregate(_top_two()._aggregate(), [SqlType("STRING"), SqlType("BIGINT"), SqlType("BIGINT")])
+    operator.open(RuntimeContext())
+    context = Context()
+    for bundle, expected in (([3, 1], [("+I", ["k", 3, 30]), ("+I", ["k", 1, 10])]),
+                             ([2], [("-D", ["k", 3, 30]), ("-D", ["k", 1, 10]), ("+I", ["k", 3, 30]),
+                                    ("+I", ["k", 2, 20])])):
+        for value in bundle:
+            operator.process_element((("k",), (value,)), context)
+        assert list(operator.on_timer(0, context)) == expected
+    assert list(operator.on_timer(0, context)) == []        # nothing new since: nothing emitted

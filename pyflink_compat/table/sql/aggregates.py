@@ -10,7 +10,7 @@ from pyflink_compat.datastream.window import (EventTimeTrigger, ProcessingTimeTr
                                               WindowAssigner)
 from pyflink_compat.table.sql import expressions
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, interval_ms
-from pyflink_compat.util.exceptions import UnsupportedFeatureError
+from pyflink_compat.util.exceptions import UnsupportedFeatureError, table_exception
 
 GROUP_WINDOWS = ("TUMBLE", "HOP", "SESSION")
 
@@ -29,9 +29,17 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
         from pyflink_compat.table.sql.catalog import sql_type_of
         compiled = [compiler.compile(each) for each in node.expressions]
         arguments = [function for function, _ in compiled]
+        # the function given alone to aggregate / flat_aggregate takes the whole row, as a Row of its columns
+        row_names = [each.alias_or_name for each in node.expressions] if wrapper._takes_row_as_input else None
 
         def argument_values(values):
-            return tuple(argument(values) for argument in arguments)
+            given = tuple(argument(values) for argument in arguments)
+            if row_names is None:
+                return given
+            from pyflink_compat.common.types import Row
+            row = Row(*given)
+            row.set_field_names(row_names)
+            return (row,)
         return wrapper._aggregate(tuple(argument_type for _, argument_type in compiled)), argument_values, \
             sql_type_of(wrapper._result_type)
     name = _AGGREGATES.get(type(node))
@@ -242,20 +250,72 @@ class GroupAggregate(KeyedProcessFunction):
             accumulators = [_accumulate(name, accumulator, argument)
                             for name, accumulator, argument in zip(self.names, accumulators, arguments)]
             self.state.update(tuple(accumulators))
-            if not self.pending.value():
-                # due at the end of this micro-batch, or at the end of a bounded input, whichever comes first;
-                # at the end of the input in the order the keys came, as Flink's bundle emits them
-                self.pending.update(True)
-                self.sequence += 1
-                if not self.final_only:
-                    ctx.timer_service().register_processing_time_timer(ctx.timer_service().current_processing_time())
-                ctx.timer_service().register_event_time_timer(_END_OF_INPUT - 2 ** 40 + self.sequence)
+            _emit_with_bundle(self, ctx)
             return
         before = results_of(self.names, accumulators) if previous is not None else None
         accumulators = [_accumulate(name, accumulator, argument)
                         for name, accumulator, argument in zip(self.names, accumulators, arguments)]
         self.state.update(tuple(accumulators))
         yield from self._changes(key, before, results_of(self.names, accumulators))
+
+
+def _emit_with_bundle(operator, ctx):
+    """Have the key's result emitted at the end of this micro-batch (Flink's bundle), or at the end of a bounded
+    input, whichever comes first; at the end of the input in the order the keys came, as Flink's bundle emits
+    them. ``operator``: a KeyedProcessFunction with a ``pending`` ValueState, a ``sequence`` and ``final_only``."""
+    if operator.pending.value():
+        return
+    operator.pending.update(True)
+    operator.sequence += 1
+    if not operator.final_only:
+        ctx.timer_service().register_processing_time_timer(ctx.timer_service().current_processing_time())
+    ctx.timer_service().register_event_time_timer(_END_OF_INPUT - 2 ** 40 + operator.sequence)
+
+
+class TableAggregate(KeyedProcessFunction):
+    """Flink's GroupTableAggregate of a Python table aggregate function (``flat_aggregate``): per key, once per
+    bundle (a micro-batch here; in batch mode at the end of the input), the rows it emitted before taken back
+    (``-D``, the key's first time none) and the rows ``emit_value`` gives now inserted (``+I``): the key's values
+    followed by each row's, converted to ``column_types``."""
+
+    def __init__(self, function, column_types, final_only: bool = False):
+        self.function, self.column_types, self.final_only = function, column_types, final_only
+
+    def open(self, runtime_context):
+        from pyflink_compat.datastream.state import ValueStateDescriptor
+        self.state = runtime_context.get_state(ValueStateDescriptor("accumulators", None))
+        self.emitted = runtime_context.get_state(ValueStateDescriptor("emitted", None))
+        self.pending = runtime_context.get_state(ValueStateDescriptor("pending", None))
+        self.sequence = 0
+
+    def process_element(self, value, ctx):
+        _, arguments = value
+        accumulator = self.state.value()
+        if accumulator is None:
+            accumulator = self.function.initial()
+        self.state.update(self.function.accumulate(accumulator, arguments))
+        _emit_with_bundle(self, ctx)
+        return ()
+
+    def on_timer(self, timestamp, ctx):
+        if not self.pending.value():
+            return
+        self.pending.clear()
+        for row in self.emitted.value() or ():
+            yield "-D", row
+        key = list(ctx.get_current_key())
+        rows = []
+        for fields in self.function.rows(self.state.value()):
+            values = key + fields
+            if len(values) != len(self.column_types):
+                raise table_exception(
+                    "The table aggregate function emitted a row of %d fields where its result type has %d"
+                    % (len(fields), len(self.column_types) - len(key)))
+            rows.append([expressions.cast_value(each, column_type)
+                         for each, column_type in zip(values, self.column_types)])
+        self.emitted.update(rows)
+        for row in rows:
+            yield "+I", row
 
 
 class GroupWindow:

@@ -430,6 +430,9 @@ class JobBuilder:
         if isinstance(source.query, ChangelogStreamRelation):
             return self._stream_changes(source).flat_map(_filtered_change(_condition(select, compiler), converters)) \
                 .name("Calc")
+        if isinstance(source.query, TableAggregateRelation):
+            return self._table_aggregate_changes(source).flat_map(
+                _filtered_change(_condition(select, compiler), converters)).name("Calc")
         condition = _condition(select, compiler)
         changes = self._grouped_changes(source) if isinstance(source.query, GroupedRelation) \
             else self._joined_stream(source)
@@ -442,6 +445,15 @@ class JobBuilder:
         if key not in self.streams:
             rows = table.query.rows
             self.streams[key] = rows.stream.map(changes_of(rows)).name("SourceConversion[%s]" % table.name)
+        return self.streams[key]
+
+    def _table_aggregate_changes(self, table: CatalogTable):
+        """The changelog of a flat_aggregate's table (its table aggregation added to the job once)."""
+        key = ("table-aggregate", _Identity(table.query))
+        if key not in self.streams:
+            relation = table.query
+            grouping = plan_grouping(relation.select, relation.source, compiler_of(relation.source))
+            self.streams[key] = grouping.table_aggregate_changes(self, [column.type for column in table.columns])
         return self.streams[key]
 
     def _relation_changes(self, table: CatalogTable):
@@ -461,10 +473,11 @@ class JobBuilder:
 
     def _ranked_changes(self, select, source: CatalogTable, compiler, converters):
         """The changes of a query over a ROW_NUMBER() view: its filter on the row number makes a Top-N (or, with
-        rn = 1 over a time attribute and the number not selected, a deduplication); the rest of the filter and
+        rn = 1 over a time attribute, a deduplication); the rest of the filter and
         the projections apply to the changes."""
         from pyflink_compat.table.sql import ranking
         relation = source.query
+        deduplicated = False
         where = select.args.get("where")
         first, limit, rest = _rank_limit(where.this if where is not None else None, relation.rank_name)
         if limit is None:
@@ -482,7 +495,10 @@ class JobBuilder:
             operator, name = ranking.RetractableTopN(
                 limit, tuple(desc for _, desc, _ in relation.order), relation.rank_position if selected else None,
                 first, tuple(nulls_first for _, _, nulls_first in relation.order)), "Rank(strategy=[RetractStrategy])"
-        elif limit == 1 and first == 1 and not selected and time_order is not None:
+        elif limit == 1 and first == 1 and time_order is not None:
+            # rn = 1 is a constant that Flink takes out of the rank before it plans a Deduplicate, also
+            # where the query selects it
+            deduplicated = True
             descending = relation.order[0][1]
             name = "Deduplicate(keep=[%s])" % ("LastRow" if descending else "FirstRow")
             operator = (ranking.FirstRowAtWatermark() if time_order == "rowtime" and not descending
@@ -499,13 +515,15 @@ class JobBuilder:
                 rows = self._source_stream(relation.base).flat_map(relation.keyed_rows(time_order == "proctime"))
             self.streams[key] = rows.name("Calc").key_by(_group_key, relation.key_type).process(operator).name(name)
         width = len(source.columns)
-        unselected = () if selected else (relation.rank_position,)
+        # the row number's place kept where the operator does not give it: NULL where the query does not select
+        # it, 1 after a deduplication
+        added = () if selected and not deduplicated else ((relation.rank_position, 1 if selected else None),)
 
-        def widened(change):     # the row number's place kept (NULL) where the query does not select it
+        def widened(change):
             kind, values = change
-            if unselected:
+            if added:
                 values = list(values)
-                values.insert(relation.rank_position, None)
+                values.insert(*added[0])
             return kind, tuple(values)[:width]
         return self.streams[key].map(widened).flat_map(_filtered_change(condition, converters)).name("Calc")
 
@@ -911,7 +929,7 @@ def _is_changelog_source(table: CatalogTable) -> bool:
     return (_is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.updating)
             or isinstance(table.query, (RankRelation, GroupedRelation, UpdatingView))
             or (isinstance(table.query, UnionRelation) and table.query.updating)
-            or isinstance(table.query, ChangelogStreamRelation))
+            or isinstance(table.query, (ChangelogStreamRelation, TableAggregateRelation)))
 
 
 def _filtered_change(condition, converters):
@@ -1723,6 +1741,15 @@ class GroupedRelation:
         self.select, self.source = select, source
 
 
+class TableAggregateRelation:
+    """The table of a Table API flat_aggregate: ``select`` is ``SELECT keys, f(args) FROM source GROUP BY keys``
+    of a table aggregate function ``f``; its rows are the keys followed by each row ``f`` emits, a changelog
+    (+I, and -D of the rows a key emitted before)."""
+
+    def __init__(self, select, source: CatalogTable):
+        self.select, self.source = select, source
+
+
 class RankRelation:
     """A view selecting ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) AS rn over one relation (``base``):
     its other select items per row, the number at ``rank_position``; a query filtering on rn over it is a Top-N
@@ -2252,7 +2279,7 @@ class _Grouping:
                                   "currently.")
         if self.window is None and True in pandas:
             raise table_exception("Pandas UDAFs are not supported in streaming mode currently.")
-        key_type = binary_keys.key_type_of([key_type for _, key_type in self.keys])
+        key_type = self._key_type()
         if _is_changelog_source(self.source):
             return self._retracting_changes(builder, condition, key_functions, argument_functions, names, key_type,
                                             column_types)
@@ -2285,6 +2312,32 @@ class _Grouping:
             changes = windowed.aggregate(aggregates.Accumulate(names),
                                          aggregates.WindowAggregate(names, self.output(column_types), self.window.local))
         return changes.name("GroupWindowAggregate")
+
+    def _key_type(self):
+        return binary_keys.key_type_of([key_type for _, key_type in self.keys])
+
+    def table_aggregate_changes(self, builder: "JobBuilder", column_types):
+        """The changes of a flat_aggregate (its one call a table aggregate function's), its rows converted to
+        ``column_types`` (the keys', then the function's fields')."""
+        from pyflink_compat.table.sql import aggregates
+        if _is_changelog_source(self.source):
+            _refuse("flat_aggregate over an updating table (a GROUP BY, an outer join, an 'upsert-kafka' table)",
+                    "flat_aggregate over an insert-only table runs")
+        condition = _condition(self.select, self.compiler)
+        key_functions = [function for function, _ in self.keys]
+        (function, arguments), = self.calls
+
+        def keyed_input(row):
+            if row is None:
+                return
+            values = tuple(row)
+            if condition is not None and condition(values) is not True:
+                return
+            yield tuple(each(values) for each in key_functions), arguments(values)
+        return builder._source_stream(self.source).flat_map(keyed_input).name("Calc") \
+            .key_by(_group_key, self._key_type()) \
+            .process(aggregates.TableAggregate(function, column_types, final_only=_batch(builder))) \
+            .name("GroupTableAggregate")
 
     def _retracting_changes(self, builder: "JobBuilder", condition, key_functions, argument_functions, names,
                             key_type, column_types):

@@ -105,8 +105,8 @@ t_env.execute_sql("""
 
 # Top-N and deduplication (ROW_NUMBER() OVER ... filtered on the number) over a bounded 'datagen' table whose
 # computed columns shuffle the order: with and without the row number selected, the inner query's filter and
-# an outer one; keeping the first row on event time (once the watermark passes it), the last on event time, the
-# first and last on processing time; a Top-3 over all rows as a tableau.
+# an outer one; keeping the first row on event time (once the watermark passes it), the last on event time (both
+# with the row number selected: a deduplication still), the first and last on processing time; a Top-3 over all rows as a tableau.
 t_env.execute_sql("""
     CREATE TABLE numbers (id INT, k AS MOD(id, 3), v AS MOD(id * 7, 11), name AS CONCAT('n', CAST(id AS STRING)),
         ts AS TO_TIMESTAMP_LTZ(MOD(id * 5, 13) * 1000, 3), pt AS PROCTIME(),
@@ -120,12 +120,12 @@ top_n = {
     "norn": ("k INT, v INT, name STRING",
              "SELECT k, v, name FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v ASC, id DESC) AS rownum "
              "FROM numbers WHERE id <> 4) WHERE rownum < 3 AND v > 0"),
-    "first": ("k INT, name STRING, ts TIMESTAMP_LTZ(3)",
-              "SELECT k, name, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) AS rn FROM numbers) "
-              "WHERE rn = 1"),
-    "last": ("k INT, name STRING, ts TIMESTAMP_LTZ(3)",
-             "SELECT k, name, ts FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC) AS rn "
-             "FROM numbers) WHERE rn = 1"),
+    "first": ("k INT, name STRING, ts TIMESTAMP_LTZ(3), rn BIGINT",
+              "SELECT k, name, ts, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) AS rn "
+              "FROM numbers) WHERE rn = 1"),
+    "last": ("k INT, name STRING, ts TIMESTAMP_LTZ(3), rn BIGINT",
+             "SELECT * FROM (SELECT k, name, ts, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts DESC) AS rn "
+             "FROM numbers) WHERE rn <= 1"),
     "pfirst": ("k INT, name STRING", "SELECT k, name FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt "
                                      "ASC) AS rn FROM numbers) WHERE rn = 1"),
     "plast": ("k INT, name STRING", "SELECT k, name FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY pt "

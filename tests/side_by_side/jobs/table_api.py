@@ -10,7 +10,8 @@ functions kept in a module of their own (table_functions.py) as real projects ke
 4. print_schema() of tables the operations make, and a tableau of map() with a function registered for SQL and
    called there, and by name from the Table API (``call("name", ...)``, built-ins too);
 5. Python aggregate functions: an AggregateFunction in group_by (results once per bundle of records, as
-   PyFlink's Python operator emits them) and a pandas one in a SQL group window;
+   PyFlink's Python operator emits them) and a pandas one in a SQL group window; table aggregate functions
+   (udtaf) in flat_aggregate, per key and over all rows;
 6. from_elements tables;
 7. Table API joins (join with a predicate, join(...).where(...), full_outer_join), distinct(), and order_by with
    fetch / limit (NULL sorts as the greatest value in the Table API) or on the time attribute (a sort in time)
@@ -27,7 +28,8 @@ from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
 from pyflink.table.expressions import call, col, concat, lit
 from pyflink.table.window import Tumble
 
-from table_functions import label, longest_name, low_high, score, split_tags, weighted_avg, words_of_row
+from table_functions import (ids_of_rows, label, longest_name, low_high, score, split_tags, top_two, weighted_avg,
+                             words_of_row)
 
 brokers, events_topic, out_topic, totals_topic = sys.argv[1:5]
 t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
@@ -129,7 +131,20 @@ events.group_by(col("usr")).aggregate(low_high(col("amount"))).select(col("*")).
 everyone = events.aggregate(low_high(col("amount")).alias("lo", "hi")).select(col("hi"), col("lo"))
 everyone.print_schema()
 events.select(col("amount").sum, col("id").count.alias("n"), col("usr").max).print_schema()
+# flat_aggregate(): a table aggregate function's rows per key (its ROW result's fields, renamed by an alias, or
+# named as the result type names them) and over all rows (the function alone is given whole rows)
+t_env.execute_sql("CREATE TABLE tops (usr STRING, amount DOUBLE, place INT) WITH ('connector' = 'print', "
+                  "'print-identifier' = 'tops')")
+t_env.execute_sql("CREATE TABLE all_ids (ids STRING) WITH ('connector' = 'print', 'print-identifier' = 'ids')")
+tops = events.group_by(col("usr")).flat_aggregate(top_two(col("amount"))).select(col("*"))
+tops.print_schema()
+events.group_by(col("usr")).flat_aggregate(top_two(col("amount")).alias("a", "p")).select(col("p"), col("a") * 2) \
+    .print_schema()
+all_ids = events.where(col("usr").is_not_null).flat_aggregate(ids_of_rows).select(col("*"))
+all_ids.print_schema()
 aggregates = t_env.create_statement_set()
+aggregates.add_insert("tops", tops)
+aggregates.add_insert("all_ids", all_ids)
 aggregates.add_insert("spans", per_user)
 aggregates.add_insert("spans", everyone.select(lit("all"), col("lo"), col("hi")))
 aggregates.add_insert_sql("INSERT INTO overall SELECT COUNT(*), SUM(amount) FROM events WHERE usr <> 'carla'")

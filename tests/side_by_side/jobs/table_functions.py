@@ -1,7 +1,7 @@
 """Python functions of the table_api.py job, in a module of their own."""
 from pyflink.common import Row
 from pyflink.table import DataTypes
-from pyflink.table.udf import AggregateFunction, ScalarFunction, TableFunction, udaf, udf, udtf
+from pyflink.table.udf import AggregateFunction, ScalarFunction, TableAggregateFunction, TableFunction, udaf, udf, udtaf, udtf
 
 
 class Score(ScalarFunction):
@@ -98,3 +98,49 @@ class LowHigh(AggregateFunction):
 
 
 low_high = udaf(LowHigh())
+
+
+class TopTwo(TableAggregateFunction):
+    """The two highest amounts (NULLs skipped) with their place: flat_aggregate makes a row of each."""
+
+    def create_accumulator(self):
+        return [None, None]
+
+    def accumulate(self, accumulator, amount):
+        if amount is None:
+            return
+        if accumulator[0] is None or amount > accumulator[0]:
+            accumulator[1], accumulator[0] = accumulator[0], amount
+        elif accumulator[1] is None or amount > accumulator[1]:
+            accumulator[1] = amount
+
+    def emit_value(self, accumulator):
+        for place, amount in enumerate(accumulator):
+            if amount is not None:
+                yield Row(amount, place + 1)
+
+    def get_result_type(self):
+        return DataTypes.ROW([DataTypes.FIELD("amount", DataTypes.DOUBLE()), DataTypes.FIELD("place", DataTypes.INT())])
+
+    def get_accumulator_type(self):
+        return DataTypes.ARRAY(DataTypes.DOUBLE())
+
+
+top_two = udtaf(TopTwo())
+
+
+class IdsOfRows(TableAggregateFunction):
+    """Given whole rows (the function alone in flat_aggregate): the ids seen so far, one value per row (a result
+    that is no ROW)."""
+
+    def create_accumulator(self):
+        return []
+
+    def accumulate(self, accumulator, row):
+        accumulator.append(row.id)
+
+    def emit_value(self, accumulator):
+        yield ",".join(str(each) for each in sorted(accumulator))
+
+
+ids_of_rows = udtaf(IdsOfRows(), result_type=DataTypes.STRING(), accumulator_type=DataTypes.ARRAY(DataTypes.INT()))
