@@ -413,11 +413,9 @@ def udaf(f=None, input_types=None, result_type=None, accumulator_type=None, dete
     values as pandas Series."""
     if func_type not in ('general', 'pandas'):
         raise ValueError("The func_type must be one of 'general, pandas', got %s." % func_type)
-    if f is None:
-        return functools.partial(_create_udaf, input_types=input_types, result_type=result_type,
-                                 accumulator_type=accumulator_type, func_type=func_type,
-                                 deterministic=deterministic, name=name)
-    return _create_udaf(f, input_types, result_type, accumulator_type, func_type, deterministic, name)
+    return _made_or_decorator(_create_udaf, f, input_types=input_types, result_type=result_type,
+                              accumulator_type=accumulator_type, func_type=func_type, deterministic=deterministic,
+                              name=name)
 
 
 def _create_udtaf(f, input_types, result_type, accumulator_type, func_type, deterministic, name):
@@ -430,10 +428,16 @@ def udtaf(f=None, input_types=None, result_type=None, accumulator_type=None, det
     """A Python table aggregate function (a TableAggregateFunction), for ``flat_aggregate``."""
     if func_type != 'general':
         raise ValueError("The func_type must be 'general', got %s." % func_type)
+    return _made_or_decorator(_create_udtaf, f, input_types=input_types, result_type=result_type,
+                              accumulator_type=accumulator_type, func_type=func_type, deterministic=deterministic,
+                              name=name)
+
+
+def _made_or_decorator(create, f, **arguments):
+    """``create(f, ...)``, or without ``f`` the decorator that makes it (``@udaf(result_type=...)``)."""
     if f is None:
-        return functools.partial(_create_udtaf, input_types=input_types, result_type=result_type,
-                                 accumulator_type=accumulator_type, func_type=func_type,
-                                 deterministic=deterministic, name=name)
-    return _create_udtaf(f, input_types, result_type, accumulator_type, func_type, deterministic, name)
+        return functools.partial(create, **arguments)
+    return create(f, **arguments)
+
 
 missing.complete(sys.modules[__name__])

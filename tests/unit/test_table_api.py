@@ -512,6 +512,6 @@ def test_a_table_aggregate_takes_back_a_keys_rows_when_it_emits_new_ones():
                              ([2], [("-D", ["k", 3, 30]), ("-D", ["k", 1, 10]), ("+I", ["k", 3, 30]),
                                     ("+I", ["k", 2, 20])])):
         for value in bundle:
-            operator.process_element((("k",), (value,)), context)
+            operator.process_element((("k",), ((value,),)), context)
         assert list(operator.on_timer(0, context)) == expected
     assert list(operator.on_timer(0, context)) == []        # nothing new since: nothing emitted

@@ -289,7 +289,7 @@ class TableAggregate(KeyedProcessFunction):
         self.sequence = 0
 
     def process_element(self, value, ctx):
-        _, arguments = value
+        _, (arguments,) = value           # the one call's argument values
         accumulator = self.state.value()
         if accumulator is None:
             accumulator = self.function.initial()

@@ -2046,6 +2046,20 @@ def _no_key(row):
     return ()
 
 
+def _keyed_input(condition, key_functions, argument_functions):
+    """The function making an input row of a grouping (key values, argument values of each aggregate call), none
+    for a row its WHERE filters out."""
+    def keyed(row):
+        if row is None:
+            return
+        values = tuple(row)
+        if condition is not None and condition(values) is not True:
+            return
+        yield (tuple(function(values) for function in key_functions),
+               tuple(None if argument is None else argument(values) for argument in argument_functions))
+    return keyed
+
+
 def _group_key(pair):
     return pair[0]
 
@@ -2263,14 +2277,7 @@ class _Grouping:
         condition = _condition(self.select, self.compiler)
         key_functions = [function for function, _ in self.keys]
         argument_functions = [argument for _, argument in self.calls]
-        def keyed_input(row):
-            if row is None:
-                return
-            values = tuple(row)
-            if condition is not None and condition(values) is not True:
-                return
-            yield (tuple(function(values) for function in key_functions),
-                   tuple(None if argument is None else argument(values) for argument in argument_functions))
+        keyed_input = _keyed_input(condition, key_functions, argument_functions)
 
         names = [name for name, _ in self.calls]
         pandas = [getattr(name, "pandas", None) for name in names if not isinstance(name, str)]
@@ -2323,17 +2330,9 @@ class _Grouping:
         if _is_changelog_source(self.source):
             _refuse("flat_aggregate over an updating table (a GROUP BY, an outer join, an 'upsert-kafka' table)",
                     "flat_aggregate over an insert-only table runs")
-        condition = _condition(self.select, self.compiler)
-        key_functions = [function for function, _ in self.keys]
         (function, arguments), = self.calls
-
-        def keyed_input(row):
-            if row is None:
-                return
-            values = tuple(row)
-            if condition is not None and condition(values) is not True:
-                return
-            yield tuple(each(values) for each in key_functions), arguments(values)
+        keyed_input = _keyed_input(_condition(self.select, self.compiler), [each for each, _ in self.keys],
+                                   [arguments])
         return builder._source_stream(self.source).flat_map(keyed_input).name("Calc") \
             .key_by(_group_key, self._key_type()) \
             .process(aggregates.TableAggregate(function, column_types, final_only=_batch(builder))) \
