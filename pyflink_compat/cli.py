@@ -416,6 +416,9 @@ def main(argv=None):
             except KeyboardInterrupt as interrupt:
                 # The job was cancelled on the way out (JobRun.wait); what the user asked for needs no trace.
                 terminated = isinstance(interrupt, _Terminated)
+                if terminated:
+                    from pyflink_compat.runtime import jvm_archive
+                    jvm_archive.job_terminated()
                 sys.stderr.write("pyflink-compat: the job was cancelled (%s)\n" % ("SIGTERM" if terminated
                                                                                    else "Ctrl-C"))
                 return 143 if terminated else 130

@@ -16,6 +16,7 @@ import logging
 import os
 import re
 import shutil
+import threading
 import time
 import zlib
 from typing import Callable, Optional, Tuple
@@ -36,6 +37,17 @@ KEEP_ARCHIVES = 3
 RECORDING_VERSION = 2
 # Deadline for the job run at the end of a recording session to load typical classes.
 TYPICAL_JOB_TIMEOUT_S = 90.0
+
+
+#: Set when the runner was sent SIGTERM. The signal reaches the JVM too (it is in the runner's process group) and
+#: stops it, so no typical job is run on it then: its query would fail, with Spark's traces, against a JVM going
+#: away. (Ctrl-C does not reach the JVM: PySpark starts it ignoring SIGINT.)
+_terminated = threading.Event()
+
+
+def job_terminated():
+    """The runner was sent SIGTERM: a recording in progress loads no further classes at exit."""
+    _terminated.set()
 
 
 def cache_dir() -> str:
@@ -189,8 +201,6 @@ def _run_typical_job():
 
 def _load_typical_classes(timeout_s: float):
     """Run ``_run_typical_job`` in the session being recorded, within ``timeout_s`` (best effort)."""
-    import threading
-
     def run():
         try:
             _run_typical_job()
@@ -208,7 +218,8 @@ def _finish_recording(session, partial: str, path: str, lock: str, timeout_s: fl
         from pyspark import SparkContext
         gateway = SparkContext._gateway
         process = getattr(gateway, "proc", None)
-        _load_typical_classes(TYPICAL_JOB_TIMEOUT_S)
+        if not _terminated.is_set():
+            _load_typical_classes(TYPICAL_JOB_TIMEOUT_S)
         try:
             session.stop()
         except Exception:                            # already stopped, or the JVM is gone

@@ -97,3 +97,24 @@ def test_only_the_most_recently_used_archives_are_kept(tmp_path):
     jvm_archive._prune_old_archives(str(tmp_path), keep=3)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "jvm-classes-00000002.jsa", "jvm-classes-00000003.jsa", "jvm-classes-00000004.jsa", "unrelated.txt"]
+
+
+def test_after_sigterm_a_recording_runs_no_typical_job_on_the_stopping_jvm(tmp_path, monkeypatch):
+    """SIGTERM to the runner's process group stops the JVM too: the typical job's query would fail noisily."""
+    typical_jobs, stops = [], []
+    monkeypatch.setattr(jvm_archive, "_load_typical_classes", lambda timeout_s: typical_jobs.append(timeout_s))
+
+    class Session:
+        def stop(self):
+            stops.append(True)
+
+    def finish():
+        partial, path, lock = (str(tmp_path / name) for name in ("archive.partial", "archive.jsa", "archive.lock"))
+        jvm_archive._finish_recording(Session(), partial, path, lock)
+
+    monkeypatch.setattr(jvm_archive, "_terminated", jvm_archive.threading.Event())
+    finish()
+    assert len(typical_jobs) == 1 and len(stops) == 1
+    jvm_archive.job_terminated()
+    finish()
+    assert len(typical_jobs) == 1 and len(stops) == 2
