@@ -1,7 +1,8 @@
 """Kafka JSON (JsonRowDeserializationSchema) -> map -> filter on a field -> Kafka JSON (JsonRowSerializationSchema).
 
-Usage: json_rows.py BOOTSTRAP INPUT_TOPIC OUTPUT_TOPIC [ignore]
-With "ignore", the deserializer skips malformed records (ignore_parse_errors).
+Usage: json_rows.py BOOTSTRAP MODE INPUT_TOPIC OUTPUT_TOPIC [MODE INPUT_TOPIC OUTPUT_TOPIC ...]
+One pipeline per MODE, all in one job: "strict", or "ignore" where the deserializer skips malformed records
+(ignore_parse_errors).
 """
 import sys
 
@@ -11,9 +12,6 @@ from pyflink.datastream.connectors.base import DeliveryGuarantee
 from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
                                                  KafkaSink, KafkaSource)
 from pyflink.datastream.formats.json import JsonRowDeserializationSchema, JsonRowSerializationSchema
-
-brokers, input_topic, output_topic = sys.argv[1:4]
-ignore = sys.argv[4:] == ["ignore"]
 
 NAMES = ["id", "name", "price", "qty", "ok", "amount", "day", "at", "tags", "attrs", "where", "raw"]
 ORDER = Types.ROW_NAMED(NAMES, [
@@ -32,22 +30,24 @@ def transform(order):
                attrs=order.attrs, where=order.where, raw=order.raw)
 
 
-deserializer = JsonRowDeserializationSchema.builder().type_info(ORDER)
-if ignore:
-    deserializer = deserializer.ignore_parse_errors()
+brokers, specs = sys.argv[1], sys.argv[2:]
 env = StreamExecutionEnvironment.get_execution_environment()
 env.set_parallelism(1)
-source = (KafkaSource.builder().set_bootstrap_servers(brokers).set_topics(input_topic)
-          .set_group_id("side-by-side-json")
-          .set_starting_offsets(KafkaOffsetsInitializer.earliest())
-          .set_bounded(KafkaOffsetsInitializer.latest())
-          .set_value_only_deserializer(deserializer.build()).build())
-orders = env.from_source(source, WatermarkStrategy.no_watermarks(), "orders")
-kept = orders.map(transform, output_type=ORDER).filter(lambda o: o.id is None or o.id % 3 != 0)
-kept.sink_to(KafkaSink.builder().set_bootstrap_servers(brokers)
-             .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(output_topic)
-                                    .set_value_serialization_schema(
-                                        JsonRowSerializationSchema.builder().with_type_info(ORDER).build())
-                                    .build())
-             .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
+for mode, input_topic, output_topic in zip(specs[0::3], specs[1::3], specs[2::3]):
+    deserializer = JsonRowDeserializationSchema.builder().type_info(ORDER)
+    if mode == "ignore":
+        deserializer = deserializer.ignore_parse_errors()
+    source = (KafkaSource.builder().set_bootstrap_servers(brokers).set_topics(input_topic)
+              .set_group_id("side-by-side-json")
+              .set_starting_offsets(KafkaOffsetsInitializer.earliest())
+              .set_bounded(KafkaOffsetsInitializer.latest())
+              .set_value_only_deserializer(deserializer.build()).build())
+    orders = env.from_source(source, WatermarkStrategy.no_watermarks(), "orders " + mode)
+    kept = orders.map(transform, output_type=ORDER).filter(lambda o: o.id is None or o.id % 3 != 0)
+    kept.sink_to(KafkaSink.builder().set_bootstrap_servers(brokers)
+                 .set_record_serializer(KafkaRecordSerializationSchema.builder().set_topic(output_topic)
+                                        .set_value_serialization_schema(
+                                            JsonRowSerializationSchema.builder().with_type_info(ORDER).build())
+                                        .build())
+                 .set_delivery_guarantee(DeliveryGuarantee.AT_LEAST_ONCE).build())
 env.execute("side-by-side json rows")
