@@ -515,3 +515,16 @@ def test_a_table_aggregate_takes_back_a_keys_rows_when_it_emits_new_ones():
             operator.process_element((("k",), ((value,),)), context)
         assert list(operator.on_timer(0, context)) == expected
     assert list(operator.on_timer(0, context)) == []        # nothing new since: nothing emitted
+
+
+def test_an_insert_only_changelog_stream_fails_on_another_row_kind_as_flinks_input_conversion():
+    from pyflink_compat.common.types import Row, RowKind
+    from pyflink_compat.table.sql.bridge import rows_of
+    from pyflink_compat.util.exceptions import JavaException
+    to_row = rows_of("row", insert_only=True)
+    assert tuple(to_row(Row("a", 1))) == ("a", 1)
+    with pytest.raises(JavaException, match="org.apache.flink.util.FlinkRuntimeException: Error during input "
+                                            "conversion. Conversion expects insert-only records but DataStream API "
+                                            "record contains: UPDATE_AFTER"):
+        to_row(Row.of_kind(RowKind.UPDATE_AFTER, "a", 2))
+    assert tuple(rows_of("row")(Row.of_kind(RowKind.UPDATE_AFTER, "a", 2))) == ("a", 2)

@@ -14,6 +14,8 @@ class DataStreamRelation:
 
     def __init__(self, stream, shape: str, instants=(), floats=()):
         self.stream, self.shape, self.instants, self.floats = stream, shape, tuple(instants), tuple(floats)
+        # from_changelog_stream(..., ChangelogMode.insert_only()): a Row of another kind than +I fails the job
+        self.insert_only = False
 
 
 class ChangelogStreamRelation:
@@ -34,6 +36,16 @@ def as_changelog(table: CatalogTable) -> CatalogTable:
                                       "a changelog is a stream of Rows (Types.ROW / ROW_NAMED)")
     relation.stream.get_type()._row_kinds = True         # the RowKinds survive the stream's last operator
     return attrs.evolve(table, query=ChangelogStreamRelation(relation))
+
+
+def as_insert_only(table: CatalogTable) -> CatalogTable:
+    """A stream's table read as an insert-only changelog (from_changelog_stream with ChangelogMode.insert_only()):
+    its rows as they are, a Row whose RowKind is not INSERT failing the job as in Flink."""
+    relation = table.query
+    if relation.shape == "row":
+        relation.stream.get_type()._row_kinds = True     # the RowKinds survive the stream's last operator
+        relation.insert_only = True
+    return table
 
 
 def changes_of(rows: DataStreamRelation):
@@ -148,13 +160,18 @@ def table_of_stream_with_schema(name: str, stream, schema) -> tuple:
     return table, (shown if declared_physical else None)
 
 
-def rows_of(shape: str, instants=(), floats=()):
+def rows_of(shape: str, instants=(), floats=(), insert_only: bool = False):
     """The function making a row of a stream's element (Instant fields as UTC date-times, FLOAT ones in single
-    precision)."""
+    precision); with ``insert_only``, a Row of another kind than INSERT fails as Flink's input conversion."""
     from pyflink_compat.table.sql.values import single_precision
 
     def to_row(element):
-        from pyflink_compat.common.types import Row
+        from pyflink_compat.common.types import Row, RowKind
+        if insert_only and element.get_row_kind() != RowKind.INSERT:
+            from pyflink_compat.util.exceptions import JavaException
+            raise JavaException("org.apache.flink.util.FlinkRuntimeException: Error during input conversion. "
+                                "Conversion expects insert-only records but DataStream API record contains: %s"
+                                % element.get_row_kind().name)
         if shape == "value":
             values = [element]
         else:

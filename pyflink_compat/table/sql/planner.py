@@ -773,7 +773,7 @@ class JobBuilder:
         from pyflink_compat.table.sql.bridge import rows_of
         relation = table.query
         read = attrs.evolve(table, columns=tuple(table.reader_columns))
-        to_row = rows_of(relation.shape, relation.instants, relation.floats)
+        to_row = rows_of(relation.shape, relation.instants, relation.floats, relation.insert_only)
         if table.metadata_columns:
             rows = relation.stream.process(_WithRecordTimestamp(to_row), output_type=_row_type(read))
         else:

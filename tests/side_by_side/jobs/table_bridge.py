@@ -16,7 +16,8 @@
 5. from_changelog_stream of Rows whose RowKinds are +I, -U, +U and -D (the row kinds of Flink's documentation
    example): a GROUP BY of it as a tableau (a key whose rows were all taken back is deleted, then inserted again),
    a filter and projection of its changes, a GROUP BY into a print table, and its changes projected back by
-   to_changelog_stream into the DataStream job.
+   to_changelog_stream into the DataStream job; an insert-only changelog stream (ChangelogMode.insert_only()) read
+   back by to_data_stream.
 
 Usage: table_bridge.py BOOTSTRAP LINES_TOPIC OUT_TOPIC
 """
@@ -28,7 +29,7 @@ from pyflink.common.serialization import SimpleStringSchema
 from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.datastream.connectors.kafka import (KafkaOffsetsInitializer, KafkaRecordSerializationSchema,
                                                  KafkaSink, KafkaSource)
-from pyflink.table import DataTypes, Schema, StreamTableEnvironment
+from pyflink.table import ChangelogMode, DataTypes, Schema, StreamTableEnvironment
 from pyflink.table.expressions import col, lit, row_interval
 from pyflink.table.window import Over, Slide, Tumble
 
@@ -133,4 +134,13 @@ t_env.execute_sql("CREATE TABLE score_counts (name STRING, n BIGINT) WITH ('conn
                   "'print-identifier' = 'score-counts')")
 t_env.execute_sql("INSERT INTO score_counts SELECT name, COUNT(*) FROM scores GROUP BY name").wait()
 t_env.to_changelog_stream(t_env.sql_query("SELECT name, score + 1 AS next_score FROM scores")).print("changes")
+# an insert-only changelog stream (the mode counts with a schema only): an append-only table, which
+# to_data_stream takes
+arrivals = t_env.from_changelog_stream(
+    env.from_collection([Row("Dora", 3), Row("Eve", 9), Row.of_kind(RowKind.INSERT, "Finn", 11)],
+                        type_info=Types.ROW_NAMED(["name", "score"], [Types.STRING(), Types.INT()])),
+    Schema.new_builder().column("name", DataTypes.STRING()).column("score", DataTypes.INT()).build(),
+    ChangelogMode.insert_only())
+arrivals.print_schema()
+t_env.to_data_stream(arrivals.where(col("score") > 4).select(col("name"), col("score") * 10)).print("arrivals")
 env.execute("table bridge")
