@@ -83,9 +83,15 @@ def test_what_a_table_environment_would_run_raises_naming_the_section():
     from pyflink.table.changelog_mode import ChangelogMode
     rows = StreamExecutionEnvironment.get_execution_environment().from_collection(
         [("a", 1)], type_info=Types.ROW([Types.STRING(), Types.INT()]))
-    for mode in (ChangelogMode.insert_only(), ChangelogMode.upsert()):
-        with pytest.raises(UnsupportedFeatureError, match=r"from_changelog_stream with ChangelogMode.*#table-api"):
-            t_env.from_changelog_stream(rows, changelog_mode=mode)
+    from pyflink.table import DataTypes, Schema
+    schema = Schema.new_builder().column("f0", DataTypes.STRING()).column("f1", DataTypes.INT()).build()
+    with pytest.raises(UnsupportedFeatureError, match=r"from_changelog_stream with ChangelogMode.*#table-api"):
+        t_env.from_changelog_stream(rows, schema, ChangelogMode.upsert())
+    t_env.from_changelog_stream(rows, changelog_mode=ChangelogMode.upsert())   # without a schema: not passed on
+    with pytest.raises(UnsupportedFeatureError, match=r"from_changelog_stream with a schema showing some of the "
+                                                      r"stream's columns .*#table-api"):
+        t_env.from_changelog_stream(rows, Schema.new_builder().column("f1", DataTypes.INT()).build(),
+                                    ChangelogMode.insert_only())
     strings = StreamExecutionEnvironment.get_execution_environment().from_collection(["a"], type_info=Types.STRING())
     with pytest.raises(UnsupportedFeatureError, match=r"from_changelog_stream of a stream of .*#table-api"):
         t_env.from_changelog_stream(strings)
