@@ -181,6 +181,10 @@ class Table(object):
             rowtime_type = next(column.type for column in columns if column.name == name)
             lines.append("  WATERMARK FOR `%s`: %s AS %s" % (name, rowtime_type.text(), source.watermark_display
                                                              or watermark_text(name, delay_ms)))
+        from pyflink_compat.table.sql.bridge import UpsertStreamRelation
+        if source is not None and source.primary_key and isinstance(source.query, UpsertStreamRelation):
+            lines.append("  CONSTRAINT `PK_%s` PRIMARY KEY (%s) NOT ENFORCED" % (
+                "_".join(source.primary_key), ", ".join("`%s`" % name for name in source.primary_key)))
         return "(\n%s\n)" % ",\n".join(lines)
 
     def _source_table(self):

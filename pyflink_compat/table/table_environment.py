@@ -588,18 +588,21 @@ class StreamTableEnvironment(TableEnvironment, _StandIns.StreamTableEnvironment)
     def from_changelog_stream(self, data_stream, schema=None, changelog_mode=None):
         """The table of a DataStream of Rows whose RowKind says the change each is (+I, -U, +U, -D): an updating
         table, read as the changelog it is; with a schema and ``ChangelogMode.insert_only()`` an insert-only table
-        (a Row of another kind fails the job, as in Flink)."""
+        (a Row of another kind fails the job, as in Flink), with ``ChangelogMode.upsert()`` upserts of the
+        schema's primary key (normalized as Flink's ChangelogNormalize)."""
         from sqlglot import exp
         from pyflink_compat.table.changelog_mode import ChangelogMode
-        from pyflink_compat.table.sql.bridge import as_changelog, as_insert_only
+        from pyflink_compat.table.sql.bridge import as_changelog, as_insert_only, as_upsert
         from pyflink_compat.table.table import Table
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
         if schema is None:
             changelog_mode = None       # PyFlink passes a changelog mode on only with a schema
         insert_only = changelog_mode == ChangelogMode.insert_only()
-        if changelog_mode is not None and changelog_mode != ChangelogMode.all() and not insert_only:
+        upsert = changelog_mode == ChangelogMode.upsert()
+        if changelog_mode is not None and changelog_mode != ChangelogMode.all() and not insert_only and not upsert:
             raise UnsupportedFeatureError("from_changelog_stream with %r" % changelog_mode, "table-api",
-                                          "a changelog of all kinds (the default) or of insertions only is read")
+                                          "a changelog of all kinds (the default), of insertions only or of "
+                                          "upserts is read")
         name = self._unnamed()
         select = self._register_stream(name, data_stream, () if schema is None else (schema,))
         if select is not None:
@@ -610,7 +613,8 @@ class StreamTableEnvironment(TableEnvironment, _StandIns.StreamTableEnvironment)
                                               "columns", "table-api", "declare all of them in order, or none")
             self._catalog()[name] = attrs.evolve(source, name=name)   # a schema declaring them all, in order
         table = self._catalog()[name]
-        self._catalog()[name] = as_insert_only(table) if insert_only else as_changelog(table)
+        self._catalog()[name] = as_insert_only(table) if insert_only else as_upsert(table) if upsert \
+            else as_changelog(table)
         table = Table(exp.select("*").from_(exp.to_table(name)), self)
         table._name = table._path = name
         return table

@@ -416,7 +416,7 @@ CASES = [
          inputs={"lines": Input(records={0: ["the cat sat on the mat", "", "The Hat", "a cat and a hat",
                                              "extraordinary"]}, timestamp_ms=1704164640000,
                                    timestamp_step_ms=1500)},
-         outputs={"out": Output(count=13)}, prints=Prints(count=148 + 6, order="per-identifier")),
+         outputs={"out": Output(count=13)}, prints=Prints(count=148 + 6 + 11, order="per-identifier")),
     # Flink SQL metadata columns: the record timestamp as a TIMESTAMP_LTZ(3) rowtime, partition / offset / topic
     # VIRTUAL, computed columns of them; printed (instants as ...Z), written to a Kafka table whose 'timestamp'
     # metadata column sets the records' timestamps (compared), tableaus, print_schema() of the table and a query;

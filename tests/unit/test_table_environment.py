@@ -85,8 +85,8 @@ def test_what_a_table_environment_would_run_raises_naming_the_section():
         [("a", 1)], type_info=Types.ROW([Types.STRING(), Types.INT()]))
     from pyflink.table import DataTypes, Schema
     schema = Schema.new_builder().column("f0", DataTypes.STRING()).column("f1", DataTypes.INT()).build()
-    with pytest.raises(UnsupportedFeatureError, match=r"from_changelog_stream with ChangelogMode.*#table-api"):
-        t_env.from_changelog_stream(rows, schema, ChangelogMode.upsert())
+    upserts = t_env.from_changelog_stream(rows, Schema.new_builder().primary_key("f0").build(), ChangelogMode.upsert())
+    assert upserts._schema_text().endswith("CONSTRAINT `PK_f0` PRIMARY KEY (`f0`) NOT ENFORCED\n)")
     t_env.from_changelog_stream(rows, changelog_mode=ChangelogMode.upsert())   # without a schema: not passed on
     with pytest.raises(UnsupportedFeatureError, match=r"from_changelog_stream with a schema showing some of the "
                                                       r"stream's columns .*#table-api"):

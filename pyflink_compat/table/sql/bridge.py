@@ -38,6 +38,33 @@ def as_changelog(table: CatalogTable) -> CatalogTable:
     return attrs.evolve(table, query=ChangelogStreamRelation(relation))
 
 
+class UpsertStreamRelation:
+    """The changes of a DataStream of Rows in upsert mode (from_changelog_stream with ChangelogMode.upsert() and a
+    primary key): +I / +U a key's new row, -D its deletion; read normalized per key as Flink's ChangelogNormalize
+    (``-U`` / ``+U`` per update, a repeated row nothing)."""
+
+    def __init__(self, rows: DataStreamRelation):
+        self.rows = rows
+
+
+def as_upsert(table: CatalogTable) -> CatalogTable:
+    """A stream's table read as an upsert changelog keyed by its primary key."""
+    import attrs
+    as_changelog(table)                                  # a stream of Rows, their kinds kept
+    return attrs.evolve(table, query=UpsertStreamRelation(table.query))
+
+
+def upserts_of(rows: DataStreamRelation, key_positions):
+    """The function making an upsert stream's element (primary key, its row or None for a deletion)."""
+    to_row = rows_of(rows.shape, rows.instants, rows.floats)
+
+    def upsert(element):
+        values = tuple(to_row(element))
+        key = tuple(values[position] for position in key_positions)
+        return key, (None if str(element.get_row_kind()) == "-D" else values)
+    return upsert
+
+
 def as_insert_only(table: CatalogTable) -> CatalogTable:
     """A stream's table read as an insert-only changelog (from_changelog_stream with ChangelogMode.insert_only()):
     its rows as they are, a Row whose RowKind is not INSERT failing the job as in Flink."""

@@ -16,7 +16,7 @@ from pyflink_compat.datastream.functions import ProcessFunction
 from pyflink_compat.table.sql import (binary_keys, catalog as catalog_module, datagen_table, expressions, kafka_table,
                                       window_input)
 from pyflink_compat.table.sql.catalog import SECTION, CatalogTable, Column, SqlType
-from pyflink_compat.table.sql.bridge import ChangelogStreamRelation
+from pyflink_compat.table.sql.bridge import ChangelogStreamRelation, UpsertStreamRelation
 from pyflink_compat.table.sql.dialect import LIMIT_RANK
 from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError, table_exception
 
@@ -433,6 +433,8 @@ class JobBuilder:
         if isinstance(source.query, TableAggregateRelation):
             return self._table_aggregate_changes(source).flat_map(
                 _filtered_change(_condition(select, compiler), converters)).name("Calc")
+        if isinstance(source.query, UpsertStreamRelation):
+            return self._upsert_stream_changes(select, source, compiler, converters)
         condition = _condition(select, compiler)
         changes = self._grouped_changes(source) if isinstance(source.query, GroupedRelation) \
             else self._joined_stream(source)
@@ -446,6 +448,23 @@ class JobBuilder:
             rows = table.query.rows
             self.streams[key] = rows.stream.map(changes_of(rows)).name("SourceConversion[%s]" % table.name)
         return self.streams[key]
+
+    def _upsert_stream_changes(self, select, source: CatalogTable, compiler, converters):
+        """The changes of a query's projections and filter over an upsert changelog stream's table: its rows
+        normalized per primary key (ChangelogNormalize, the filter inside it), then projected."""
+        from pyflink_compat.table.sql.bridge import upserts_of
+        from pyflink_compat.table.sql.changelog import ChangelogNormalize, keys_of
+        if not source.primary_key:
+            raise table_exception("Table '%s' produces a changelog stream that contains UPDATE_AFTER but no "
+                                  "UPDATE_BEFORE. This requires defining a primary key constraint on the table."
+                                  % source.name)
+        positions = [source.column_names.index(name) for name in source.primary_key]
+        key_type = binary_keys.key_type_of([source.columns[position].type for position in positions])
+        rows = source.query.rows
+        keyed = rows.stream.map(upserts_of(rows, positions)).name("SourceConversion[%s]" % source.name) \
+            .key_by(keys_of, key_type=key_type)
+        normalized = keyed.process(ChangelogNormalize(_condition(select, compiler))).name("ChangelogNormalize")
+        return normalized.map(_projected_change(converters)).name("Calc")
 
     def _table_aggregate_changes(self, table: CatalogTable):
         """The changelog of a flat_aggregate's table (its table aggregation added to the job once)."""
@@ -929,7 +948,7 @@ def _is_changelog_source(table: CatalogTable) -> bool:
     return (_is_upsert_source(table) or (isinstance(table.query, JoinRelation) and table.query.updating)
             or isinstance(table.query, (RankRelation, GroupedRelation, UpdatingView))
             or (isinstance(table.query, UnionRelation) and table.query.updating)
-            or isinstance(table.query, (ChangelogStreamRelation, TableAggregateRelation)))
+            or isinstance(table.query, (ChangelogStreamRelation, TableAggregateRelation, UpsertStreamRelation)))
 
 
 def _filtered_change(condition, converters):

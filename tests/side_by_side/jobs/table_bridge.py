@@ -17,7 +17,7 @@
    example): a GROUP BY of it as a tableau (a key whose rows were all taken back is deleted, then inserted again),
    a filter and projection of its changes, a GROUP BY into a print table, and its changes projected back by
    to_changelog_stream into the DataStream job; an insert-only changelog stream (ChangelogMode.insert_only()) read
-   back by to_data_stream.
+   back by to_data_stream; an upsert changelog stream (ChangelogMode.upsert(), a primary key) normalized per key.
 
 Usage: table_bridge.py BOOTSTRAP LINES_TOPIC OUT_TOPIC
 """
@@ -143,4 +143,15 @@ arrivals = t_env.from_changelog_stream(
     ChangelogMode.insert_only())
 arrivals.print_schema()
 t_env.to_data_stream(arrivals.where(col("score") > 4).select(col("name"), col("score") * 10)).print("arrivals")
+# an upsert changelog stream keyed by the schema's primary key (+I / +U a key's row, -D its deletion, a repeated
+# row nothing): normalized into -U / +U, filtered inside the normalization, read back by to_changelog_stream
+upserts = t_env.from_changelog_stream(
+    env.from_collection([Row.of_kind(RowKind.INSERT, "Alice", 12), Row.of_kind(RowKind.INSERT, "Bob", 5),
+                         Row.of_kind(RowKind.UPDATE_AFTER, "Alice", 100), Row.of_kind(RowKind.DELETE, "Bob", 5),
+                         Row.of_kind(RowKind.UPDATE_AFTER, "Alice", 100), Row.of_kind(RowKind.UPDATE_AFTER, "Bob", 8),
+                         Row.of_kind(RowKind.INSERT, "Carl", 7), Row.of_kind(RowKind.UPDATE_AFTER, "Carl", 2)],
+                        type_info=Types.ROW_NAMED(["name", "score"], [Types.STRING(), Types.INT()])),
+    Schema.new_builder().primary_key("name").build(), ChangelogMode.upsert())
+upserts.print_schema()
+t_env.to_changelog_stream(upserts.where(col("score") > 6)).print("upserts")
 env.execute("table bridge")
