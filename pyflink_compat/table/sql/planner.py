@@ -453,18 +453,14 @@ class JobBuilder:
         """The changes of a query's projections and filter over an upsert changelog stream's table: its rows
         normalized per primary key (ChangelogNormalize, the filter inside it), then projected."""
         from pyflink_compat.table.sql.bridge import upserts_of
-        from pyflink_compat.table.sql.changelog import ChangelogNormalize, keys_of
         if not source.primary_key:
             raise table_exception("Table '%s' produces a changelog stream that contains UPDATE_AFTER but no "
                                   "UPDATE_BEFORE. This requires defining a primary key constraint on the table."
                                   % source.name)
         positions = [source.column_names.index(name) for name in source.primary_key]
-        key_type = binary_keys.key_type_of([source.columns[position].type for position in positions])
         rows = source.query.rows
-        keyed = rows.stream.map(upserts_of(rows, positions)).name("SourceConversion[%s]" % source.name) \
-            .key_by(keys_of, key_type=key_type)
-        normalized = keyed.process(ChangelogNormalize(_condition(select, compiler))).name("ChangelogNormalize")
-        return normalized.map(_projected_change(converters)).name("Calc")
+        upserts = rows.stream.map(upserts_of(rows, positions)).name("SourceConversion[%s]" % source.name)
+        return _normalized(upserts, source, select, compiler, converters)
 
     def _table_aggregate_changes(self, table: CatalogTable):
         """The changelog of a flat_aggregate's table (its table aggregation added to the job once)."""
@@ -550,18 +546,13 @@ class JobBuilder:
         """The changes (row kind, values) of a query's projections and filter over an 'upsert-kafka' table: its
         records normalized per primary key (ChangelogNormalize, the filter inside it), then projected."""
         from pyflink_compat.common.watermark_strategy import WatermarkStrategy
-        from pyflink_compat.table.sql.changelog import ChangelogNormalize, keys_of
         layout = kafka_table.layout_of(source, kafka_table.SOURCE)
         kafka, _ = kafka_table.source(source, layout, self._idle_timeout_ms())
         records = self.env.from_source(kafka, WatermarkStrategy.no_watermarks(),
                                        "KafkaSource-%s.%s" % (CATALOG_PATH, source.name))
-        key_type = binary_keys.key_type_of([next(c.type for c in source.columns if c.name == name)
-                                            for name in source.primary_key])
-        keyed = records.flat_map(kafka_table.upsert_reader(source, layout)).name("%s/%s[%s]" % (
-            layout.key_format, layout.value_format, source.name)).key_by(keys_of, key_type=key_type)
-        condition = _condition(select, compiler)
-        normalized = keyed.process(ChangelogNormalize(condition)).name("ChangelogNormalize")
-        return normalized.map(_projected_change(converters)).name("Calc")
+        upserts = records.flat_map(kafka_table.upsert_reader(source, layout)).name("%s/%s[%s]" % (
+            layout.key_format, layout.value_format, source.name))
+        return _normalized(upserts, source, select, compiler, converters)
 
     # sources ---------------------------------------------------------------------------------------
     def _source_stream(self, table: CatalogTable):
@@ -2063,6 +2054,17 @@ def _with_value_at(position: int):
 
 def _no_key(row):
     return ()
+
+
+def _normalized(upserts, source: CatalogTable, select, compiler, converters):
+    """A stream of (primary key, row or None for a deletion) of ``source`` normalized per key as Flink's
+    ChangelogNormalize (the query's filter inside it), then projected: its changes."""
+    from pyflink_compat.table.sql.changelog import ChangelogNormalize, keys_of
+    key_type = binary_keys.key_type_of([next(c.type for c in source.columns if c.name == name)
+                                        for name in source.primary_key])
+    normalized = upserts.key_by(keys_of, key_type=key_type).process(ChangelogNormalize(_condition(select, compiler))) \
+        .name("ChangelogNormalize")
+    return normalized.map(_projected_change(converters)).name("Calc")
 
 
 def _keyed_input(condition, key_functions, argument_functions):
