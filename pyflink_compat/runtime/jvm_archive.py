@@ -215,8 +215,8 @@ def _load_typical_classes(timeout_s: float):
 def _finish_recording(session, partial: str, path: str, lock: str, timeout_s: float = 120.0):
     """At exit: stop the JVM, let it write the archive, publish the file under its final name."""
     try:
-        from pyspark import SparkContext
-        gateway = SparkContext._gateway
+        # The session's own gateway (not SparkContext's class attribute): only the JVM this recording started.
+        gateway = getattr(getattr(session, "sparkContext", None), "_gateway", None)
         process = getattr(gateway, "proc", None)
         if not _terminated.is_set():
             _load_typical_classes(TYPICAL_JOB_TIMEOUT_S)

@@ -113,8 +113,29 @@ def test_after_sigterm_a_recording_runs_no_typical_job_on_the_stopping_jvm(tmp_p
         jvm_archive._finish_recording(Session(), partial, path, lock)
 
     monkeypatch.setattr(jvm_archive, "_terminated", jvm_archive.threading.Event())
+    # Another JVM of the process (here, the test session's) is left alone: only the recording session's is stopped.
+    from pyspark import SparkContext
+    other_jvm = []
+
+    class OtherProcess:
+        returncode, stdin = None, None
+
+        def poll(self):
+            return None
+
+        def wait(self, timeout):
+            other_jvm.append("waited for")
+
+    class OtherGateway:
+        proc = OtherProcess()
+
+        def shutdown(self):
+            other_jvm.append("shut down")
+
+    monkeypatch.setattr(SparkContext, "_gateway", OtherGateway())
     finish()
     assert len(typical_jobs) == 1 and len(stops) == 1
     jvm_archive.job_terminated()
     finish()
     assert len(typical_jobs) == 1 and len(stops) == 2
+    assert other_jvm == []
