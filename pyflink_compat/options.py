@@ -100,6 +100,11 @@ JVM_EARLY_START = Option(
     "(about 1 s sooner to the first record). If the job's own code then sets other `spark.*` keys or "
     "environment variables, that JVM is stopped and a new one starts with them (the log names the keys). Only "
     "as a `-D` option")
+FORK_SERVER = Option(
+    "pyflink-compat.python.fork-server", _boolean, True, "`true`",
+    "the Python processes Spark starts one by one next to the driver (a runner per streaming source of a query, "
+    "one per keyed operator to prepare its state) are forked from a process that has imported their modules "
+    "already, instead of each importing them at every query start")
 
 LOG_LEVELS = ("OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL")
 
@@ -122,7 +127,7 @@ UI_PORT = Option(
     "the port of the Spark UI, whose address `pyflink-compat run` prints; `0`: any free port; `-1`: no UI")
 
 ALL: List[Option] = [MAX_RECORDS_PER_BATCH, TRIGGER_INTERVAL, TICK_INTERVAL_MS, DIRECT_KAFKA_SINK, SHARED_PASS,
-                     RELEASE_PLANNER_WORKERS, JVM_CLASS_ARCHIVE, JVM_EARLY_START, LOG_LEVEL, UI_PORT]
+                     RELEASE_PLANNER_WORKERS, JVM_CLASS_ARCHIVE, JVM_EARLY_START, FORK_SERVER, LOG_LEVEL, UI_PORT]
 
 
 def max_records_per_batch(configuration: Dict[str, Any], keyed: bool) -> int:

@@ -20,7 +20,7 @@ from pyflink_compat.common.job_client import CompletableFuture, JobClient, JobSt
 from pyflink_compat.common.job_execution_result import JobExecutionResult, JobID
 from pyflink_compat.plan import flink_json, graph
 from pyflink_compat.plan.job import JobPlan
-from pyflink_compat.runtime import (checkpoints, idle_planners, job_registry, launch, metrics, progress, reporters,
+from pyflink_compat.runtime import (checkpoints, fork_server, idle_planners, job_registry, launch, metrics, progress, reporters,
                                     restarts, session, translate, warm_up, worker_python)
 
 log = logging.getLogger("pyflink_compat")
@@ -194,6 +194,7 @@ class JobRun:
         configuration = self.job.configuration
         worker = worker_python.resolve(configuration)
         spark = session.get_session(configuration, worker)
+        session.start_fork_server(configuration, worker)
         if self.metrics is None:
             self.metrics = metrics.JobMetrics(str(self.job_id), self.job_name)
             reporters.start_configured(configuration)
@@ -374,6 +375,8 @@ class JobRun:
                 if release_planners and time.monotonic() >= release_from:
                     release_planners = idle_planners.release(warm_up.finished,
                                                              job_id=self.job_id) is None   # None: try again
+                    if not release_planners:
+                        fork_server.stop()          # started again by the next job of the process
             for plan, query in list(pending):
                 # Read the state before the exception: a query failing between the two reads is then seen
                 # failed, never taken for finished.

@@ -16,7 +16,7 @@ from typing import Optional, Tuple
 import attrs
 
 from pyflink_compat import options
-from pyflink_compat.runtime import jvm_archive, numpy_converters, worker_python
+from pyflink_compat.runtime import fork_server, jvm_archive, numpy_converters, worker_python
 from pyflink_compat.util.files import write_atomically
 
 log = logging.getLogger("pyflink_compat")
@@ -122,6 +122,7 @@ def get_session(configuration: dict = None, worker=None):
                 _register_data_sources(_session)      # registered data sources keep the path they had
             return _session
         _prepare_environment()
+        start_fork_server(configuration, worker)
         from pyspark.sql import SparkSession
         launch = _launch_settings(configuration)
         settings, on_started = _early_jvm.take(launch), None
@@ -144,6 +145,14 @@ def get_session(configuration: dict = None, worker=None):
         _session = session
         log.info("Spark session started, master %s", session.sparkContext.master)
         return _session
+
+
+def start_fork_server(configuration: dict, worker=None):
+    """Start the fork server for Spark's one-by-one Python processes (runtime/fork_server.py) unless it runs
+    or is turned off; ``worker``: the workers' path and Python (None: a job's without Python dependencies)."""
+    if options.FORK_SERVER.get(configuration) and not fork_server.running():
+        worker = worker or worker_python.resolve({})
+        fork_server.start(worker.executable, os.pathsep.join(worker.paths))
 
 
 def ui_url() -> Optional[str]:
@@ -173,6 +182,7 @@ def _prepare_environment():
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     # Local mode's workers inherit this process's environment (spark.executorEnv.* is for clusters).
     os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+    fork_server.announce()
     if "SPARK_HOME" not in os.environ:
         try:
             os.environ["SPARK_HOME"] = _spark_home_without_zipped_python()
@@ -306,6 +316,7 @@ class _EarlyJvm:
         if self._thread is not None:
             return
         _prepare_environment()
+        start_fork_server(configuration)
         launch = _launch_settings(configuration)
         settings, _ = _with_class_archive(launch, configuration, may_record=False)
         if settings is None:
@@ -421,6 +432,7 @@ def _skip_installed_data_source_lookup(session):
 
 def stop_session():
     global _session
+    fork_server.stop()
     with _lock:
         if _session is not None:
             _session.stop()
