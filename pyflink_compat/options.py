@@ -104,7 +104,7 @@ FORK_SERVER = Option(
     "pyflink-compat.python.fork-server", _boolean, True, "`true`",
     "the Python processes Spark starts one by one next to the driver (a runner per streaming source of a query, "
     "one per keyed operator to prepare its state) are forked from a process that has imported their modules "
-    "already, instead of each importing them at every query start")
+    "already, instead of each importing them at every query start; started by a process's second job")
 
 LOG_LEVELS = ("OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL")
 

@@ -26,6 +26,8 @@ from pyflink_compat.runtime import (checkpoints, fork_server, idle_planners, job
 log = logging.getLogger("pyflink_compat")
 
 POLL_INTERVAL_S = 0.05
+# Jobs this process has planned (the fork server starts with the second).
+_jobs_planned = 0
 # How often a job of pyflink-compat run looks for a savepoint request (pyflink-compat savepoint / stop)
 REQUEST_CHECK_INTERVAL_S = 0.25
 # How long an interrupted job may take to stop its queries before the interrupt is raised anyway.
@@ -194,7 +196,12 @@ class JobRun:
         configuration = self.job.configuration
         worker = worker_python.resolve(configuration)
         spark = session.get_session(configuration, worker)
-        session.start_fork_server(configuration, worker)
+        global _jobs_planned
+        _jobs_planned += 1
+        if _jobs_planned > 1:
+            # A process that runs one job (a DataStream program) gains too little from the server to pay for
+            # its start and memory; one that runs several (a SQL script, a test session) starts queries often.
+            session.start_fork_server(configuration, worker)
         if self.metrics is None:
             self.metrics = metrics.JobMetrics(str(self.job_id), self.job_name)
             reporters.start_configured(configuration)

@@ -122,7 +122,6 @@ def get_session(configuration: dict = None, worker=None):
                 _register_data_sources(_session)      # registered data sources keep the path they had
             return _session
         _prepare_environment()
-        start_fork_server(configuration, worker)
         from pyspark.sql import SparkSession
         launch = _launch_settings(configuration)
         settings, on_started = _early_jvm.take(launch), None
@@ -316,7 +315,6 @@ class _EarlyJvm:
         if self._thread is not None:
             return
         _prepare_environment()
-        start_fork_server(configuration)
         launch = _launch_settings(configuration)
         settings, _ = _with_class_archive(launch, configuration, may_record=False)
         if settings is None:
