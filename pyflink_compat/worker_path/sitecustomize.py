@@ -18,6 +18,8 @@ _FORKED_MODULES = ("pyspark.sql.streaming.transform_with_state_driver_worker",
                    "pyspark.sql.streaming.python_streaming_source_runner")
 
 
+# The client side of fork_server's protocol, kept here with standard-library imports only: importing
+# pyflink_compat first would cost each served process about 40 ms.
 def _read_exactly(connection, size: int) -> bytes:
     data = b""
     while len(data) < size:
