@@ -742,6 +742,17 @@ def test_instants_print_and_serialize_as_flink_does():
         (moment + datetime.timedelta(seconds=1), "TIMESTAMP")
 
 
+def test_the_json_format_escapes_strings_as_flinks_jackson_writes_them():
+    # Seen on PyFlink 2.3.0: a character beyond the BMP as two escaped surrogates, control characters with
+    # upper-case hex; other non-ASCII characters (also U+2028 and DEL) as they are. Map keys alike.
+    from pyflink_compat.table.sql import values
+    text, mapping = catalog.SqlType("STRING"), catalog.SqlType("MAP", key=catalog.SqlType("STRING"),
+                                                               element=catalog.SqlType("INT"))
+    assert values.json_text(["m", "t"], ["\U0001F6A8 \u2265\u2028\x7f", "x\x1fy\t\"\\"], [text, text]) == \
+        '{"m":"\\uD83D\\uDEA8 \u2265\u2028\x7f","t":"x\\u001Fy\\t\\"\\\\"}'
+    assert values.json_text(["k"], [{"\U0001F600": 1}], [mapping]) == '{"k":{"\\uD83D\\uDE00":1}}'
+
+
 def test_left_and_right_take_characters_from_either_end():
     assert _evaluate("LEFT(s, 2)", s=("STRING", "abc")) == ("ab", "STRING")
     assert _evaluate("RIGHT(s, 2)", s=("STRING", "abc")) == ("bc", "STRING")

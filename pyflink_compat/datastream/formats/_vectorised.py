@@ -193,15 +193,17 @@ def _boolean_text(values):
 
 # -- JSON -----------------------------------------------------------------------------------------
 
-_JSON_NEEDS_ESCAPE = r'["\\\x{0}-\x{1f}]'
-_JSON_OTHER_CONTROLS = r"[\x{0}-\x{7}\x{b}\x{e}-\x{1f}]"
+_JSON_NEEDS_ESCAPE = r'["\\\x{0}-\x{1f}\x{10000}-\x{10ffff}]'
+# Escaped one by one (``util.json_strings.quote``): control characters without a short escape, characters beyond
+# the BMP.
+_JSON_OTHER_CONTROLS = r"[\x{0}-\x{7}\x{b}\x{e}-\x{1f}\x{10000}-\x{10ffff}]"
 _JSON_NAMED_ESCAPES = [("\\", "\\\\"), ('"', '\\"'), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"),
                        ("\b", "\\b"), ("\f", "\\f")]
 
 
 def json_string_text(strings):
-    """Each string as a JSON string literal, exactly like ``json._quote``; nulls stay null."""
-    from pyflink_compat.datastream.formats.json import _quote
+    """Each string as a JSON string literal, exactly like ``util.json_strings.quote``; nulls stay null."""
+    from pyflink_compat.util.json_strings import quote as _quote
     needs = _mask_or_none(pc.match_substring_regex(strings, _JSON_NEEDS_ESCAPE))
     if needs is not None:
         subset = pc.filter(strings, needs)
@@ -251,7 +253,7 @@ def json_text(array, type_info):
 
 
 def _json_row_text(array, type_info):
-    from pyflink_compat.datastream.formats.json import _quote
+    from pyflink_compat.util.json_strings import quote as _quote
     names, types = type_info.get_field_names(), type_info.get_field_types()
     if not names or len(set(names)) != len(names):
         return None

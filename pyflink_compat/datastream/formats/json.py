@@ -28,6 +28,7 @@ from pyflink_compat.common.typeinfo import (BasicArrayTypeInfo, BasicTypeInfo, L
 from pyflink_compat.common.types import _java_str
 from pyflink_compat.datastream.formats._casts import check_scalar
 from pyflink_compat.util.exceptions import illegal_argument
+from pyflink_compat.util.json_strings import quote as _quote
 
 __all__ = ['JsonRowDeserializationSchema', 'JsonRowSerializationSchema']
 
@@ -126,16 +127,6 @@ def _to_json_text(node) -> str:
     return _as_text(node)
 
 
-_ESCAPES = {'"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t'}
-_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
-
-
-def _quote(text: str) -> str:
-    """A JSON string as Jackson writes it: control characters as \\uXXXX (upper-case hex), non-ASCII kept."""
-    def escape(match):
-        ch = match.group(0)
-        return _ESCAPES.get(ch) or "\\u%04X" % ord(ch)
-    return '"' + _NEEDS_ESCAPE.sub(escape, text) + '"'
 
 
 def _reject_constant(name):

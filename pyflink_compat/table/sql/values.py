@@ -7,6 +7,7 @@ import json
 import re
 
 from pyflink_compat.common.types import _java_str
+from pyflink_compat.util.json_strings import quote as _json_string
 
 _SQL_TIMESTAMP = re.compile(r"^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?$")
 
@@ -290,14 +291,14 @@ def _json_value(value, sql_type) -> str:
     if name == "TIMESTAMP_LTZ":
         return json.dumps(json_timestamp_text(value) + "Z")
     if name == "STRING":
-        return json.dumps(value, ensure_ascii=False)
+        return _json_string(value)
     if name == "DATE":
         return '"%s"' % value.isoformat()
     if name == "ROW":
         return json_row_writer([field_name for field_name, _ in sql_type.fields],
                                [field for _, field in sql_type.fields])(value)
     if name == "MAP":
-        return "{" + ",".join(json.dumps(printed(key, sql_type.key), ensure_ascii=False) + ":" +
+        return "{" + ",".join(_json_string(printed(key, sql_type.key)) + ":" +
                               _json_value(each, sql_type.element) for key, each in value.items()) + "}"
     if name == "ARRAY":
         return "[" + ",".join(_json_value(each, sql_type.element) for each in value) + "]"
@@ -313,7 +314,7 @@ def json_text(names, values, sql_types) -> str:
 
 def json_row_writer(names, sql_types):
     """``json_text`` for rows of these columns, the field names quoted once."""
-    fields = [(json.dumps(name, ensure_ascii=False) + ":", _json_writer(sql_type))
+    fields = [(_json_string(name) + ":", _json_writer(sql_type))
               for name, sql_type in zip(names, sql_types)]
 
     def text(values) -> str:
@@ -330,5 +331,6 @@ def _json_writer(sql_type):
     if name == "TIMESTAMP":          # digits, '-', ':', ' ' and '.': nothing to escape
         return lambda value: '"' + json_timestamp_text(value) + '"'
     if name == "STRING":
-        return lambda value: json.dumps(value, ensure_ascii=False)
+        return _json_string
     return lambda value: _json_value(value, sql_type)
+
