@@ -6,10 +6,10 @@ a process that prepares each ``transformWithState`` of a query before its first 
 pyspark, pyarrow, kafka-python and our modules before it does anything: about 0.9 s of CPU and of waiting,
 twice or more per query start, and a SQL script starts a query per statement.
 
-This server is started with the session, imports those modules once, and forks a ready process for each
-such start: Spark's ``python -m`` process (the *stub*, see ``worker_path/sitecustomize.py``) hands it its
-standard streams, environment, working directory and module path over a Unix socket and waits; the forked
-process runs the module as ``__main__`` with them, and the stub ends with its exit code. The server only
+This server (started by a process's second job: runtime/job.py) imports those modules once and forks a ready
+process for each such start: Spark's ``python -m`` process (the *stub*, see ``worker_path/sitecustomize.py``)
+hands it its standard streams, environment, working directory and module path over a Unix socket and waits;
+the forked process runs the module as ``__main__`` with them, and the stub ends with its exit code. The server only
 serves a stub whose interpreter is its own and whose path finds each module it preloaded where it loaded it
 from; any other stub (another Python, a job module shadowing one of them, no server running) starts as
 before. A stub that ends (Spark stops it) ends its forked process; if the server ends first, the stub waits
