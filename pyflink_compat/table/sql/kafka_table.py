@@ -1,8 +1,8 @@
 """Kafka and upsert-kafka tables as Flink SQL's connectors define them: their options (checked by name, each
 refused that does not run), where each physical column travels (the message key, the value, or both: key.format,
-key.fields, key.fields-prefix, value.fields-include), the formats 'json' and 'raw', and the KafkaSource /
-KafkaSink of the mirror that read and write them. A table with a key format reads whole records (keys and
-tombstones); one without reads values only, as Flink does."""
+key.fields, key.fields-prefix, value.fields-include), the formats 'json', 'csv', 'avro' and 'raw', and the
+KafkaSource / KafkaSink of the mirror that read and write them. A table with a key format reads whole records (keys
+and tombstones); one without reads values only, as Flink does (as text, or as bytes for 'avro')."""
 from decimal import Decimal
 from typing import Callable, Dict, Optional, Tuple
 
@@ -18,7 +18,7 @@ CATALOG_PATH = "default_catalog.default_database"
 KAFKA, UPSERT_KAFKA = "kafka", "upsert-kafka"
 SOURCE, SINK = "source", "sink"
 _VALIDATION = "org.apache.flink.table.api.ValidationException"
-FORMATS = ("json", "raw", "csv")
+FORMATS = ("json", "raw", "csv", "avro")
 
 
 def _refuse(what: str, advice: str = None):
@@ -56,7 +56,8 @@ _UPSERT_KAFKA_FLINK_OPTIONS = (
 _FORMAT_OPTIONS = {"json": {"ignore-parse-errors", "fail-on-missing-field", "timestamp-format.standard"},
                    "raw": {"charset"},
                    "csv": {"field-delimiter", "disable-quote-character", "quote-character", "allow-comments",
-                           "ignore-parse-errors", "array-element-delimiter", "escape-character", "null-literal"}}
+                           "ignore-parse-errors", "array-element-delimiter", "escape-character", "null-literal"},
+                   "avro": {"encoding", "timestamp_mapping.legacy", "codec"}}
 # Column types the 'csv' format reads and writes here
 _CSV_TYPES = ("STRING", "BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "TIMESTAMP")
 
@@ -129,7 +130,7 @@ def layout_of(table: CatalogTable, purpose: str) -> Layout:
                                             "to 'ALL'. Set it to 'EXCEPT_KEY' instead to avoid field overlaps.")
     for fmt in (key_format, value_format):
         if fmt is not None and fmt not in FORMATS:
-            _refuse("The '%s' format" % fmt, "Kafka tables read and write 'json', 'csv' or 'raw'")
+            _refuse("The '%s' format" % fmt, "Kafka tables read and write 'json', 'csv', 'avro' or 'raw'")
     key_positions = tuple(physical.index(name) for name in key_fields)
     value_positions = tuple(i for i in range(len(physical)) if include == "ALL" or i not in key_positions)
     for fmt, positions in ((key_format, key_positions), (value_format, value_positions)):
@@ -164,7 +165,7 @@ def check_options(table: CatalogTable, purpose: str):
         if _is_format_option(key, value, formats):
             continue
         _refuse("The option '%s' = '%s' of table '%s'" % (key, value, table.name),
-                "Kafka tables run with topic(s), properties.*, formats json or raw for values and keys "
+                "Kafka tables run with topic(s), properties.*, formats json, csv, avro or raw for values and keys "
                 "(key.format, key.fields, key.fields-prefix, value.fields-include), scan.startup.* and "
                 "scan.bounded.* modes, sink.delivery-guarantee")
 
@@ -178,6 +179,10 @@ def _is_format_option(key: str, value: str, formats: Dict[str, Optional[str]]) -
             return value.upper() == "SQL"            # ISO-8601 timestamps are not read or written yet
         if name == "charset":
             return value.upper().replace("-", "") == "UTF8"
+        if name == "encoding":
+            return value.lower() == "binary"           # Avro's JSON encoding is not written or read yet
+        if name == "timestamp_mapping.legacy":
+            return value.lower() in ("true", "false")
         return name in _FORMAT_OPTIONS.get(fmt, ())
     return False
 
@@ -252,7 +257,7 @@ def source(table: CatalogTable, layout: Layout, idle_timeout_ms: int = 0):
     if idle_timeout_ms > 0:
         builder = builder._set_idle_without_partitions()
     metadata = tuple(column.metadata for column in table.metadata_columns)
-    if layout.key_format is None and not metadata:
+    if layout.key_format is None and not metadata and layout.value_format != "avro":
         builder = builder.set_value_only_deserializer(SimpleStringSchema())
     else:
         builder = builder._set_record_deserializer(KeyAndValue(metadata))
@@ -273,13 +278,13 @@ def upsert_reader(table: CatalogTable, layout: Layout) -> Callable:
 
     def changes(record):
         key, value = record[0], record[1]
-        keys = key_fields(_text(key)) if key is not None else [None] * len(key_positions)
+        keys = key_fields(key) if key is not None else [None] * len(key_positions)
         if keys is None:
             return
         if value is None:                            # a tombstone: the key's row is deleted
             yield tuple(keys), None
             return
-        values = value_fields(_text(value))
+        values = value_fields(value)
         if values is None:
             return
         yield tuple(keys), _row_of(width, key_positions, keys, value_positions, values)
@@ -306,6 +311,9 @@ def row_reader(table: CatalogTable, layout: Layout) -> Callable:
                             [physical[i].name for i in layout.value_positions])
     if layout.key_format is None:
         rows = _value_rows(value_fields, layout.value_positions, len(physical))
+        if layout.value_format == "avro" and not table.metadata_columns:     # the source reads Row(key, value)
+            value_rows = rows
+            rows = lambda record: value_rows(record[1])
     else:
         key_fields = _decoder(table, "key", layout.key_format, [physical[i] for i in layout.key_positions],
                               layout.key_names)
@@ -320,7 +328,7 @@ def _with_metadata(rows: Callable, keyed: bool, converters):
     """Rows of a record (key, value, then its metadata fields) with the metadata columns' values added."""
     def rows_with_metadata(record):
         from pyflink_compat.common.types import Row
-        read = record if keyed else (None if record[1] is None else _text(record[1]))
+        read = record if keyed else record[1]
         metadata = [convert(record[2 + i]) for i, convert in enumerate(converters)]
         for row in rows(read):
             yield Row(*tuple(row), *metadata)
@@ -367,11 +375,11 @@ class KeyAndValue(RecordDeserializer):
 
 
 def _value_rows(value_fields: Callable, positions, width: int):
-    def rows(text):
+    def rows(value):
         from pyflink_compat.common.types import Row
-        if text is None:                             # a tombstone: no row
+        if value is None:                            # a tombstone: no row
             return
-        values = value_fields(text)
+        values = value_fields(value)
         if values is None:                           # skipped by json.ignore-parse-errors
             return
         if len(positions) == width:
@@ -395,7 +403,7 @@ def _keyed_rows(key_fields: Callable, layout: Layout, value_fields: Callable, wi
         key, value = record[0], record[1]
         if value is None:                            # a tombstone of a 'kafka' table: no row
             return
-        values = value_fields(_text(value))
+        values = value_fields(value)
         if values is None:
             return
         if key is None:
@@ -403,7 +411,7 @@ def _keyed_rows(key_fields: Callable, layout: Layout, value_fields: Callable, wi
                 return
             keys = [None]
         else:
-            keys = key_fields(_text(key))
+            keys = key_fields(key)
             if keys is None:                         # skipped by the key format's ignore-parse-errors
                 return
         yield _row_of(width, key_positions, keys, value_positions, values)
@@ -415,7 +423,23 @@ def _text(data: bytes) -> str:
 
 
 def _decoder(table: CatalogTable, side: str, fmt: str, columns, names) -> Callable:
-    """The function reading one key or value text into the list of its fields' values (None: skip the record)."""
+    """The function reading one key or value (its bytes, or its text as the value-only source of a text format
+    hands it) into the list of its fields' values (None: skip the record)."""
+    if fmt == "avro":
+        from pyflink_compat.table.sql import avro_format
+        return avro_format.decoder(names, [column.type for column in columns], _avro_legacy(table, side))
+    return _from_text(_text_decoder(table, side, fmt, columns, names))
+
+
+def _from_text(decode: Callable) -> Callable:
+    return lambda data: decode(data if isinstance(data, str) else _text(data))
+
+
+def _avro_legacy(table: CatalogTable, side: str) -> bool:
+    return format_option(table, side, "timestamp_mapping.legacy", "true").lower() == "true"
+
+
+def _text_decoder(table: CatalogTable, side: str, fmt: str, columns, names) -> Callable:
     if fmt == "raw":
         return lambda text: [text]
     if fmt == "csv":
@@ -696,6 +720,9 @@ def _encoder(fmt: str, names, sql_types, table: CatalogTable = None, side: str =
                     values[i] = json_timestamp_text(values[i])
             return schema.serialize(Row(*values))
         return csv_text
+    if fmt == "avro":
+        from pyflink_compat.table.sql import avro_format
+        return avro_format.encoder(names, sql_types, _avro_legacy(table, side))
     if fmt == "raw":
         sql_type = sql_types[0]
         return lambda values: None if values[0] is None else printed(values[0], sql_type).encode("utf-8")
