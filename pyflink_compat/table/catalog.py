@@ -4,7 +4,7 @@ shadow it, as in Flink, and are not in it). What else a catalog does raises ``Un
 import sys
 
 from pyflink_compat import missing
-from pyflink_compat.util.exceptions import illegal_argument
+from pyflink_compat.util.exceptions import UnsupportedFeatureError, illegal_argument
 
 _StandIns = missing.stand_ins(__name__)
 
@@ -93,6 +93,53 @@ class Catalog(_StandIns.Catalog):
     def table_exists(self, table_path: ObjectPath) -> bool:
         return table_path.get_database_name() == DEFAULT_DATABASE and \
             table_path.get_object_name() in self._names(DEFAULT_DATABASE, views=False)
+
+
+class ResolvedSchema(_StandIns.ResolvedSchema):
+    """A table's resolved schema: its columns' names and data types, which of them are physical and persisted,
+    its primary key, and Flink's text of it (what print_schema prints). Its Column, WatermarkSpec and
+    UniqueConstraint objects are not provided."""
+
+    def __init__(self, columns=None, watermark_specs=None, primary_key=None, j_resolved_schema=None):
+        if j_resolved_schema is None:
+            raise UnsupportedFeatureError("ResolvedSchema(columns, ...) made in Python", "table-api",
+                                          "use Table.get_resolved_schema()")
+        self._names, self._types, self._kinds, self._primary_key, self._text = j_resolved_schema
+
+    def __str__(self):
+        return self._text
+
+    def __eq__(self, other):
+        return isinstance(other, ResolvedSchema) and self._text == other._text and self._types == other._types
+
+    def __hash__(self):
+        return hash(self._text)
+
+    def get_column_count(self) -> int:
+        return len(self._names)
+
+    def get_column_names(self):
+        return list(self._names)
+
+    def get_column_data_types(self):
+        return list(self._types)
+
+    def get_primary_key_indexes(self):
+        return [self._names.index(name) for name in self._primary_key or ()]
+
+    def _row_type(self, kinds):
+        from pyflink_compat.table.types import DataTypes
+        return DataTypes.ROW([DataTypes.FIELD(name, data_type) for name, data_type, kind
+                              in zip(self._names, self._types, self._kinds) if kind in kinds], nullable=False)
+
+    def to_source_row_data_type(self):
+        return self._row_type(("physical", "computed", "metadata", "virtual"))
+
+    def to_physical_row_data_type(self):
+        return self._row_type(("physical",))
+
+    def to_sink_row_data_type(self):
+        return self._row_type(("physical", "metadata"))
 
 
 missing.complete(sys.modules[__name__])

@@ -162,30 +162,71 @@ class Table(object):
         print(self._schema_text())
 
     def _schema_text(self) -> str:
-        from pyflink_compat.table.sql.planner import query_watermark
+        """The schema as Flink's ResolvedSchema prints it (print_schema)."""
+        columns, watermark, primary_key = self._schema_parts()
+        lines = ["  `%s` %s%s%s" % (column.name, column.type.text(), marker, kind) for column, marker, kind in columns]
+        if watermark is not None:
+            lines.append("  WATERMARK FOR `%s`: %s AS %s" % watermark)
+        if primary_key:
+            lines.append("  CONSTRAINT `PK_%s` PRIMARY KEY (%s) NOT ENFORCED" % (
+                "_".join(primary_key), ", ".join("`%s`" % name for name in primary_key)))
+        return "(\n%s\n)" % ",\n".join(lines)
+
+    def _schema_parts(self):
+        """The columns (each with its time attribute marker and what follows its type: a computed column's
+        expression, a metadata column's key), the watermark (column, type text, expression text) and the primary
+        key's columns of the table's schema."""
         watermark = query_watermark(self._select, self._t_env._catalog())
-        lines = []
         columns = self._columns()
         source = self._source_table()
         declared = {column.name: column for column in source.columns} if source is not None else {}
+        parts = []
         for column in columns:
-            rowtime = " *ROWTIME*" if watermark is not None and watermark[0] == column.name else \
+            marker = " *ROWTIME*" if watermark is not None and watermark[0] == column.name else \
                 " *PROCTIME*" if column.type.time_attribute == "PROCTIME" else ""
-            lines.append("  `%s` %s%s%s" % (column.name, column.type.text(), rowtime,
-                                            column_kind_text(declared.get(column.name))))
-        from pyflink_compat.table.sql.bridge import DataStreamRelation
+            parts.append((column, marker, column_kind_text(declared.get(column.name))))
+        from pyflink_compat.table.sql.bridge import DataStreamRelation, UpsertStreamRelation
+        shown_watermark = None
         if source is not None and source.watermark is not None and (
                 source.query is None or isinstance(source.query, DataStreamRelation)):
             # a view's schema is its query's: time attributes, no watermark specification (as in Flink)
             name, delay_ms = source.watermark
             rowtime_type = next(column.type for column in columns if column.name == name)
-            lines.append("  WATERMARK FOR `%s`: %s AS %s" % (name, rowtime_type.text(), source.watermark_display
-                                                             or watermark_text(name, delay_ms)))
-        from pyflink_compat.table.sql.bridge import UpsertStreamRelation
-        if source is not None and source.primary_key and isinstance(source.query, UpsertStreamRelation):
-            lines.append("  CONSTRAINT `PK_%s` PRIMARY KEY (%s) NOT ENFORCED" % (
-                "_".join(source.primary_key), ", ".join("`%s`" % name for name in source.primary_key)))
-        return "(\n%s\n)" % ",\n".join(lines)
+            shown_watermark = (name, rowtime_type.text(), source.watermark_display or watermark_text(name, delay_ms))
+        primary_key = None
+        if source is not None and source.primary_key and (source.query is None or
+                                                          isinstance(source.query, UpsertStreamRelation)):
+            primary_key = list(source.primary_key)
+        return parts, shown_watermark, primary_key
+
+    def get_resolved_schema(self):
+        """The table's schema as Flink's ResolvedSchema (printed as print_schema prints it)."""
+        from pyflink_compat.table.catalog import ResolvedSchema
+        columns, _, primary_key = self._schema_parts()
+
+        def kind(declared):
+            if declared is None or (declared.computed is None and declared.metadata is None):
+                return "physical"
+            if declared.computed is not None:
+                return "computed"
+            return "virtual" if declared.virtual else "metadata"
+        source = self._source_table()
+        declared = {column.name: column for column in source.columns} if source is not None else {}
+        return ResolvedSchema(j_resolved_schema=(
+            [column.name for column, _, _ in columns], [column.type.data_type() for column, _, _ in columns],
+            [kind(declared.get(column.name)) for column, _, _ in columns], primary_key, self._schema_text()))
+
+    def get_schema(self):
+        """The table's schema as Flink's deprecated TableSchema (its fields' names and data types)."""
+        from pyflink_compat.table.table_schema import TableSchema
+        columns, watermark, primary_key = self._schema_parts()
+        lines = ["%s: %s%s%s" % (column.name, column.type.text(), marker, kind) for column, marker, kind in columns]
+        if watermark is not None:
+            lines.append("WATERMARK FOR %s: %s AS %s" % watermark)
+        if primary_key:
+            lines.append("CONSTRAINT PK_%s PRIMARY KEY (%s)" % ("_".join(primary_key), ", ".join(primary_key)))
+        return TableSchema([column.name for column, _, _ in columns],
+                           [column.type.data_type() for column, _, _ in columns], lines)
 
     def _source_table(self):
         """The catalog table this table is (made by from_path), else None."""
@@ -494,7 +535,6 @@ Table.flat_aggregate = _flat_aggregate
 
 for _name in ("minus", "minus_all",
               "union", "intersect", "intersect_all",
-              "get_schema", "get_resolved_schema",
               "to_changelog", "from_changelog"):
     if hasattr(_StandIns.Table, _name):
         setattr(Table, _name, getattr(_StandIns.Table, _name))

@@ -236,7 +236,7 @@ class RowType(DataType):
         return [field.data_type for field in self.fields]
 
     def __repr__(self):
-        return 'RowType(%s)' % ', '.join(repr(field) for field in self.fields)
+        return 'RowType(%s)' % ','.join(repr(field) for field in self.fields)
 
     def _sql_root(self):
         return "ROW<%s>" % ", ".join("`%s` %s" % (field.name, field.data_type.sql()) for field in self.fields)

@@ -60,6 +60,28 @@ class SqlType:
                 "FLOAT": Types.FLOAT, "TIMESTAMP": Types.SQL_TIMESTAMP,
                 "TIMESTAMP_LTZ": Types.SQL_TIMESTAMP}[self.name]()
 
+    def data_type(self):
+        """The PyFlink DataType of the type (what a schema's get_field_data_types() gives)."""
+        from pyflink_compat.table.types import DataTypes
+        if self.fields is not None:
+            made = DataTypes.ROW([DataTypes.FIELD(name, field.data_type()) for name, field in self.fields])
+        elif self.key is not None:
+            made = DataTypes.MAP(self.key.data_type(), self.element.data_type())
+        elif self.element is not None:
+            made = DataTypes.ARRAY(self.element.data_type())
+        elif self.name == "STRING":
+            made = DataTypes.STRING() if self.length is None else \
+                (DataTypes.CHAR if self.fixed_length else DataTypes.VARCHAR)(self.length)
+        elif self.name == "DECIMAL":
+            made = DataTypes.DECIMAL(self.precision, self.scale)
+        elif self.name == "TIMESTAMP":
+            made = DataTypes.TIMESTAMP(6 if self.precision is None else self.precision)
+        elif self.name == "TIMESTAMP_LTZ":
+            made = DataTypes.TIMESTAMP_LTZ()       # PyFlink 2.3 converts Java's type so: its precision is lost
+        else:
+            made = getattr(DataTypes, self.name)()
+        return made if self.nullable else made.not_null()
+
 
 # sqlglot's type -> Flink's name; the types a first version of SQL support handles
 _TYPES = {
