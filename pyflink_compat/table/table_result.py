@@ -12,6 +12,17 @@ _StandIns = missing.stand_ins(__name__)
 _ROW_KINDS = {"+I": "INSERT", "-U": "UPDATE_BEFORE", "+U": "UPDATE_AFTER", "-D": "DELETE"}
 
 
+def _with_float_texts(values, positions):
+    """A FLOAT column's values as PyFlink's collect() gives them: the Python float of Java's Float.toString
+    (0.1 for the float nearest to 0.1, not 0.10000000149011612)."""
+    from pyflink_compat.datastream.formats.json import java_float_str
+    values = list(values)
+    for i in positions:
+        if values[i] is not None and values[i] == values[i] and abs(values[i]) != float("inf"):
+            values[i] = float(java_float_str(values[i]))
+    return values
+
+
 class CloseableIterator(_StandIns.CloseableIterator):
     """The rows of a query's result as they come, each a Row with its RowKind; ``close()`` stops the job."""
 
@@ -25,6 +36,12 @@ class CloseableIterator(_StandIns.CloseableIterator):
     def __next__(self):
         from pyflink_compat.common.types import Row, RowKind
         kind, values = next(self._changes)
+        floats = getattr(self, "_float_positions", None)
+        if floats is None:
+            floats = self._float_positions = [i for i, sql_type in enumerate(self._field_data_types or ())
+                                              if getattr(sql_type, "name", None) == "FLOAT"]
+        if floats:
+            values = _with_float_texts(values, floats)
         row = Row(*values)
         row.set_row_kind(RowKind[_ROW_KINDS[kind]])
         return row

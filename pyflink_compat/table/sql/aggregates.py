@@ -9,6 +9,7 @@ from pyflink_compat.datastream.functions import AggregateFunction, KeyedProcessF
 from pyflink_compat.datastream.window import (EventTimeTrigger, ProcessingTimeTrigger, TimeWindow, TimeWindowSerializer,
                                               WindowAssigner)
 from pyflink_compat.table.sql import expressions
+from pyflink_compat.table.sql.builtin_aggregates import BuiltinAggregate, ListAgg, Variance
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, interval_ms
 from pyflink_compat.util.exceptions import UnsupportedFeatureError, table_exception
 
@@ -17,6 +18,8 @@ GROUP_WINDOWS = ("TUMBLE", "HOP", "SESSION")
 # sqlglot's node -> Flink's aggregate name
 _AGGREGATES = {exp.Count: "COUNT", exp.Sum: "SUM", exp.Min: "MIN", exp.Max: "MAX", exp.Avg: "AVG",
                exp.FirstValue: "FIRST_VALUE", exp.LastValue: "LAST_VALUE"}
+_VARIANCES = {exp.VariancePop: "VAR_POP", exp.Variance: "VAR_SAMP", exp.StddevPop: "STDDEV_POP",
+              exp.StddevSamp: "STDDEV_SAMP", exp.Stddev: "STDDEV_SAMP"}
 
 
 def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
@@ -42,6 +45,11 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
             return (row,)
         return wrapper._aggregate(tuple(argument_type for _, argument_type in compiled)), argument_values, \
             sql_type_of(wrapper._result_type)
+    if type(node) in _VARIANCES:
+        return _variance_call(node, _VARIANCES[type(node)], compiler)
+    from pyflink_compat.table.sql.dialect import ListAggCall
+    if isinstance(node, ListAggCall):
+        return _listagg_call(node, compiler)
     name = _AGGREGATES.get(type(node))
     if name is None:
         return None
@@ -72,9 +80,49 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
     return (DISTINCT if distinct else "") + name + suffix, function, result_type
 
 
+def _variance_call(node, function: str, compiler):
+    """VAR_POP / VAR_SAMP / STDDEV_POP / STDDEV_SAMP (and STDDEV, VARIANCE) of a numeric column."""
+    from pyflink_compat.table.sql.dialect import Flink
+    argument = node.this
+    if isinstance(argument, exp.Distinct):
+        raise UnsupportedFeatureError("%s with DISTINCT" % node.sql(dialect=Flink), SECTION)
+    compiled, argument_type = compiler.compile(argument)
+    if argument_type.name not in expressions.INTEGERS + expressions.APPROXIMATE + ("DECIMAL",):
+        written = node.sql(dialect=Flink).split("(")[0].upper()
+        raise expressions.validation_error(
+            "SQL validation failed. Cannot apply '%s' to arguments of type '%s(<%s>)'. Supported form(s): "
+            "'%s(<NUMERIC>)'" % (written, written, _calcite_type_name(argument_type), written))
+    aggregate = Variance(function, argument_type.name, argument_type.scale)
+    return aggregate, compiled, aggregate.result_type()
+
+
+def _calcite_type_name(sql_type: SqlType) -> str:
+    return {"STRING": "VARCHAR(2147483647)", "INT": "INTEGER"}.get(sql_type.name, sql_type.name)
+
+
+def _listagg_call(node, compiler):
+    """LISTAGG([DISTINCT] s [, 'separator']) of a string column."""
+    from pyflink_compat.table.sql.dialect import Flink
+    argument, separator = node.this, node.args.get("separator")
+    distinct = isinstance(argument, exp.Distinct)
+    if distinct:
+        argument = argument.expressions[0]
+    if separator is not None and not (isinstance(separator, exp.Literal) and separator.is_string):
+        raise UnsupportedFeatureError("LISTAGG with a separator that is not a string literal (%s)"
+                                      % separator.sql(dialect=Flink), SECTION)
+    compiled, argument_type = compiler.compile(argument)
+    if argument_type.name != "STRING":
+        raise expressions.validation_error(
+            "SQL validation failed. Cannot apply 'LISTAGG' to arguments of type 'LISTAGG(<%s>)'. Supported "
+            "form(s): 'LISTAGG(<CHARACTER>)'\n'LISTAGG(<CHARACTER>, <CHARACTER>)'" % _calcite_type_name(argument_type))
+    aggregate = ListAgg("," if separator is None else separator.this, distinct)
+    return aggregate, compiled, SqlType("STRING")
+
+
 def order_sensitive(names) -> bool:
     """Whether some aggregate's result depends on the order values are added in (floating-point sums)."""
-    return any(isinstance(name, str) and not name.startswith(DISTINCT)
+    return any(getattr(name, "order_sensitive", False) if isinstance(name, BuiltinAggregate)
+               else isinstance(name, str) and not name.startswith(DISTINCT)
                and (name in ("SUM:float", "SUM:double", "AVG", "FIRST_VALUE", "LAST_VALUE")) for name in names)
 
 
@@ -89,11 +137,16 @@ DISTINCT = "DISTINCT "
 
 
 def _python(name) -> bool:
+    """Whether the aggregate is a Python aggregate function (udaf)."""
+    return not isinstance(name, (str, BuiltinAggregate))
+
+
+def _has_methods(name) -> bool:
     return not isinstance(name, str)
 
 
 def _initial(name: str):
-    if _python(name):
+    if _has_methods(name):
         return name.initial()
     if name.startswith(DISTINCT):
         return frozenset()
@@ -105,7 +158,7 @@ def _initial(name: str):
 
 
 def _accumulate(name: str, accumulator, value):
-    if _python(name):
+    if _has_methods(name):
         return name.accumulate(accumulator, value)
     if name == "COUNT(*)":
         return accumulator + 1
@@ -137,7 +190,7 @@ def partial_of(name: str, value):
 
 
 def _result(name: str, accumulator):
-    if _python(name):
+    if _has_methods(name):
         return name.result(accumulator)
     if name.startswith(DISTINCT):
         return _distinct_result(name[len(DISTINCT):], accumulator)
@@ -491,7 +544,7 @@ def _distinct_result(name: str, values: frozenset):
 
 def _merge(name: str, a, b):
     """Two accumulators of one aggregate as one (session windows merge)."""
-    if _python(name):
+    if _has_methods(name):
         return name.merge(a, b)
     if name.startswith(DISTINCT):
         return a | b

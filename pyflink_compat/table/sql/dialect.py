@@ -61,6 +61,20 @@ class JsonValue(exp.Expression, exp.Func):
                  "on_error": False, "error_default": False}
 
 
+class ListAggCall(exp.Expression, exp.AggFunc):
+    """``LISTAGG([DISTINCT] s [, separator])``."""
+    arg_types = {"this": True, "separator": False}
+    _sql_names = ["LISTAGG"]
+
+
+def _listagg(args):
+    this, separator = args[0] if args else None, args[1] if len(args) > 1 else None
+    if isinstance(this, exp.Distinct) and len(this.expressions) == 2 and separator is None:
+        # LISTAGG(DISTINCT s, ';'): the separator is read as a second DISTINCT expression
+        this, separator = exp.Distinct(expressions=[this.expressions[0]]), this.expressions[1]
+    return ListAggCall(this=this, separator=separator)
+
+
 def _json_value(parser) -> exp.Expr:
     this = parser._parse_assignment()
     parser._match(TokenType.COMMA)
@@ -138,8 +152,8 @@ class Flink(Dialect):
                             **{kind: _window_function(kind) for kind in ("TUMBLE", "HOP", "CUMULATE", "SESSION")},
                             "JSON_VALUE": _json_value}
         # TIMESTAMPDIFF(unit, a, b) is Flink's (sqlglot's reading takes b for a unit): a call of its own
-        FUNCTIONS = {name: builder for name, builder in Parser.FUNCTIONS.items()
-                     if name not in ("TIMESTAMPDIFF", "TIMESTAMP_DIFF")}
+        FUNCTIONS = {**{name: builder for name, builder in Parser.FUNCTIONS.items()
+                        if name not in ("TIMESTAMPDIFF", "TIMESTAMP_DIFF")}, "LISTAGG": _listagg}
         SCHEMA_UNNAMED_CONSTRAINTS = {*Parser.SCHEMA_UNNAMED_CONSTRAINTS, "WATERMARK"}
         # Flink 2.3's INSERT ... ON CONFLICT DO DEDUPLICATE | NOTHING | ERROR (no keys, no DO UPDATE)
         CONFLICT_ACTIONS = {"DO": ("DEDUPLICATE", "NOTHING", "ERROR")}
@@ -308,7 +322,8 @@ def subquery_columns_renamed(node):
 
 
 # the built-in aggregates, which all leave NULL inputs out (a FILTER clause is then a CASE of their argument)
-_NULL_IGNORING_AGGREGATES = (exp.Count, exp.Sum, exp.Min, exp.Max, exp.Avg, exp.FirstValue, exp.LastValue)
+_NULL_IGNORING_AGGREGATES = (exp.Count, exp.Sum, exp.Min, exp.Max, exp.Avg, exp.FirstValue, exp.LastValue,
+                             exp.VariancePop, exp.Variance, exp.StddevPop, exp.StddevSamp, exp.Stddev, ListAggCall)
 
 
 def aggregate_filter_as_case(node):

@@ -60,6 +60,8 @@ def common_type(types, incompatible: str) -> SqlType:
         return SqlType("NULL")
     names = {t.name for t in known}
     if names <= set(INTEGERS + APPROXIMATE + ("DECIMAL",)):
+        if names == {"FLOAT"}:
+            return SqlType("FLOAT", nullable=nullable)
         if names & set(APPROXIMATE):
             return SqlType("DOUBLE", nullable=nullable)
         if "DECIMAL" in names:
@@ -189,6 +191,13 @@ def split_text(text: str, delimiter: str) -> list:
     return text.split(delimiter)
 
 
+
+
+# Flink's aggregate functions that sqlglot does not know as aggregates and that do not run here (refused by name)
+FLINK_AGGREGATES_NOT_RUN = ("COLLECT", "JSON_ARRAYAGG", "JSON_OBJECTAGG", "PERCENTILE", "APPROX_COUNT_DISTINCT",
+                            "MODE", "ARRAY_AGG")
+AGGREGATES_RUN = ("COUNT, SUM, MIN, MAX, AVG, FIRST_VALUE, LAST_VALUE, LISTAGG, STDDEV_POP, STDDEV_SAMP, VAR_POP and "
+                  "VAR_SAMP run")
 
 
 def integer_division(a, b):
@@ -1063,6 +1072,8 @@ class Compiler(TimeFunctions, StringFunctions):
         function = getattr(self, "_function_" + node.name.lower(), None)
         if function is not None:
             return function(node.expressions)
+        if node.name.upper() in FLINK_AGGREGATES_NOT_RUN:
+            raise UnsupportedFeatureError("The aggregate function %s" % node.sql(), SECTION, AGGREGATES_RUN)
         raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: No match "
                                   "found for function signature %s(<ANY>)" % (len(node.sql()), node.name))
 

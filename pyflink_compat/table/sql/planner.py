@@ -2262,6 +2262,7 @@ class _Grouping:
         rewritten = node.transform(replaced)
         for column in rewritten.find_all(exp.Column):
             if not column.name.startswith("$"):
+                self._refuse_unknown_aggregate(column)
                 raise expressions.validation_error(
                     "SQL validation failed. Expression '%s' is not being grouped" % column.sql())
         bound_types = self.bound_types or dict.fromkeys(("start", "end", "rowtime"),
@@ -2274,6 +2275,17 @@ class _Grouping:
         columns.update({"$agg%d" % index: (3 + len(self.keys) + index, call_type)
                         for index, call_type in enumerate(self.call_types)})
         return expressions.Compiler(columns).compile(rewritten)
+
+    def _refuse_unknown_aggregate(self, column):
+        """A column left ungrouped inside an aggregate call that is not run here: Flink's aggregates refused by
+        name (ARRAY_AGG, COLLECT, JSON_ARRAYAGG, ...), an unknown function with Flink's validation error."""
+        from pyflink_compat.table.sql.dialect import Flink
+        aggregate = column.find_ancestor(exp.AggFunc)
+        if aggregate is not None:
+            _refuse("The aggregate function %s" % aggregate.sql(dialect=Flink), expressions.AGGREGATES_RUN)
+        call = column.find_ancestor(exp.Anonymous)
+        if call is not None:        # Flink's "No match found for function signature ...", or refused by name
+            self.compiler.compile(call)
 
     def output(self, column_types):
         from pyflink_compat.table.sql import aggregates

@@ -12,6 +12,8 @@ _ADDING = ("+I", "+U")
 def check_retractable(names, section: str):
     """Refuses the aggregates that cannot take a row back here yet."""
     for name in names:
+        if isinstance(name, aggregates.BuiltinAggregate):
+            continue
         if not isinstance(name, str):
             raise UnsupportedFeatureError("A Python aggregate function (udaf) in a GROUP BY of a changelog "
                                           "(an outer join, a GROUP BY view, an 'upsert-kafka' table)", section)
@@ -26,6 +28,8 @@ def _counted(name: str) -> bool:
 
 
 def initial(name: str):
+    if isinstance(name, aggregates.BuiltinAggregate):
+        return name.initial()
     if _counted(name):
         return {}
     if name in ("COUNT", "COUNT(*)"):
@@ -35,6 +39,8 @@ def initial(name: str):
 
 def update(name: str, accumulator, value, sign: int):
     """The accumulator with ``value`` added (sign 1) or taken back (sign -1); NULLs count only for COUNT(*)."""
+    if isinstance(name, aggregates.BuiltinAggregate):
+        return name.accumulate(accumulator, value) if sign > 0 else name.retract(accumulator, value)
     if name == "COUNT(*)":
         return accumulator + sign
     if value is None:
@@ -57,6 +63,8 @@ def update(name: str, accumulator, value, sign: int):
 
 
 def result(name: str, accumulator):
+    if isinstance(name, aggregates.BuiltinAggregate):
+        return name.result(accumulator)
     if name in ("COUNT", "COUNT(*)"):
         return accumulator
     if name.startswith(aggregates.DISTINCT):

@@ -54,7 +54,8 @@ class WindowPartials(FlatMapFunction):
 def mergeable(names) -> bool:
     """Whether a window's aggregates can be summed up in partials (built-in ones; Python aggregate functions keep
     their own accumulate calls)."""
-    return all(isinstance(name, str) for name in names)
+    from pyflink_compat.table.sql.builtin_aggregates import BuiltinAggregate
+    return all(isinstance(name, (str, BuiltinAggregate)) for name in names)
 
 
 # -- the batch form ---------------------------------------------------------------------------------

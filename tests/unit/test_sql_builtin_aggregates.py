@@ -1,0 +1,94 @@
+"""The variance family and LISTAGG: their accumulators (Welford's algorithm, its inverse and merge), the result
+types and casts, and the SQL that reaches them. Their results are compared with real PyFlink's in the side-by-side
+case sql-keys-and-results; the values checked here are PyFlink 2.3.0's, from its batch mode."""
+import decimal
+import math
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from pyflink_compat.table.sql.builtin_aggregates import ListAgg, Variance
+
+
+def _fold(aggregate, values):
+    accumulator = aggregate.initial()
+    for value in values:
+        accumulator = aggregate.accumulate(accumulator, value)
+    return accumulator
+
+
+@pytest.mark.parametrize("function, kind, scale, values, expected", [
+    ("VAR_POP", "DOUBLE", None, [0.3, 0.7, 1.1], 0.10666666666666667),        # not the sum-of-squares formula's ..69
+    ("VAR_SAMP", "DOUBLE", None, [0.3, 0.7, 1.1], 0.16),
+    ("STDDEV_POP", "DOUBLE", None, [1.5, 2.25, 7.125], 2.4937421679075005),
+    ("VAR_POP", "BIGINT", None, [1, 7, 11], 16),                               # 16.89, truncated
+    ("STDDEV_SAMP", "BIGINT", None, [5, 9, 100], 53),
+    ("VAR_SAMP", "INT", None, [1, 2, None, 4], 2),
+    ("STDDEV_POP", "DECIMAL", 2, [decimal.Decimal("1.25"), decimal.Decimal("2.50"), decimal.Decimal("3.75")],
+     decimal.Decimal("1.020621")),
+    ("VAR_POP", "DECIMAL", 2, [decimal.Decimal("0.33"), decimal.Decimal("0.67"), decimal.Decimal("1.01")],
+     decimal.Decimal("0.077067")),
+])
+def test_results_are_pyflinks(function, kind, scale, values, expected):
+    aggregate = Variance(function, kind, scale)
+    assert aggregate.result(_fold(aggregate, values)) == expected
+
+
+def test_no_value_gives_null_and_one_value_a_null_sample_variance():
+    for function in ("VAR_POP", "VAR_SAMP", "STDDEV_POP", "STDDEV_SAMP"):
+        aggregate = Variance(function, "DOUBLE")
+        assert aggregate.result(_fold(aggregate, [None, None])) is None
+        assert aggregate.result(_fold(aggregate, [4.0])) == (None if function.endswith("SAMP") else 0.0)
+
+
+def test_result_types_follow_the_argument():
+    assert Variance("VAR_POP", "INT").result_type().text() == "INT"
+    assert Variance("STDDEV_SAMP", "DECIMAL", 2).result_type().text() == "DECIMAL(38, 6)"
+    assert Variance("STDDEV_SAMP", "DECIMAL", 8).result_type().text() == "DECIMAL(38, 8)"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=12),
+       st.lists(st.floats(-1e6, 1e6, allow_nan=False), max_size=12))
+def test_taking_values_back_and_merging_agree_with_adding(kept, removed):
+    aggregate = Variance("VAR_POP", "DOUBLE")
+    accumulator = _fold(aggregate, kept + removed)
+    for value in reversed(removed):
+        accumulator = aggregate.retract(accumulator, value)
+    direct = _fold(aggregate, kept)
+    assert accumulator[0] == direct[0]
+    assert math.isclose(accumulator[1], direct[1], rel_tol=1e-6, abs_tol=1e-3)
+    merged = aggregate.merge(_fold(aggregate, kept), _fold(aggregate, removed))
+    both = _fold(aggregate, kept + removed)
+    assert merged[0] == both[0]
+    assert math.isclose(merged[2], both[2], rel_tol=1e-6, abs_tol=1e-3)
+
+
+def test_listagg_joins_in_order_and_takes_back_as_flinks_list_does():
+    plain, distinct = ListAgg(), ListAgg("|", distinct=True)
+    assert plain.result(_fold(plain, ["w", None, "w", "v"])) == "w,w,v"
+    assert distinct.result(_fold(distinct, ["w", None, "w", "v"])) == "w|v"
+    assert plain.result(plain.initial()) is None
+    accumulator = _fold(plain, ["a", "b", "a"])
+    assert plain.result(plain.retract(accumulator, "a")) == "b,a"
+    accumulator = _fold(distinct, ["a", "b", "a"])
+    assert distinct.result(distinct.retract(accumulator, "a")) == "a|b"      # 'a' keeps the place it was seen at
+    assert distinct.result(distinct.retract(distinct.retract(accumulator, "a"), "a")) == "b"
+
+
+def test_the_sql_reaches_them_and_misuse_fails_as_flinks_validator():
+    from pyflink_compat.table import EnvironmentSettings, TableEnvironment
+    from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
+    t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+    t_env.execute_sql("CREATE TABLE s (k STRING, i INT, d DECIMAL(10, 2), f FLOAT) WITH ('connector' = 'datagen')")
+    schema = t_env.sql_query("SELECT k, STDDEV(i), VARIANCE(d), VAR_POP(f), LISTAGG(k), LISTAGG(DISTINCT k, ';'), "
+                             "STDDEV_SAMP(i) FILTER (WHERE i > 0) FROM s GROUP BY k").get_schema()
+    assert [t.sql() for t in schema.get_field_data_types()] == [
+        "STRING", "INT", "DECIMAL(38, 6)", "FLOAT", "STRING", "STRING", "INT"]
+    with pytest.raises(JavaStyleError, match=r"Cannot apply 'LISTAGG' to arguments of type 'LISTAGG\(<INTEGER>\)'"):
+        t_env.sql_query("SELECT k, LISTAGG(i) FROM s GROUP BY k").get_schema()
+    with pytest.raises(JavaStyleError, match=r"Cannot apply 'STDDEV_POP' to arguments of type "
+                                             r"'STDDEV_POP\(<VARCHAR\(2147483647\)>\)'"):
+        t_env.sql_query("SELECT STDDEV_POP(k) FROM s GROUP BY i").get_schema()
+    with pytest.raises(UnsupportedFeatureError, match="The aggregate function JSON_ARRAYAGG"):
+        t_env.sql_query("SELECT k, JSON_ARRAYAGG(k) FROM s GROUP BY k").get_schema()
