@@ -426,8 +426,67 @@ class Compiler(TimeFunctions, StringFunctions):
             return None if row is None else row[position]
         return field, attrs.evolve(row_type.fields[position][1], nullable=True, origin=field_name)
 
+    # value constructors ----------------------------------------------------------------------------
+    def _position_error(self, node, message: str):
+        return validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: %s"
+                                % (len(node.sql()), message))
+
+    def _array(self, node):
+        """``ARRAY[e1, ...]``: a NOT NULL array of the elements' common type."""
+        compiled = [self.compile(each) for each in node.expressions]
+        if not compiled:
+            raise self._position_error(node, "Require at least 1 argument")
+        element = self._common_parameter_type(node, [each_type for _, each_type in compiled])
+        functions = [as_common(each, element) for each in compiled]
+        return (lambda values: [function(values) for function in functions]), \
+            SqlType("ARRAY", nullable=False, element=element)
+
+    def _common_parameter_type(self, node, types) -> SqlType:
+        message = "SQL validation failed. From line 1, column 1 to line 1, column %d: Parameters must be of the same " \
+                  "type" % len(node.sql())
+        common = common_type(types, message)
+        if common.name == "NULL":
+            raise validation_error(message)
+        return common
+
+    def _map_constructor(self, node):
+        """``MAP[k1, v1, ...]``: a NOT NULL map of the keys' and the values' common types (a later value of a
+        key replaces an earlier one)."""
+        arguments = node.expressions
+        if len(arguments) % 2:
+            raise self._position_error(node, "Map requires an even number of arguments")
+        compiled = [self.compile(each) for each in arguments]
+        keys, items = compiled[0::2], compiled[1::2]
+        key_type = self._common_parameter_type(node, [t for _, t in keys])
+        item_type = self._common_parameter_type(node, [t for _, t in items])
+        pairs = [(as_common(key, key_type), as_common(item, item_type)) for key, item in zip(keys, items)]
+        return (lambda values: {key(values): item(values) for key, item in pairs}), \
+            SqlType("MAP", nullable=False, key=key_type, element=item_type)
+
+    def _row_constructor(self, expressions):
+        from pyflink_compat.common.types import Row
+        compiled = [self.compile(each) for each in expressions]
+        names = ["EXPR$%d" % i for i in range(len(compiled))]
+        functions = [function for function, _ in compiled]
+
+        def row(values):                # without field names, as PyFlink's collect() gives a ROW(...)'s value
+            return Row(*[function(values) for function in functions])
+        return row, SqlType("ROW", nullable=False, fields=tuple(zip(names, [t for _, t in compiled])))
+
+    def _function_row(self, arguments):
+        """``ROW(e1, ...)``: a NOT NULL row of fields EXPR$0, EXPR$1, ..."""
+        return self._row_constructor(arguments)
+
+    def _tuple(self, node):
+        """``(e1, e2, ...)``: a row, as ROW(e1, e2, ...)."""
+        return self._row_constructor(node.expressions)
+
     def _bracket(self, node):
-        """``map[key]`` (NULL for a missing key) and ``array[index]`` (from 1; NULL beyond the last)."""
+        """``map[key]`` (NULL for a missing key) and ``array[index]`` (from 1; NULL beyond the last); ``MAP[k, v,
+        ...]`` makes a map."""
+        if isinstance(node.this, exp.Column) and not node.this.table and node.this.name.upper() == "MAP" \
+                and not node.this.this.quoted and "MAP" not in self.columns and "map" not in self.columns:
+            return self._map_constructor(node)
         container, container_type = self.compile(node.this)
         if len(node.expressions) != 1:
             raise UnsupportedFeatureError("The SQL expression '%s'" % node.sql(), SECTION)
@@ -879,8 +938,8 @@ class Compiler(TimeFunctions, StringFunctions):
         return _null_safe(split_text, text, delimiter), SqlType("ARRAY", element=SqlType("STRING"))
 
     def _function_cardinality(self, arguments):
-        operand, _ = self.compile(arguments[0])
-        return _null_safe(len, operand), SqlType("INT")
+        operand, operand_type = self.compile(arguments[0])
+        return _null_safe(len, operand), SqlType("INT", nullable=operand_type.nullable)
 
     def _function_to_timestamp(self, arguments):
         """TO_TIMESTAMP(text [, Java pattern]): NULL when the text does not match, as Flink's."""
