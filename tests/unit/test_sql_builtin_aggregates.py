@@ -92,3 +92,19 @@ def test_the_sql_reaches_them_and_misuse_fails_as_flinks_validator():
         t_env.sql_query("SELECT STDDEV_POP(k) FROM s GROUP BY i").get_schema()
     with pytest.raises(UnsupportedFeatureError, match="The aggregate function JSON_ARRAYAGG"):
         t_env.sql_query("SELECT k, JSON_ARRAYAGG(k) FROM s GROUP BY k").get_schema()
+
+
+def test_json_text_of_values_is_flinks():
+    import datetime
+    from pyflink_compat.table.sql import json_functions
+    from pyflink_compat.table.sql.catalog import SqlType
+    double = json_functions.writer(SqlType("DOUBLE"))
+    assert [double(v) for v in (2.5, 1e20, 1e-5, -0.0, 100.0, 1e7)] == [
+        "2.5", "1.0E+20", "0.000010", "0.0", "100.0", "1.0E+7"]
+    stamp = json_functions.writer(SqlType("TIMESTAMP", precision=3))
+    assert stamp(datetime.datetime(2024, 1, 2, 3, 4)) == '"2024-01-02T03:04:00"'
+    assert stamp(datetime.datetime(2024, 1, 2, 3, 4, 5, 120000)) == '"2024-01-02T03:04:05.12"'
+    row = json_functions.writer(SqlType("ROW", fields=(("b", SqlType("STRING")), ("a", SqlType("INT")))))
+    assert row(("\u00e9\U0001F6A8\x1f\n", None)) == '{"a":null,"b":"\u00e9\U0001F6A8\\u001F\\n"}'
+    with pytest.raises(json_functions.NotJsonType, match="Type 'DATE NOT NULL' is not scalar"):
+        json_functions.writer(SqlType("DATE"))

@@ -75,6 +75,38 @@ def _listagg(args):
     return ListAggCall(this=this, separator=separator)
 
 
+class JsonArrayCall(exp.Expression, exp.Func):
+    """``JSON_ARRAY([value, ...] [{NULL | ABSENT} ON NULL])``: ``expressions``, ``null_handling`` (None, 'NULL ON
+    NULL' or 'ABSENT ON NULL')."""
+    arg_types = {"expressions": False, "null_handling": False}
+
+
+def _json_array(parser) -> exp.Expr:
+    values = []
+    null_handling = None
+    while parser._curr is not None and parser._curr.token_type != TokenType.R_PAREN:
+        if parser._match_text_seq("NULL", "ON", "NULL"):
+            null_handling = "NULL ON NULL"
+            break
+        if parser._match_text_seq("ABSENT", "ON", "NULL"):
+            null_handling = "ABSENT ON NULL"
+            break
+        values.append(parser._parse_assignment())
+        if not parser._match(TokenType.COMMA):
+            if parser._match_text_seq("NULL", "ON", "NULL"):
+                null_handling = "NULL ON NULL"
+            elif parser._match_text_seq("ABSENT", "ON", "NULL"):
+                null_handling = "ABSENT ON NULL"
+            break
+    return parser.expression(JsonArrayCall(expressions=values, null_handling=null_handling))
+
+
+def _json_array_sql(generator, node: JsonArrayCall) -> str:
+    text = ", ".join(generator.sql(each) for each in node.expressions)
+    handling = node.args.get("null_handling")
+    return "JSON_ARRAY(%s)" % (" ".join(part for part in (text, handling) if part))
+
+
 def _json_value(parser) -> exp.Expr:
     this = parser._parse_assignment()
     parser._match(TokenType.COMMA)
@@ -150,7 +182,7 @@ class Flink(Dialect):
         CONSTRAINT_PARSERS = {**Parser.CONSTRAINT_PARSERS, "WATERMARK": _watermark, "METADATA": _metadata}
         FUNCTION_PARSERS = {**Parser.FUNCTION_PARSERS,
                             **{kind: _window_function(kind) for kind in ("TUMBLE", "HOP", "CUMULATE", "SESSION")},
-                            "JSON_VALUE": _json_value}
+                            "JSON_VALUE": _json_value, "JSON_ARRAY": _json_array}
         # TIMESTAMPDIFF(unit, a, b) is Flink's (sqlglot's reading takes b for a unit): a call of its own
         FUNCTIONS = {**{name: builder for name, builder in Parser.FUNCTIONS.items()
                         if name not in ("TIMESTAMPDIFF", "TIMESTAMP_DIFF")}, "LISTAGG": _listagg}
@@ -204,7 +236,7 @@ class Flink(Dialect):
             return super().validate_expression(expression, args)
 
     class Generator(Generator):
-        TRANSFORMS = {**Generator.TRANSFORMS, JsonValue: _json_value_sql}
+        TRANSFORMS = {**Generator.TRANSFORMS, JsonValue: _json_value_sql, JsonArrayCall: _json_array_sql}
         TYPE_MAPPING = {**Generator.TYPE_MAPPING, exp.DType.TEXT: "STRING", exp.DType.STRUCT: "ROW"}
 
 

@@ -200,6 +200,10 @@ AGGREGATES_RUN = ("COUNT, SUM, MIN, MAX, AVG, FIRST_VALUE, LAST_VALUE, LISTAGG, 
                   "VAR_SAMP run")
 
 
+def _json_or_null(write, value) -> str:
+    return "null" if value is None else write(value)
+
+
 def integer_division(a, b):
     if b == 0:
         raise ArithmeticError("/ by zero")
@@ -1099,6 +1103,72 @@ class Compiler(TimeFunctions, StringFunctions):
         def value(values):
             return json_functions.json_value(text(values), path, returning_name, behaviour, values)
         return value, result_type
+
+    # JSON text of values ---------------------------------------------------------------------------
+    def _json_member(self, node):
+        """The function giving the JSON text of a value (``null`` for NULL) and whether it is NULL: a nested
+        JSON_OBJECT / JSON_ARRAY goes in as JSON, any other value by its type (json_functions.writer)."""
+        from pyflink_compat.table.sql import json_functions
+        function, value_type = self.compile(node)
+        if isinstance(node, (exp.JSONObject, dialect.JsonArrayCall)):
+            return function
+        try:
+            write = json_functions.writer(value_type)
+        except json_functions.NotJsonType as e:
+            raise JavaStyleError("org.apache.flink.table.planner.codegen.CodeGenException", str(e), "executeSql")
+        return lambda values: _json_or_null(write, function(values))
+
+    def _jsonobject(self, node):
+        """JSON_OBJECT([KEY] k VALUE v, ... [{NULL | ABSENT} ON NULL]): an object of sorted keys (NULL ON NULL
+        by default)."""
+        from pyflink_compat.table.sql.dialect import Flink
+        from pyflink_compat.util.json_strings import quote_in_text
+        if node.args.get("unique_keys") or node.args.get("return_type") or node.args.get("encoding"):
+            raise UnsupportedFeatureError("The SQL expression '%s'" % node.sql(dialect=Flink), SECTION)
+        absent = node.args.get("null_handling") == "ABSENT ON NULL"
+        members = []
+        for pair in node.expressions:
+            key, key_type = self.compile(pair.this)
+            if key_type.nullable:
+                raise validation_error("SQL validation failed. Argument to function '%s' must not be NULL"
+                                       % pair.this.sql(dialect=Flink))
+            if key_type.name != "STRING":
+                raise validation_error("SQL validation failed. Cannot apply 'JSON_OBJECT' to arguments of type "
+                                       "'JSON_OBJECT(<%s>, ...)'" % key_type.text())
+            members.append((key, self._json_member(pair.expression)))
+
+        def json_object(values):
+            texts = {}
+            for key, value in members:
+                text = value(values)
+                if text == "null" and absent:          # a nested JSON_OBJECT / JSON_ARRAY is never "null"
+                    continue
+                texts[key(values)] = text
+            return "{%s}" % ",".join("%s:%s" % (quote_in_text(name), texts[name]) for name in sorted(texts))
+        return json_object, SqlType("STRING", nullable=False)
+
+    def _jsonarraycall(self, node):
+        """JSON_ARRAY([v, ...] [{NULL | ABSENT} ON NULL]): an array of the values (ABSENT ON NULL by default)."""
+        keep_null = node.args.get("null_handling") == "NULL ON NULL"
+        members = [self._json_member(each) for each in node.expressions]
+
+        def json_array(values):
+            texts = [member(values) for member in members]
+            return "[%s]" % ",".join(text for text in texts if keep_null or text != "null")
+        return json_array, SqlType("STRING", nullable=False)
+
+    def _function_json_string(self, arguments):
+        """JSON_STRING(value): the value's JSON text, NULL for NULL."""
+        from pyflink_compat.table.sql import json_functions
+        if len(arguments) != 1:
+            raise self._argument_count_error(exp.Anonymous(this="JSON_STRING", expressions=arguments))
+        function, value_type = self.compile(arguments[0])
+        try:
+            write = json_functions.writer(value_type)
+        except json_functions.NotJsonType:          # its argument's type is checked in validation
+            raise validation_error("SQL validation failed. Invalid function call:\nJSON_STRING(%s)"
+                                   % value_type.text()) from None
+        return _null_safe(write, function), SqlType("STRING", nullable=value_type.nullable)
 
     def _json_path(self, node, function: str) -> str:
         if not isinstance(node, exp.Literal) or not node.is_string:

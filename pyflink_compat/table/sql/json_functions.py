@@ -11,6 +11,8 @@ BigDecimal) and applies a JsonPath: ``$``, ``.name``, ``['name']``, ``[index]``,
   a fraction or exponent) or BOOLEAN; a value of another kind fails the job as Flink's cast does.
 - JSON_QUERY: the JSON text of the object or array at the path (compact), NULL otherwise.
 - JSON_EXISTS: whether the path has a value; IS JSON: whether the text is JSON.
+
+And the functions making JSON text of SQL values (``writer``): JSON_OBJECT, JSON_ARRAY and JSON_STRING.
 """
 import decimal
 import json
@@ -185,13 +187,13 @@ def json_query(text, path: str):
 
 def _compact(value) -> str:
     """JSON text without spaces, numbers as Jackson writes them back."""
+    from pyflink_compat.util.json_strings import quote_in_text
     if isinstance(value, dict):
-        return "{%s}" % ",".join("%s:%s" % (json.dumps(key, ensure_ascii=False), _compact(item))
-                                 for key, item in value.items())
+        return "{%s}" % ",".join("%s:%s" % (quote_in_text(key), _compact(item)) for key, item in value.items())
     if isinstance(value, list):
         return "[%s]" % ",".join(_compact(item) for item in value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return quote_in_text(value)
     return java_text(value)
 
 
@@ -217,3 +219,67 @@ def is_json(text, kind: str = "VALUE"):
     if kind == "SCALAR":
         return not isinstance(value, (dict, list))
     return True
+
+
+# -- JSON text of SQL values (JSON_OBJECT, JSON_ARRAY, JSON_STRING) ---------------------------------------------
+
+class NotJsonType(Exception):
+    """A type whose values Flink's JSON functions do not convert (its planner's CodeGenException)."""
+
+
+def writer(sql_type):
+    """The function giving the JSON text of a non-NULL value of ``sql_type``, as Flink's JSON functions build it
+    (a Jackson tree written to a String): strings quoted, numbers as BigDecimal prints them (a DOUBLE through
+    BigDecimal.valueOf: ``1.0E+20``), a TIMESTAMP as its ISO text, a ROW or MAP as an object of sorted keys, an
+    ARRAY as an array; raises NotJsonType for another type."""
+    from pyflink_compat.util.json_strings import quote_in_text
+    name = sql_type.name
+    if name == "STRING":
+        return quote_in_text
+    if name == "BOOLEAN":
+        return lambda value: "true" if value else "false"
+    if name in ("TINYINT", "SMALLINT", "INT", "BIGINT"):
+        return lambda value: str(int(value))
+    if name == "DECIMAL":
+        return str
+    if name in ("DOUBLE", "FLOAT"):
+        return _double_text
+    if name == "TIMESTAMP":
+        return lambda value: quote_in_text(_iso_local_date_time(value))
+    if name == "ARRAY":
+        element = _nullable(writer(sql_type.element))
+        return lambda value: "[%s]" % ",".join(element(each) for each in value)
+    if name == "MAP" and sql_type.key.name == "STRING":
+        element = _nullable(writer(sql_type.element))
+        return lambda value: "{%s}" % ",".join("%s:%s" % (quote_in_text(key), element(value[key]))
+                                               for key in sorted(value))
+    if name == "ROW":
+        fields = sorted((field, index, _nullable(writer(field_type)))
+                        for index, (field, field_type) in enumerate(sql_type.fields))
+        return lambda value: "{%s}" % ",".join("%s:%s" % (quote_in_text(field), write(value[index]))
+                                               for field, index, write in fields)
+    raise NotJsonType("Type '%s NOT NULL' is not scalar or cannot be converted into JSON."
+                      % (sql_type.text()[:-len(" NOT NULL")] if not sql_type.nullable else sql_type.text()))
+
+
+def _nullable(write):
+    return lambda value: "null" if value is None else write(value)
+
+
+def _double_text(value: float) -> str:
+    """A DOUBLE as Flink's JSON functions write it: Java's BigDecimal.valueOf(value).toString() (Python's
+    Decimal prints the same scientific form: ``1.0E+20``, ``0.000010``)."""
+    from pyflink_compat.datastream.formats.json import java_double_str
+    text = java_double_str(float(value))
+    if text in ("NaN", "Infinity", "-Infinity"):
+        raise TableRuntimeException("NumberFormatException: Character %s is neither a decimal digit number, "
+                                    "decimal point, nor \"e\" notation exponential mark." % text[0])
+    return "0.0" if float(value) == 0 else str(decimal.Decimal(text))      # BigDecimal has no -0.0
+
+
+def _iso_local_date_time(value) -> str:
+    """Java's ISO_LOCAL_DATE_TIME: seconds always, the fraction without trailing zeros."""
+    text = value.strftime("%Y-%m-%dT%H:%M:%S")
+    if value.microsecond:
+        text += ("." + "%06d" % value.microsecond).rstrip("0")
+    return text
