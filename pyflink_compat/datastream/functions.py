@@ -195,6 +195,10 @@ class SimpleRuntimeContext(RuntimeContext):
         return "SimpleRuntimeContext(%r)" % self.get_task_name_with_subtasks()
 
 
+# Named as PyFlink's runtime context class, which an error about a missing method names
+SimpleRuntimeContext.__name__ = SimpleRuntimeContext.__qualname__ = "StreamingRuntimeContext"
+
+
 # ---------------------------------------------------------------------------------------------
 # Basic functions
 # ---------------------------------------------------------------------------------------------

@@ -108,6 +108,9 @@ class KeyedRuntimeContext(SimpleRuntimeContext):
         return self._state(state_descriptor)
 
 
+KeyedRuntimeContext.__name__ = KeyedRuntimeContext.__qualname__ = "StreamingRuntimeContext"   # as PyFlink's
+
+
 class KeyedOperator(object):
     """What every keyed operator shares: state backend, timers, output, driving and snapshots.
 
