@@ -10,6 +10,7 @@ from sqlglot import exp
 
 from pyflink_compat.table.sql import dialect
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, flink_type_name, sql_type
+from pyflink_compat.table.sql.collection_functions import CollectionFunctions
 from pyflink_compat.table.sql.nulls import null_safe as _null_safe
 from pyflink_compat.table.sql.string_functions import StringFunctions
 from pyflink_compat.table.sql.time_functions import TimeFunctions
@@ -329,7 +330,7 @@ def cast_to(compiled: Compiled, target: SqlType) -> Callable:
     return lambda values: cast_value(function(values), target, own)
 
 
-class Compiler(TimeFunctions, StringFunctions):
+class Compiler(TimeFunctions, StringFunctions, CollectionFunctions):
     """Compiles expressions over the columns of one input (name -> (position, type))."""
 
     def __init__(self, columns: Dict[str, Tuple[int, SqlType]], ambiguous=frozenset()):
@@ -938,8 +939,9 @@ class Compiler(TimeFunctions, StringFunctions):
     def _split(self, node):
         """SPLIT(text, delimiter): every piece, empty ones too ('a  b' -> [a, , b]); an empty text has none, an
         empty delimiter splits into characters, as Flink's."""
-        (text, _), (delimiter, _) = self.compile(node.this), self.compile(node.expression)
-        return _null_safe(split_text, text, delimiter), SqlType("ARRAY", element=SqlType("STRING"))
+        (text, text_type), (delimiter, delimiter_type) = self.compile(node.this), self.compile(node.expression)
+        return _null_safe(split_text, text, delimiter), SqlType("ARRAY", element=SqlType("STRING"),
+                                                                nullable=text_type.nullable or delimiter_type.nullable)
 
     def _function_cardinality(self, arguments):
         operand, operand_type = self.compile(arguments[0])
