@@ -64,6 +64,10 @@ def _wheel(directory, name="pfc_reqtest", version="1.0"):
     return path
 
 
+# A job with a cache directory of its own would record a JVM class archive there first (about 25 s of a test)
+_NO_NEW_CLASS_ARCHIVE = {"PYFLINK_COMPAT_JVM_CLASS_ARCHIVE": "false"}
+
+
 def test_requirements_are_installed_offline_from_a_directory_and_used_by_the_workers(tmp_path):
     packages = tmp_path / "packages"
     packages.mkdir()
@@ -72,7 +76,7 @@ def test_requirements_are_installed_offline_from_a_directory_and_used_by_the_wor
     requirements.write_text("pfc_reqtest==1.0\n")
     cache = tmp_path / "cache"
     result = run_cli("-pyreq", "%s#%s" % (requirements, packages), os.path.join(JOBS, "requirements_job.py"),
-                     extra_env={"XDG_CACHE_HOME": str(cache)})
+                     extra_env={"XDG_CACHE_HOME": str(cache), **_NO_NEW_CLASS_ARCHIVE})
     assert result.returncode == 0, result.stderr[-3000:]
     assert printed(result) == ["req:a", "req:b"]
     installed = list((cache / "pyflink-compat" / "requirements").iterdir())
@@ -120,7 +124,8 @@ def test_dependencies_declared_in_the_job_reach_keyed_workers(tmp_path):
     requirements = tmp_path / "requirements.txt"
     requirements.write_text("pfc_reqtest==1.0\n")
     result = run_cli(os.path.join(JOBS, "python_dependencies_job.py"), str(lib), str(requirements), str(packages),
-                     _python_archive(str(tmp_path)), extra_env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+                     _python_archive(str(tmp_path)), extra_env={"XDG_CACHE_HOME": str(tmp_path / "cache"),
+                                                                       **_NO_NEW_CLASS_ARCHIVE})
     assert result.returncode == 0, result.stderr[-3000:]
     assert printed(result) == ["req:a total 1 python yes", "req:a total 4 python yes", "req:b total 2 python yes",
                                "req:b total 6 python yes"]

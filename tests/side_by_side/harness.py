@@ -5,8 +5,8 @@ input records per topic and partition, the output topics with how to compare the
 printed lines are compared. For each engine the harness creates fresh input and output topics on the same
 broker, produces the same input, runs the job with the topic names as command-line arguments, collects
 the output records and the printed lines, and stops the job (a bounded job must end by itself; an
-unbounded one is stopped once the expected outputs arrived and a settle time passed). The oracle runs
-first, then pyflink-compat, never both at once.
+unbounded one is stopped once the expected outputs arrived and a settle time passed). The two engines run at
+the same time, each on topics of its own.
 
 "Compatible" means: the oracle's outputs are what the case expects to see (counts, and the order
 guarantees below hold for it), and pyflink-compat's outputs equal the oracle's under the case's comparison.
@@ -535,6 +535,10 @@ def run_probe_script(script: str, oracle_python: str, timeout_s: float = 180) ->
 
     oracle_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     oracle_env["PATH"] = os.path.dirname(oracle_python) + os.pathsep + oracle_env.get("PATH", "")
-    theirs = run([oracle_python, script], oracle_env)
-    ours = run([sys.executable, script, "--compat"], dict(os.environ, PYTHONPATH=REPO))
+    oracle_env["JAVA_TOOL_OPTIONS"] = ORACLE_JAVA_OPTIONS
+    # both at once, as the cases run: most of each run is a JVM starting
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="oracle-probe") as pool:
+        oracle_lines = pool.submit(run, [oracle_python, script], oracle_env)
+        ours = run([sys.executable, script, "--compat"], dict(os.environ, PYTHONPATH=REPO))
+        theirs = oracle_lines.result()
     return theirs, ours
