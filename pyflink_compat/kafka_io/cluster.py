@@ -10,12 +10,12 @@ import time
 from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 from kafka import KafkaAdminClient, TopicPartition
-from py4j.protocol import Py4JJavaError
 from kafka.admin import OffsetSpec
 from kafka.errors import KafkaError
 
 from pyflink_compat.kafka_io import properties as kprops
 from pyflink_compat.third_party_patches import forbid_topic_creation
+from pyflink_compat.util.exceptions import PythonSideJavaError
 
 log = logging.getLogger("pyflink_compat.kafka")
 
@@ -25,24 +25,11 @@ CONNECT_TIMEOUT_S = 10.0
 TP = Tuple[str, int]
 
 
-class _ClientError(Py4JJavaError, RuntimeError):
-    """A Kafka client error of a job: a ``Py4JJavaError``, as what PyFlink raises for it, so that a job's
-    ``except Py4JJavaError`` catches it; its text is the message."""
-
-    def __init__(self, message: str):
-        Exception.__init__(self, message)
-        self.errmsg = message
-        self.java_exception = None
-
-    def __str__(self):
-        return self.args[0] if self.args else ""
-
-
-class KafkaConnectionError(_ClientError):
+class KafkaConnectionError(PythonSideJavaError):
     """The bootstrap servers could not be reached or answered with an error."""
 
 
-class KafkaTopicNotFoundError(_ClientError):
+class KafkaTopicNotFoundError(PythonSideJavaError):
     """A subscribed topic does not exist."""
 
 

@@ -22,6 +22,7 @@ from pyflink_compat.plan import flink_json, graph
 from pyflink_compat.plan.job import JobPlan
 from pyflink_compat.runtime import (checkpoints, fork_server, idle_planners, job_registry, launch, metrics, progress, reporters,
                                     restarts, session, translate, warm_up, worker_python)
+from pyflink_compat.util.exceptions import PythonSideJavaError
 
 log = logging.getLogger("pyflink_compat")
 
@@ -34,20 +35,12 @@ REQUEST_CHECK_INTERVAL_S = 0.25
 STOP_DEADLINE_S = 60.0
 
 
-class JobExecutionError(Py4JJavaError, RuntimeError):
+class JobExecutionError(PythonSideJavaError):
     """The job failed; the message names the failing task and the cause. A ``Py4JJavaError``, as the error
     PyFlink's ``execute()`` raises, so that a job's ``except Py4JJavaError`` catches it."""
 
     # False for failures a restart cannot mend (the driver JVM is gone)
     restartable = True
-
-    def __init__(self, message: str):
-        Exception.__init__(self, message)
-        self.errmsg = message
-        self.java_exception = None
-
-    def __str__(self):
-        return self.args[0] if self.args else ""
 
 
 class JobCancellationError(JobExecutionError):

@@ -44,6 +44,19 @@ class JavaStyleError(Py4JJavaError):
         return (type(self), (self.java_class, self.message, self.method, self.cause))
 
 
+class PythonSideJavaError(Py4JJavaError, RuntimeError):
+    """An error raised on our side where PyFlink raises a ``Py4JJavaError`` (a job's failure, a Kafka client's),
+    so that a job's ``except Py4JJavaError`` catches it; its text is the message alone."""
+
+    def __init__(self, message: str):
+        Exception.__init__(self, message)
+        self.errmsg = message
+        self.java_exception = None
+
+    def __str__(self):
+        return self.args[0] if self.args else ""
+
+
 def null_pointer(message: str, method: str = "build") -> JavaStyleError:
     return JavaStyleError("java.lang.NullPointerException", message, method)
 
