@@ -1497,8 +1497,8 @@ def test_an_aggregates_filter_clause_is_a_case_of_its_argument(sql, expected):
 
 
 def test_a_filter_clause_on_another_aggregate_is_refused_by_name():
-    with pytest.raises(UnsupportedFeatureError, match="A FILTER clause on JSON_ARRAYAGG"):
-        dialect.parse("SELECT JSON_ARRAYAGG(b) FILTER (WHERE a > 1) FROM t GROUP BY c")
+    with pytest.raises(UnsupportedFeatureError, match="A FILTER clause on JSON_OBJECTAGG"):
+        dialect.parse("SELECT JSON_OBJECTAGG(KEY b VALUE a) FILTER (WHERE a > 1) FROM t GROUP BY c")
 
 
 def _sorted_in_time(function, events, clock=None):

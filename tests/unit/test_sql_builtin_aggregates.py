@@ -64,6 +64,19 @@ def test_taking_values_back_and_merging_agree_with_adding(kept, removed):
     assert math.isclose(merged[2], both[2], rel_tol=1e-6, abs_tol=1e-3)
 
 
+def test_json_arrayagg_writes_the_values_json_and_keeps_nulls_only_when_asked():
+    from pyflink_compat.table.sql import json_functions
+    from pyflink_compat.table.sql.builtin_aggregates import JsonArrayAgg
+    from pyflink_compat.table.sql.catalog import SqlType
+    absent = JsonArrayAgg(json_functions.writer(SqlType("STRING")))
+    kept = JsonArrayAgg(json_functions.writer(SqlType("DOUBLE")), keep_nulls=True)
+    assert absent.result(_fold(absent, ["a", None, 'q"'])) == '["a","q\\""]'
+    assert absent.result(absent.initial()) == "[]"
+    accumulator = _fold(kept, [1e20, None, 2.5])
+    assert kept.result(accumulator) == "[1.0E+20,null,2.5]"
+    assert kept.result(kept.retract(accumulator, None)) == "[1.0E+20,2.5]"
+
+
 def test_listagg_joins_in_order_and_takes_back_as_flinks_list_does():
     plain, distinct = ListAgg(), ListAgg("|", distinct=True)
     assert plain.result(_fold(plain, ["w", None, "w", "v"])) == "w,w,v"
@@ -90,8 +103,8 @@ def test_the_sql_reaches_them_and_misuse_fails_as_flinks_validator():
     with pytest.raises(JavaStyleError, match=r"Cannot apply 'STDDEV_POP' to arguments of type "
                                              r"'STDDEV_POP\(<VARCHAR\(2147483647\)>\)'"):
         t_env.sql_query("SELECT STDDEV_POP(k) FROM s GROUP BY i").get_schema()
-    with pytest.raises(UnsupportedFeatureError, match="The aggregate function JSON_ARRAYAGG"):
-        t_env.sql_query("SELECT k, JSON_ARRAYAGG(k) FROM s GROUP BY k").get_schema()
+    with pytest.raises(UnsupportedFeatureError, match="The aggregate function COLLECT"):
+        t_env.sql_query("SELECT k, COLLECT(k) FROM s GROUP BY k").get_schema()
 
 
 def test_json_text_of_values_is_flinks():

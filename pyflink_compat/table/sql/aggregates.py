@@ -9,7 +9,7 @@ from pyflink_compat.datastream.functions import AggregateFunction, KeyedProcessF
 from pyflink_compat.datastream.window import (EventTimeTrigger, ProcessingTimeTrigger, TimeWindow, TimeWindowSerializer,
                                               WindowAssigner)
 from pyflink_compat.table.sql import expressions
-from pyflink_compat.table.sql.builtin_aggregates import BuiltinAggregate, ListAgg, Variance
+from pyflink_compat.table.sql.builtin_aggregates import BuiltinAggregate, JsonArrayAgg, ListAgg, Variance
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, interval_ms
 from pyflink_compat.util.exceptions import UnsupportedFeatureError, table_exception
 
@@ -47,9 +47,11 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
             sql_type_of(wrapper._result_type)
     if type(node) in _VARIANCES:
         return _variance_call(node, _VARIANCES[type(node)], compiler)
-    from pyflink_compat.table.sql.dialect import ListAggCall
+    from pyflink_compat.table.sql.dialect import JsonArrayAggCall, ListAggCall
     if isinstance(node, ListAggCall):
         return _listagg_call(node, compiler)
+    if isinstance(node, JsonArrayAggCall):
+        return _json_arrayagg_call(node, compiler)
     name = _AGGREGATES.get(type(node))
     if name is None:
         return None
@@ -117,6 +119,22 @@ def _listagg_call(node, compiler):
             "form(s): 'LISTAGG(<CHARACTER>)'\n'LISTAGG(<CHARACTER>, <CHARACTER>)'" % _calcite_type_name(argument_type))
     aggregate = ListAgg("," if separator is None else separator.this, distinct)
     return aggregate, compiled, SqlType("STRING")
+
+
+def _json_arrayagg_call(node, compiler):
+    """JSON_ARRAYAGG(value [NULL | ABSENT ON NULL]) of a value JSON functions can write."""
+    from pyflink_compat.table.sql import json_functions
+    from pyflink_compat.table.sql.dialect import Flink
+    from pyflink_compat.util.exceptions import JavaStyleError
+    if isinstance(node.this, exp.Distinct):
+        raise UnsupportedFeatureError("%s with DISTINCT" % node.sql(dialect=Flink), SECTION)
+    compiled, argument_type = compiler.compile(node.this)
+    try:
+        write = json_functions.writer(argument_type)
+    except json_functions.NotJsonType as e:
+        raise JavaStyleError("org.apache.flink.table.planner.codegen.CodeGenException", str(e), "executeSql")
+    aggregate = JsonArrayAgg(write, node.args.get("null_handling") == "NULL ON NULL")
+    return aggregate, compiled, SqlType("STRING", nullable=False)
 
 
 def order_sensitive(names) -> bool:

@@ -138,3 +138,35 @@ class ListAgg(BuiltinAggregate):
     def result(self, accumulator):
         values = list(dict.fromkeys(accumulator)) if self.distinct else accumulator
         return self.separator.join(values) if values else None
+
+
+class JsonArrayAgg(ListAgg):
+    """JSON_ARRAYAGG(value [NULL | ABSENT ON NULL]): the values' JSON texts in the order they came, as a JSON array
+    (``[]`` without any; NULLs left out unless NULL ON NULL). Its accumulator holds the texts (a ``null`` for a
+    kept NULL); a value taken back leaves it as LISTAGG's does."""
+
+    def __init__(self, write, keep_nulls: bool = False):
+        super().__init__(",", False)
+        self.write, self.keep_nulls = write, keep_nulls
+
+    def __eq__(self, other):
+        return self is other
+
+    def __hash__(self):
+        return id(self)
+
+    def _text(self, value):
+        return "null" if value is None else self.write(value)
+
+    def accumulate(self, accumulator, value):
+        if value is None and not self.keep_nulls:
+            return accumulator
+        return accumulator + (self._text(value),)
+
+    def retract(self, accumulator, value):
+        if value is None and not self.keep_nulls:
+            return accumulator
+        return super().retract(accumulator, self._text(value))
+
+    def result(self, accumulator):
+        return "[%s]" % ",".join(accumulator)

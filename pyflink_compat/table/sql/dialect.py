@@ -67,6 +67,27 @@ class ListAggCall(exp.Expression, exp.AggFunc):
     _sql_names = ["LISTAGG"]
 
 
+class JsonArrayAggCall(exp.Expression, exp.AggFunc):
+    """``JSON_ARRAYAGG(value [{NULL | ABSENT} ON NULL])``: ``this``, ``null_handling``."""
+    arg_types = {"this": True, "null_handling": False}
+    _sql_names = ["JSON_ARRAYAGG"]
+
+
+def _json_arrayagg(parser) -> exp.Expr:
+    this = parser._parse_assignment()
+    null_handling = None
+    if parser._match_text_seq("NULL", "ON", "NULL"):
+        null_handling = "NULL ON NULL"
+    elif parser._match_text_seq("ABSENT", "ON", "NULL"):
+        null_handling = "ABSENT ON NULL"
+    return parser.expression(JsonArrayAggCall(this=this, null_handling=null_handling))
+
+
+def _json_arrayagg_sql(generator, node: JsonArrayAggCall) -> str:
+    handling = node.args.get("null_handling")
+    return "JSON_ARRAYAGG(%s%s)" % (generator.sql(node, "this"), " " + handling if handling else "")
+
+
 def _listagg(args):
     this, separator = args[0] if args else None, args[1] if len(args) > 1 else None
     if isinstance(this, exp.Distinct) and len(this.expressions) == 2 and separator is None:
@@ -182,7 +203,7 @@ class Flink(Dialect):
         CONSTRAINT_PARSERS = {**Parser.CONSTRAINT_PARSERS, "WATERMARK": _watermark, "METADATA": _metadata}
         FUNCTION_PARSERS = {**Parser.FUNCTION_PARSERS,
                             **{kind: _window_function(kind) for kind in ("TUMBLE", "HOP", "CUMULATE", "SESSION")},
-                            "JSON_VALUE": _json_value, "JSON_ARRAY": _json_array}
+                            "JSON_VALUE": _json_value, "JSON_ARRAY": _json_array, "JSON_ARRAYAGG": _json_arrayagg}
         # TIMESTAMPDIFF(unit, a, b) is Flink's (sqlglot's reading takes b for a unit): a call of its own
         FUNCTIONS = {**{name: builder for name, builder in Parser.FUNCTIONS.items()
                         if name not in ("TIMESTAMPDIFF", "TIMESTAMP_DIFF")}, "LISTAGG": _listagg}
@@ -236,7 +257,8 @@ class Flink(Dialect):
             return super().validate_expression(expression, args)
 
     class Generator(Generator):
-        TRANSFORMS = {**Generator.TRANSFORMS, JsonValue: _json_value_sql, JsonArrayCall: _json_array_sql}
+        TRANSFORMS = {**Generator.TRANSFORMS, JsonValue: _json_value_sql, JsonArrayCall: _json_array_sql,
+                      JsonArrayAggCall: _json_arrayagg_sql}
         TYPE_MAPPING = {**Generator.TYPE_MAPPING, exp.DType.TEXT: "STRING", exp.DType.STRUCT: "ROW"}
 
 
@@ -355,7 +377,8 @@ def subquery_columns_renamed(node):
 
 # the built-in aggregates, which all leave NULL inputs out (a FILTER clause is then a CASE of their argument)
 _NULL_IGNORING_AGGREGATES = (exp.Count, exp.Sum, exp.Min, exp.Max, exp.Avg, exp.FirstValue, exp.LastValue,
-                             exp.VariancePop, exp.Variance, exp.StddevPop, exp.StddevSamp, exp.Stddev, ListAggCall)
+                             exp.VariancePop, exp.Variance, exp.StddevPop, exp.StddevSamp, exp.Stddev, ListAggCall,
+                             JsonArrayAggCall)
 
 
 def aggregate_filter_as_case(node):

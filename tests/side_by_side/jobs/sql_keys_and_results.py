@@ -8,14 +8,14 @@
      group of the NULL user dropped, its key column being NOT NULL as a primary key's columns are, and
      'table.exec.sink.not-null-enforcer' = 'DROP');
 2. what TableResult.print() shows (a GROUP BY with expressions over its aggregates and HAVING among them, STDDEV_POP,
-   VAR_POP and LISTAGG among them): "OK" for DDL, -1 per sink of an INSERT job, the rows of a query as a tableau
+   VAR_POP, LISTAGG and JSON_ARRAYAGG among them): "OK" for DDL, -1 per sink of an INSERT job, the rows of a query as a tableau
    (an op column with each row's kind, GROUP BY's -U / +U, a long value cut to 30 characters, <NULL>, TRUE /
    FALSE, "N rows in set"), "Empty set"; and the rows collect() returns, with their RowKind.
 
 3. an 'upsert-kafka' table read (ChangelogNormalize: +I, -U / +U per update, -D per tombstone, a repeated row
    or a tombstone of an unknown key changes nothing; a filter makes updates insertions or deletions) into print
    and another upsert-kafka table, and as a tableau; a GROUP BY of it (its rows taken back and added again, by
-   SUM, MAX, STDDEV_POP and LISTAGG);
+   SUM, MAX, STDDEV_POP, LISTAGG and JSON_ARRAYAGG);
    ON CONFLICT DO DEDUPLICATE into an upsert-kafka table, and the clause's misuses; INSERT INTO with a column list
    (and its misuses).
 4. the 'csv' format: a key and a value in CSV read with ignore-parse-errors (a bad field is NULL, a row of too
@@ -75,7 +75,8 @@ t_env.execute_sql("SELECT usr, id, amount, amount > 10 AS big, note FROM events 
 # (STDDEV_POP of a BIGINT is a BIGINT; LISTAGG joins the non-NULL notes in their order)
 t_env.sql_query("SELECT usr, COUNT(*) AS n, MAX(amount) AS top, SUM(amount) * 2 AS twice, FIRST_VALUE(note) AS first_note, "
                 "LAST_VALUE(note) AS last_note, STDDEV_POP(amount) AS sd, VAR_POP(CAST(amount AS DOUBLE)) AS var, "
-                "LISTAGG(note, '|') AS notes FROM events GROUP BY usr HAVING SUM(amount) > 4").execute().print()
+                "LISTAGG(note, '|') AS notes, JSON_ARRAYAGG(amount) AS amounts FROM events GROUP BY usr "
+                "HAVING SUM(amount) > 4").execute().print()
 t_env.execute_sql("SELECT usr, id FROM events WHERE id > 1000").print()
 with t_env.sql_query("SELECT usr, SUM(amount) AS total FROM events WHERE usr IS NOT NULL GROUP BY usr") \
         .execute().collect() as rows:
@@ -132,7 +133,8 @@ for kind in ("big", "small"):
     print("union of upserts, %s:" % kind, [change for change in union_changes if change[1][0] == kind])
 # a GROUP BY of it: an update moves the user's row from its old note's group to its new one, a tombstone takes it back
 t_env.execute_sql("SELECT note, COUNT(*) AS users, SUM(total) AS total, MAX(total) AS top, "
-                  "STDDEV_POP(CAST(total AS DOUBLE)) AS sd, LISTAGG(usr) AS usrs FROM upserts GROUP BY note").print()
+                  "STDDEV_POP(CAST(total AS DOUBLE)) AS sd, LISTAGG(usr) AS usrs, JSON_ARRAYAGG(usr NULL ON NULL) AS j "
+                  "FROM upserts GROUP BY note").print()
 
 # 4. the 'csv' format
 t_env.execute_sql("""
