@@ -165,17 +165,17 @@ class CollectionFunctions:
         (first, second), result = self._arrays(list(node.expressions), "ARRAY_INTERSECT")
         return _null_safe(lambda a, b: _distinct(item for item in a if item in b), first, second), result
 
-    def _extreme(self, node, name: str, pick):
+    def _array_extreme(self, node, name: str, pick):
         """ARRAY_MAX / ARRAY_MIN: ``pick`` of the non-NULL elements, NULL without any."""
         array, array_type = self._collection(node.this, name)
         return _null_safe(lambda items: pick((item for item in items if item is not None), default=None), array), \
             attrs.evolve(array_type.element, nullable=True)
 
     def _arraymax(self, node):
-        return self._extreme(node, "ARRAY_MAX", max)
+        return self._array_extreme(node, "ARRAY_MAX", max)
 
     def _arraymin(self, node):
-        return self._extreme(node, "ARRAY_MIN", min)
+        return self._array_extreme(node, "ARRAY_MIN", min)
 
     def _arraysort(self, node):
         """ARRAY_SORT(array [, ascending [, nulls first]]): ascending with NULLs first by default, descending
