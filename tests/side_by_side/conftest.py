@@ -20,4 +20,6 @@ def oracle_python():
     if not os.path.isfile(python):
         pytest.fail("PyFlink oracle interpreter %s does not exist (PYFLINK_ORACLE_PYTHON or a broken cache "
                     "in tests/oracle_env.default_dir())" % python, pytrace=False)
+    from harness import oracle_java_options
+    oracle_java_options(python)        # records the oracle's class-data archive once per machine, before any case
     return python

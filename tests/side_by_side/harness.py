@@ -32,6 +32,7 @@ is between 1 and the parallelism.
 import collections
 import concurrent.futures
 import difflib
+import functools
 import os
 import re
 import signal
@@ -50,7 +51,6 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs")
 
 ORACLE, OURS = "PyFlink (oracle)", "pyflink-compat"
-ORACLE_JAVA_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 # Lines on a job's stdout that are not print() output: JVM / log4j / Spark chatter.
 NOISE = re.compile(r"^(\d\d/\d\d/\d\d \d\d:\d\d:\d\d |\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d|WARNING:|SLF4J|"
@@ -136,6 +136,12 @@ class SideBySideFailure(AssertionError):
     pass
 
 
+@functools.lru_cache(maxsize=None)
+def oracle_java_options(oracle_python: str) -> str:
+    import oracle_env
+    return oracle_env.oracle_java_options(oracle_python)
+
+
 # -- engines ------------------------------------------------------------------------------------------
 
 def oracle_command(oracle_python: str, job: str, args: List[str]):
@@ -143,9 +149,7 @@ def oracle_command(oracle_python: str, job: str, args: List[str]):
     # Like an activated virtualenv: PyFlink starts its Python workers as "python" from PATH.
     env["PATH"] = os.path.dirname(oracle_python) + os.pathsep + env.get("PATH", "")
     env["VIRTUAL_ENV"] = os.path.dirname(os.path.dirname(oracle_python))
-    # The client-side JIT and the serial collector: the same results for about 30 % less of the oracle JVM's CPU
-    # on these short jobs (the suite runs both engines at once on two cores). Benchmarks keep Flink's defaults.
-    env["JAVA_TOOL_OPTIONS"] = ORACLE_JAVA_OPTIONS
+    env["JAVA_TOOL_OPTIONS"] = oracle_java_options(oracle_python)
     return [oracle_python, job, *args], env
 
 
@@ -535,7 +539,7 @@ def run_probe_script(script: str, oracle_python: str, timeout_s: float = 180) ->
 
     oracle_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     oracle_env["PATH"] = os.path.dirname(oracle_python) + os.pathsep + oracle_env.get("PATH", "")
-    oracle_env["JAVA_TOOL_OPTIONS"] = ORACLE_JAVA_OPTIONS
+    oracle_env["JAVA_TOOL_OPTIONS"] = oracle_java_options(oracle_python)
     # both at once, as the cases run: most of each run is a JVM starting
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="oracle-probe") as pool:
         oracle_lines = pool.submit(run, [oracle_python, script], oracle_env)
