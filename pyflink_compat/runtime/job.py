@@ -50,6 +50,10 @@ class JobCancellationError(JobExecutionError):
 def _cause_of(exception) -> str:
     """The most telling line of a StreamingQueryException: the Python error raised in a task."""
     text = str(exception)
+    # a Flink error reproduced in Python (JavaStyleError): its Java class and message, on the line after the call
+    java_style = re.findall(r"JavaStyleError: An error occurred while calling [\w.]+\.\n: (.+)$", text, re.MULTILINE)
+    if java_style:
+        return java_style[-1]
     python_errors = re.findall(r"^(?:[\w.]+\.)?(\w*(?:Error|Exception|Exit)): (.+)$", text, re.MULTILINE)
     for name, message in reversed(python_errors):
         if name not in ("PythonException", "StreamingQueryException", "SparkException", "Py4JJavaError",

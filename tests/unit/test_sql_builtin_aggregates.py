@@ -1,4 +1,4 @@
-"""The variance family and LISTAGG: their accumulators (Welford's algorithm, its inverse and merge), the result
+"""The variance family, LISTAGG, ARRAY_AGG and JSON_OBJECTAGG: their accumulators (Welford's algorithm, its inverse and merge), the result
 types and casts, and the SQL that reaches them. Their results are compared with real PyFlink's in the side-by-side
 case sql-keys-and-results; the values checked here are PyFlink 2.3.0's, from its batch mode."""
 import decimal
@@ -7,7 +7,8 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pyflink_compat.table.sql.builtin_aggregates import ListAgg, Variance
+from pyflink_compat.table.sql.builtin_aggregates import ArrayAgg, JsonObjectAgg, ListAgg, Variance
+from pyflink_compat.util.exceptions import JavaStyleError
 
 
 def _fold(aggregate, values):
@@ -89,6 +90,39 @@ def test_listagg_joins_in_order_and_takes_back_as_flinks_list_does():
     assert distinct.result(distinct.retract(distinct.retract(accumulator, "a"), "a")) == "b"
 
 
+def test_array_agg_keeps_arrival_order_nulls_unless_ignored_and_takes_back_the_first_occurrence():
+    plain, ignoring, distinct = ArrayAgg(), ArrayAgg(ignore_nulls=True), ArrayAgg(distinct=True)
+    assert plain.result(plain.initial()) is None
+    assert plain.result(_fold(plain, ["b", None, "a", "b"])) == ["b", None, "a", "b"]
+    assert ignoring.result(_fold(ignoring, ["b", None, "a"])) == ["b", "a"]
+    assert ignoring.result(ignoring.initial()) is None
+    assert plain.result(plain.retract(_fold(plain, [1, 2, 1]), 1)) == [2, 1]
+    assert plain.result(plain.retract(_fold(plain, [1]), 1)) is None
+    accumulator = _fold(distinct, [3, None, 3, 4])
+    assert distinct.result(accumulator) == [3, None, 4]
+    assert distinct.result(distinct.retract(accumulator, 3)) == [3, None, 4]    # 3 keeps the place it was seen at
+    assert distinct.result(distinct.retract(distinct.retract(accumulator, 3), 3)) == [None, 4]
+    assert plain.result(plain.merge(_fold(plain, [1]), _fold(plain, [2]))) == [1, 2]
+
+
+def test_json_objectagg_sorts_keys_and_refuses_null_and_duplicate_keys_with_flinks_messages():
+    from pyflink_compat.table.sql import json_functions
+    from pyflink_compat.table.sql.catalog import SqlType
+    nulls, absent = (JsonObjectAgg(json_functions.writer(SqlType("INT")), keep) for keep in (True, False))
+    pairs = [("b", 2), ("a", None), ("c\"", 1)]
+    assert nulls.result(_fold(nulls, pairs)) == '{"a":null,"b":2,"c\\"":1}'
+    assert absent.result(_fold(absent, pairs)) == '{"b":2,"c\\"":1}'
+    assert nulls.result(nulls.retract(_fold(nulls, pairs), ("b", 2))) == '{"a":null,"c\\"":1}'
+    assert nulls.result(nulls.initial()) == "{}"
+    with pytest.raises(JavaStyleError, match="Key 'b' is already present. Duplicate keys are not allowed in "
+                                             "JSON_OBJECTAGG. Please ensure that keys are unique."):
+        _fold(nulls, [("b", 1), ("b", 1)])
+    with pytest.raises(JavaStyleError, match="Map views don't support null keys."):
+        _fold(absent, [(None, None)])
+    with pytest.raises(JavaStyleError, match="Key 'b' is already present"):
+        nulls.merge(_fold(nulls, [("b", 1)]), _fold(nulls, [("b", 2)]))
+
+
 def test_the_sql_reaches_them_and_misuse_fails_as_flinks_validator():
     from pyflink_compat.table import EnvironmentSettings, TableEnvironment
     from pyflink_compat.util.exceptions import JavaStyleError, UnsupportedFeatureError
@@ -105,6 +139,15 @@ def test_the_sql_reaches_them_and_misuse_fails_as_flinks_validator():
         t_env.sql_query("SELECT STDDEV_POP(k) FROM s GROUP BY i").get_schema()
     with pytest.raises(UnsupportedFeatureError, match="The aggregate function COLLECT"):
         t_env.sql_query("SELECT k, COLLECT(k) FROM s GROUP BY k").get_schema()
+    schema = t_env.sql_query("SELECT k, ARRAY_AGG(i), ARRAY_AGG(DISTINCT k IGNORE NULLS), JSON_OBJECTAGG(KEY k VALUE i), "
+                             "JSON_ARRAYAGG(i) FROM s GROUP BY k").get_schema()
+    assert [t.sql() for t in schema.get_field_data_types()] == [
+        "STRING", "ARRAY<INT>", "ARRAY<STRING>", "VARCHAR(2000) NOT NULL", "VARCHAR(2000) NOT NULL"]
+    with pytest.raises(JavaStyleError, match=r"Cannot apply 'JSON_OBJECTAGG_ABSENT_ON_NULL' to arguments of type "
+                                             r"'JSON_OBJECTAGG_ABSENT_ON_NULL\(<INTEGER>, <VARCHAR\(2147483647\)>\)'"):
+        t_env.sql_query("SELECT JSON_OBJECTAGG(KEY i VALUE k ABSENT ON NULL) FROM s").get_schema()
+    with pytest.raises(UnsupportedFeatureError, match="A FILTER clause on ARRAY_AGG"):
+        t_env.sql_query("SELECT ARRAY_AGG(k) FILTER (WHERE i > 0) FROM s").get_schema()
 
 
 def test_json_text_of_values_is_flinks():
@@ -121,3 +164,12 @@ def test_json_text_of_values_is_flinks():
     assert row(("\u00e9\U0001F6A8\x1f\n", None)) == '{"a":null,"b":"\u00e9\U0001F6A8\\u001F\\n"}'
     with pytest.raises(json_functions.NotJsonType, match="Type 'DATE NOT NULL' is not scalar"):
         json_functions.writer(SqlType("DATE"))
+
+
+def test_a_flink_error_raised_in_a_task_names_its_java_class_and_message_in_the_job_error():
+    from pyflink_compat.runtime.job import _cause_of
+    error = JavaStyleError("org.apache.flink.table.api.TableException", "Key 'a' is already present.", "execute")
+    traceback = ("org.apache.spark.api.python.PythonException: Traceback (most recent call last):\n  File \"x.py\", "
+                 "line 1, in f\npyflink_compat.util.exceptions.JavaStyleError: %s\n" % error)
+    assert _cause_of(traceback) == "org.apache.flink.table.api.TableException: Key 'a' is already present."
+    assert _cause_of("ValueError: bad\n") == "ValueError: bad"

@@ -9,7 +9,8 @@ from pyflink_compat.datastream.functions import AggregateFunction, KeyedProcessF
 from pyflink_compat.datastream.window import (EventTimeTrigger, ProcessingTimeTrigger, TimeWindow, TimeWindowSerializer,
                                               WindowAssigner)
 from pyflink_compat.table.sql import expressions
-from pyflink_compat.table.sql.builtin_aggregates import BuiltinAggregate, JsonArrayAgg, ListAgg, Variance
+from pyflink_compat.table.sql.builtin_aggregates import (ArrayAgg, BuiltinAggregate, JsonArrayAgg, JsonObjectAgg, ListAgg,
+                                                        Variance)
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, interval_ms
 from pyflink_compat.util.exceptions import UnsupportedFeatureError, table_exception
 
@@ -52,6 +53,11 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
         return _listagg_call(node, compiler)
     if isinstance(node, JsonArrayAggCall):
         return _json_arrayagg_call(node, compiler)
+    if isinstance(node, exp.ArrayAgg) or (isinstance(node, (exp.IgnoreNulls, exp.RespectNulls))
+                                          and isinstance(node.this, exp.ArrayAgg)):
+        return _array_agg_call(node, compiler)
+    if isinstance(node, exp.JSONObjectAgg):
+        return _json_objectagg_call(node, compiler)
     name = _AGGREGATES.get(type(node))
     if name is None:
         return None
@@ -118,7 +124,8 @@ def _listagg_call(node, compiler):
             "SQL validation failed. Cannot apply 'LISTAGG' to arguments of type 'LISTAGG(<%s>)'. Supported "
             "form(s): 'LISTAGG(<CHARACTER>)'\n'LISTAGG(<CHARACTER>, <CHARACTER>)'" % _calcite_type_name(argument_type))
     aggregate = ListAgg("," if separator is None else separator.this, distinct)
-    return aggregate, compiled, SqlType("STRING")
+    # Flink types it as its argument (CHAR(1) NOT NULL for a literal's column) without cutting the joined text to it
+    return aggregate, compiled, SqlType("STRING", nullable=argument_type.nullable)
 
 
 def _json_arrayagg_call(node, compiler):
@@ -134,7 +141,56 @@ def _json_arrayagg_call(node, compiler):
     except json_functions.NotJsonType as e:
         raise JavaStyleError("org.apache.flink.table.planner.codegen.CodeGenException", str(e), "executeSql")
     aggregate = JsonArrayAgg(write, node.args.get("null_handling") == "NULL ON NULL")
-    return aggregate, compiled, SqlType("STRING", nullable=False)
+    return aggregate, compiled, JSON_AGGREGATE_TYPE
+
+
+# the type of JSON_ARRAYAGG and JSON_OBJECTAGG (Calcite's)
+JSON_AGGREGATE_TYPE = SqlType("STRING", nullable=False, length=2000)
+
+
+def _array_agg_call(node, compiler):
+    """ARRAY_AGG([DISTINCT] value [RESPECT NULLS | IGNORE NULLS]): an ARRAY of the argument's type."""
+    ignore_nulls = isinstance(node, exp.IgnoreNulls)
+    call = node.this if isinstance(node, (exp.IgnoreNulls, exp.RespectNulls)) else node
+    argument = call.this
+    if isinstance(argument, exp.Order):       # accepted and not applied by Flink 2.3: the values in arrival order
+        argument = argument.this
+    distinct = isinstance(argument, exp.Distinct)
+    if distinct:
+        if len(argument.expressions) != 1:
+            raise expressions.validation_error("SQL validation failed. Invalid number of arguments to function "
+                                               "'ARRAY_AGG'.")
+        argument = argument.expressions[0]
+    compiled, argument_type = compiler.compile(argument)
+    # NOT NULL when its argument is (each row adds its value); a ROW's only when its fields are too (as Flink types it)
+    nullable = argument_type.nullable or (argument_type.name == "ROW"
+                                          and any(field.nullable for _, field in argument_type.fields))
+    return ArrayAgg(distinct, ignore_nulls), compiled, SqlType("ARRAY", nullable=nullable, element=argument_type)
+
+
+def _json_objectagg_call(node, compiler):
+    """JSON_OBJECTAGG([KEY] key VALUE value [NULL | ABSENT ON NULL]) of a string key and a value JSON functions can
+    write: a STRING NOT NULL."""
+    from pyflink_compat.table.sql import json_functions
+    from pyflink_compat.util.exceptions import JavaStyleError
+    pairs = node.expressions
+    if len(pairs) != 1 or not isinstance(pairs[0], exp.JSONKeyValue):
+        raise expressions.validation_error("SQL validation failed. Invalid number of arguments to function "
+                                           "'JSON_OBJECTAGG'.")
+    keep_nulls = node.args.get("null_handling") != "ABSENT ON NULL"
+    key, key_type = compiler.compile(pairs[0].this)
+    value, value_type = compiler.compile(pairs[0].expression)
+    if key_type.name != "STRING":
+        written = "JSON_OBJECTAGG_%s_ON_NULL" % ("NULL" if keep_nulls else "ABSENT")
+        raise expressions.validation_error(
+            "SQL validation failed. Cannot apply '%s' to arguments of type '%s(<%s>, <%s>)'. Supported form(s): "
+            "'%s(<CHARACTER>, <ANY>)'" % (written, written, _calcite_type_name(key_type),
+                                          _calcite_type_name(value_type), written))
+    try:
+        write = json_functions.writer(value_type)
+    except json_functions.NotJsonType as e:
+        raise JavaStyleError("org.apache.flink.table.planner.codegen.CodeGenException", str(e), "executeSql")
+    return JsonObjectAgg(write, keep_nulls), lambda values: (key(values), value(values)), JSON_AGGREGATE_TYPE
 
 
 def order_sensitive(names) -> bool:
@@ -264,6 +320,12 @@ class GroupOutput:
         return values
 
 
+def unchanged(before, after) -> bool:
+    """Whether a key's new aggregate results are its previous ones, as Flink's equaliser finds them: an ARRAY
+    result holding a NULL (ARRAY_AGG's) never equals the previous one, so that such a key's every row updates it."""
+    return before == after and not any(isinstance(value, list) and None in value for value in after)
+
+
 def results_of(names, accumulators) -> tuple:
     return tuple(_result(name, accumulator) for name, accumulator in zip(names, accumulators))
 
@@ -300,7 +362,7 @@ class GroupAggregate(KeyedProcessFunction):
         yield from self._changes(ctx.get_current_key(), previous, after)
 
     def _changes(self, key, before, after):
-        if before == after:
+        if unchanged(before, after):
             return
         new = self.output.row(key, after)
         old = None if before is None else self.output.row(key, before)

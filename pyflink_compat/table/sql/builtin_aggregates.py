@@ -1,6 +1,6 @@
 """Built-in aggregates whose accumulator is more than a number: the variance family (VAR_POP, VAR_SAMP / VARIANCE,
-STDDEV_POP, STDDEV_SAMP / STDDEV) and LISTAGG. Each is an object with ``initial`` / ``accumulate`` / ``retract`` /
-``merge`` / ``result`` (the aggregate operators call them as they call a Python aggregate function's, but emit
+STDDEV_POP, STDDEV_SAMP / STDDEV), LISTAGG, JSON_ARRAYAGG, ARRAY_AGG and JSON_OBJECTAGG. Each is an object with
+``initial`` / ``accumulate`` / ``retract`` / ``merge`` / ``result`` (the aggregate operators call them as they call a Python aggregate function's, but emit
 per row, as Flink's built-in aggregates do).
 
 The variance family is computed as Flink 2.x's planner rewrites it: the sum of squared differences from the mean
@@ -170,3 +170,89 @@ class JsonArrayAgg(ListAgg):
 
     def result(self, accumulator):
         return "[%s]" % ",".join(accumulator)
+
+
+class ArrayAgg(BuiltinAggregate):
+    """ARRAY_AGG([DISTINCT] value [RESPECT NULLS | IGNORE NULLS]): the values in the order they came, NULLs
+    included unless IGNORE NULLS; NULL without any. A value taken back leaves the array (its first occurrence, as
+    Java's List.remove; with DISTINCT its last, so that the value keeps the place it was first seen at)."""
+    order_sensitive = True
+
+    def __init__(self, distinct: bool = False, ignore_nulls: bool = False):
+        self.distinct, self.ignore_nulls = distinct, ignore_nulls
+
+    def initial(self):
+        return ()
+
+    def accumulate(self, accumulator, value):
+        return accumulator if value is None and self.ignore_nulls else accumulator + (value,)
+
+    def retract(self, accumulator, value):
+        if (value is None and self.ignore_nulls) or value not in accumulator:
+            return accumulator
+        values = list(accumulator)
+        if self.distinct:
+            del values[len(values) - 1 - values[::-1].index(value)]
+        else:
+            values.remove(value)
+        return tuple(values)
+
+    def merge(self, a, b):
+        return a + b
+
+    def result(self, accumulator):
+        if not accumulator:
+            return None
+        return list(dict.fromkeys(accumulator)) if self.distinct else list(accumulator)
+
+
+class JsonObjectAgg(BuiltinAggregate):
+    """JSON_OBJECTAGG([KEY] key VALUE value [NULL | ABSENT ON NULL]): a JSON object of the keys (sorted, as Flink's
+    JSON writer sorts them) and their values' JSON texts (``null`` for a NULL unless ABSENT ON NULL). A key taken
+    back leaves the object; a key given twice fails the job, as a NULL key does (Flink's messages)."""
+
+    def __init__(self, write, keep_nulls: bool = True):
+        self.write, self.keep_nulls = write, keep_nulls
+
+    def __eq__(self, other):
+        return self is other
+
+    def __hash__(self):
+        return id(self)
+
+    def initial(self):
+        return ()
+
+    def accumulate(self, accumulator, pair):
+        from pyflink_compat.util.exceptions import JavaStyleError
+        key, value = pair
+        if key is None:
+            raise JavaStyleError("org.apache.flink.table.api.TableRuntimeException",
+                                 "Map views don't support null keys.", "execute")
+        if value is None and not self.keep_nulls:
+            return accumulator
+        self._refuse_duplicate(accumulator, key)
+        return accumulator + ((key, "null" if value is None else self.write(value)),)
+
+    @staticmethod
+    def _refuse_duplicate(accumulator, key):
+        from pyflink_compat.util.exceptions import JavaStyleError
+        if any(known == key for known, _ in accumulator):
+            raise JavaStyleError("org.apache.flink.table.api.TableException",
+                                 "Key '%s' is already present. Duplicate keys are not allowed in JSON_OBJECTAGG. "
+                                 "Please ensure that keys are unique." % key, "execute")
+
+    def retract(self, accumulator, pair):
+        key = pair[0]
+        return tuple(entry for entry in accumulator if entry[0] != key)
+
+    def merge(self, a, b):
+        for key, text in b:
+            self._refuse_duplicate(a, key)
+            a += ((key, text),)
+        return a
+
+    def result(self, accumulator):
+        from pyflink_compat.util.json_strings import quote_in_text
+        entries = sorted(accumulator)
+        return "{%s}" % ",".join("%s:%s" % (quote_in_text(key), text) for key, text in entries)

@@ -195,10 +195,9 @@ def split_text(text: str, delimiter: str) -> list:
 
 
 # Flink's aggregate functions that sqlglot does not know as aggregates and that do not run here (refused by name)
-FLINK_AGGREGATES_NOT_RUN = ("COLLECT", "JSON_OBJECTAGG", "PERCENTILE", "APPROX_COUNT_DISTINCT",
-                            "MODE", "ARRAY_AGG")
-AGGREGATES_RUN = ("COUNT, SUM, MIN, MAX, AVG, FIRST_VALUE, LAST_VALUE, LISTAGG, JSON_ARRAYAGG, STDDEV_POP, STDDEV_SAMP, "
-                  "VAR_POP and VAR_SAMP run")
+FLINK_AGGREGATES_NOT_RUN = ("COLLECT", "PERCENTILE", "APPROX_COUNT_DISTINCT", "MODE")
+AGGREGATES_RUN = ("COUNT, SUM, MIN, MAX, AVG, FIRST_VALUE, LAST_VALUE, LISTAGG, ARRAY_AGG, JSON_ARRAYAGG, "
+                  "JSON_OBJECTAGG, STDDEV_POP, STDDEV_SAMP, VAR_POP and VAR_SAMP run")
 
 
 def _json_or_null(write, value) -> str:

@@ -124,7 +124,7 @@ class RetractingGroupAggregate(KeyedProcessFunction):
             if new is not None:
                 yield "+I", new
             return
-        if before == after:
+        if aggregates.unchanged(before, after):
             return
         old = self.output.row(key, before)
         if old is not None:

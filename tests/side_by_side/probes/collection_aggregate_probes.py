@@ -1,0 +1,52 @@
+"""Flink's ARRAY_AGG and JSON_OBJECTAGG in streaming GROUP BYs: their changelogs (DISTINCT, IGNORE / RESPECT NULLS,
+ORDER BY, values taken back by a GROUP BY of a GROUP BY, NULL and ABSENT ON NULL, ROW values, unchanged results),
+their types and errors; run under real PyFlink and under pyflink-compat (``--compat``) and compared by
+test_collection_aggregates.py."""
+import re
+import sys
+
+if "--compat" in sys.argv:
+    from pyflink_compat import aliasing
+    aliasing.install()
+from pyflink.table import DataTypes, EnvironmentSettings, TableEnvironment
+
+t_env = TableEnvironment.create(EnvironmentSettings.in_streaming_mode())
+t_env.get_config().set("parallelism.default", "1")
+ROW = DataTypes.ROW([DataTypes.FIELD("k", DataTypes.INT()), DataTypes.FIELD("s", DataTypes.STRING()),
+                     DataTypes.FIELD("n", DataTypes.INT())])
+t_env.create_temporary_view("v", t_env.from_elements(
+    [(1, 'a', 10), (1, 'b', None), (1, 'c', 3), (1, 'a', 10), (2, 'x', 4), (1, 'b', 5), (2, 'y', 1), (1, 'c', 7),
+     (3, None, None)], ROW))
+QUERIES = [
+    "SELECT k, ARRAY_AGG(s) AS a, ARRAY_AGG(n) AS b FROM v GROUP BY k",
+    "SELECT k, ARRAY_AGG(DISTINCT n) AS a, ARRAY_AGG(n IGNORE NULLS) AS b, ARRAY_AGG(s RESPECT NULLS) AS c FROM v "
+    "GROUP BY k",
+    "SELECT k, ARRAY_AGG(DISTINCT s IGNORE NULLS) AS a FROM v GROUP BY k",
+    "SELECT ARRAY_AGG(s ORDER BY s) AS a FROM v",
+    "SELECT k, ARRAY_AGG(ROW(s, n)) AS r FROM v GROUP BY k",
+    "SELECT k, ARRAY_AGG(c) AS a, ARRAY_AGG(s) AS b FROM (SELECT k, s, COUNT(*) AS c FROM v GROUP BY k, s) GROUP BY k",
+    "SELECT c, ARRAY_AGG(k) AS ks FROM (SELECT k, COUNT(*) AS c FROM v GROUP BY k) GROUP BY c",
+    "SELECT k, JSON_OBJECTAGG(KEY s VALUE c) AS j, JSON_OBJECTAGG(KEY s VALUE m NULL ON NULL) AS jn, "
+    "JSON_OBJECTAGG(s VALUE m ABSENT ON NULL) AS ja FROM (SELECT k, s, COUNT(*) AS c, MAX(n) AS m FROM v "
+    "WHERE s IS NOT NULL GROUP BY k, s) GROUP BY k",
+    "SELECT k, JSON_OBJECTAGG(KEY s VALUE ROW(n, s)) AS j, JSON_OBJECTAGG(KEY s VALUE ARRAY[n]) AS a FROM "
+    "(SELECT k, s, MAX(n) AS n FROM v WHERE s IS NOT NULL GROUP BY k, s) GROUP BY k",
+    "SELECT k, JSON_OBJECTAGG(KEY CAST(n AS STRING) VALUE s) AS j FROM v WHERE s IN ('c', 'x', 'y') GROUP BY k",
+]
+for query in QUERIES:
+    print("==", query)
+    table = t_env.sql_query(query)
+    print(table.get_schema())
+    table.execute().print()
+for bad in ("SELECT JSON_OBJECTAGG(KEY s VALUE n) FROM v WHERE s IS NOT NULL",
+            "SELECT JSON_OBJECTAGG(KEY s VALUE n ABSENT ON NULL) FROM v WHERE k = 3",
+            "SELECT JSON_OBJECTAGG(KEY n VALUE s) FROM v"):
+    try:
+        t_env.execute_sql(bad).print()
+        print(bad, "no error")
+    except Exception as e:
+        # the Flink error's message, without what differs between the engines (a job failure's causes around it,
+        # a validation error's position and wrapping)
+        messages = re.findall(r"(?:Table|TableRuntime|Validation|SqlValidator)Exception: (?:SQL validation failed\. )?"
+                              r"(?:From line \d+, column \d+ to line \d+, column \d+: )?(.*)", str(e))
+        print(bad, "->", messages[-1] if messages else str(e).splitlines()[0])
