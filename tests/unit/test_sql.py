@@ -1496,9 +1496,14 @@ def test_an_aggregates_filter_clause_is_a_case_of_its_argument(sql, expected):
     assert select.expressions[0].sql(dialect=dialect.Flink) == expected
 
 
-def test_a_filter_clause_on_another_aggregate_is_refused_by_name():
-    with pytest.raises(UnsupportedFeatureError, match="A FILTER clause on JSON_OBJECTAGG"):
-        dialect.parse("SELECT JSON_OBJECTAGG(KEY b VALUE a) FILTER (WHERE a > 1) FROM t GROUP BY c")
+def test_a_filter_clause_on_an_aggregate_taking_nulls_in_stays_a_filter_and_another_is_refused():
+    select = dialect.parse("SELECT ARRAY_AGG(b) FILTER (WHERE a > 1) FROM t GROUP BY c")[0]
+    assert select.expressions[0].sql(dialect=dialect.Flink) == "ARRAY_AGG(b) FILTER(WHERE a > 1)"
+    for aggregate in ("JSON_OBJECTAGG(KEY b VALUE a)", "JSON_ARRAYAGG(a)"):      # not in Flink's grammar
+        with pytest.raises(JavaStyleError, match="SQL parse failed. Incorrect syntax near the keyword 'FILTER'"):
+            dialect.parse("SELECT %s FILTER (WHERE a > 1) FROM t GROUP BY c" % aggregate)
+    with pytest.raises(UnsupportedFeatureError, match="A FILTER clause on PERCENTILE"):
+        dialect.parse("SELECT PERCENTILE(a, 0.5) FILTER (WHERE a > 1) FROM t GROUP BY c")
 
 
 def _sorted_in_time(function, events, clock=None):

@@ -1,6 +1,7 @@
-"""The variance family, LISTAGG, ARRAY_AGG and JSON_OBJECTAGG: their accumulators (Welford's algorithm, its inverse and merge), the result
-types and casts, and the SQL that reaches them. Their results are compared with real PyFlink's in the side-by-side
-case sql-keys-and-results; the values checked here are PyFlink 2.3.0's, from its batch mode."""
+"""The variance family, LISTAGG, ARRAY_AGG and JSON_OBJECTAGG: their accumulators (Welford's algorithm, its inverse
+and merge), the result types and casts, and the SQL that reaches them. Their results are compared with real
+PyFlink's in the side-by-side case sql-keys-and-results and test_collection_aggregates.py; the values checked here
+are PyFlink 2.3.0's."""
 import decimal
 import math
 
@@ -105,6 +106,15 @@ def test_array_agg_keeps_arrival_order_nulls_unless_ignored_and_takes_back_the_f
     assert plain.result(plain.merge(_fold(plain, [1]), _fold(plain, [2]))) == [1, 2]
 
 
+def test_a_filter_clause_passes_on_the_kept_rows_only():
+    from pyflink_compat.table.sql.builtin_aggregates import Filtered
+    filtered = Filtered(ArrayAgg())
+    accumulator = _fold(filtered, [(True, None), (False, "x"), (True, "a")])
+    assert filtered.result(accumulator) == [None, "a"]
+    assert filtered.result(filtered.retract(accumulator, (False, "a"))) == [None, "a"]
+    assert filtered.result(filtered.retract(accumulator, (True, "a"))) == [None]
+
+
 def test_json_objectagg_sorts_keys_and_refuses_null_and_duplicate_keys_with_flinks_messages():
     from pyflink_compat.table.sql import json_functions
     from pyflink_compat.table.sql.catalog import SqlType
@@ -139,15 +149,17 @@ def test_the_sql_reaches_them_and_misuse_fails_as_flinks_validator():
         t_env.sql_query("SELECT STDDEV_POP(k) FROM s GROUP BY i").get_schema()
     with pytest.raises(UnsupportedFeatureError, match="The aggregate function COLLECT"):
         t_env.sql_query("SELECT k, COLLECT(k) FROM s GROUP BY k").get_schema()
-    schema = t_env.sql_query("SELECT k, ARRAY_AGG(i), ARRAY_AGG(DISTINCT k IGNORE NULLS), JSON_OBJECTAGG(KEY k VALUE i), "
-                             "JSON_ARRAYAGG(i) FROM s GROUP BY k").get_schema()
+    schema = t_env.sql_query("SELECT k, ARRAY_AGG(i), ARRAY_AGG(DISTINCT k IGNORE NULLS), "
+                             "JSON_OBJECTAGG(KEY k VALUE i), JSON_ARRAYAGG(i) FROM s GROUP BY k").get_schema()
     assert [t.sql() for t in schema.get_field_data_types()] == [
         "STRING", "ARRAY<INT>", "ARRAY<STRING>", "VARCHAR(2000) NOT NULL", "VARCHAR(2000) NOT NULL"]
     with pytest.raises(JavaStyleError, match=r"Cannot apply 'JSON_OBJECTAGG_ABSENT_ON_NULL' to arguments of type "
                                              r"'JSON_OBJECTAGG_ABSENT_ON_NULL\(<INTEGER>, <VARCHAR\(2147483647\)>\)'"):
         t_env.sql_query("SELECT JSON_OBJECTAGG(KEY i VALUE k ABSENT ON NULL) FROM s").get_schema()
-    with pytest.raises(UnsupportedFeatureError, match="A FILTER clause on ARRAY_AGG"):
-        t_env.sql_query("SELECT ARRAY_AGG(k) FILTER (WHERE i > 0) FROM s").get_schema()
+    schema = t_env.sql_query("SELECT ARRAY_AGG(k) FILTER (WHERE i > 0) FROM s").get_schema()
+    assert [t.sql() for t in schema.get_field_data_types()] == ["ARRAY<STRING>"]
+    with pytest.raises(JavaStyleError, match="FILTER must be applied to aggregate function"):
+        t_env.sql_query("SELECT ARRAY_AGG(k IGNORE NULLS) FILTER (WHERE i > 0) FROM s").get_schema()
 
 
 def test_json_text_of_values_is_flinks():

@@ -9,8 +9,8 @@ from pyflink_compat.datastream.functions import AggregateFunction, KeyedProcessF
 from pyflink_compat.datastream.window import (EventTimeTrigger, ProcessingTimeTrigger, TimeWindow, TimeWindowSerializer,
                                               WindowAssigner)
 from pyflink_compat.table.sql import expressions
-from pyflink_compat.table.sql.builtin_aggregates import (ArrayAgg, BuiltinAggregate, JsonArrayAgg, JsonObjectAgg, ListAgg,
-                                                        Variance)
+from pyflink_compat.table.sql.builtin_aggregates import (ArrayAgg, BuiltinAggregate, Filtered, JsonArrayAgg,
+                                                        JsonObjectAgg, ListAgg, Variance)
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, interval_ms
 from pyflink_compat.util.exceptions import UnsupportedFeatureError, table_exception
 
@@ -53,6 +53,8 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
         return _listagg_call(node, compiler)
     if isinstance(node, JsonArrayAggCall):
         return _json_arrayagg_call(node, compiler)
+    if isinstance(node, exp.Filter) and isinstance(node.expression, exp.Where):
+        return _filtered_call(node, compiler)
     if isinstance(node, exp.ArrayAgg) or (isinstance(node, (exp.IgnoreNulls, exp.RespectNulls))
                                           and isinstance(node.this, exp.ArrayAgg)):
         return _array_agg_call(node, compiler)
@@ -148,6 +150,21 @@ def _json_arrayagg_call(node, compiler):
 JSON_AGGREGATE_TYPE = SqlType("STRING", nullable=False, length=2000)
 
 
+def _filtered_call(node, compiler):
+    """``AGG(...) FILTER (WHERE c)`` of an aggregate that takes NULLs in (the others' FILTER is a CASE of their
+    argument, dialect.aggregate_filter_as_case): the rows ``c`` does not keep are not given to it."""
+    inner = node.this
+    if isinstance(inner, exp.ArrayAgg) and isinstance(inner.this, (exp.IgnoreNulls, exp.RespectNulls)):
+        raise expressions.validation_error("SQL validation failed. FILTER must be applied to aggregate function")
+    call = call_of(inner, compiler)
+    if call is None or not isinstance(call[0], BuiltinAggregate):
+        from pyflink_compat.table.sql.dialect import Flink
+        raise UnsupportedFeatureError("A FILTER clause on %s" % node.this.sql(dialect=Flink), SECTION)
+    aggregate, argument, result_type = call
+    condition, _ = compiler.compile(node.expression.this)
+    return Filtered(aggregate), lambda values: (condition(values) is True, argument(values)), result_type
+
+
 def _array_agg_call(node, compiler):
     """ARRAY_AGG([DISTINCT] value [RESPECT NULLS | IGNORE NULLS]): an ARRAY of the argument's type."""
     ignore_nulls = isinstance(node, exp.IgnoreNulls)
@@ -155,6 +172,8 @@ def _array_agg_call(node, compiler):
     argument = call.this
     if isinstance(argument, exp.Order):       # accepted and not applied by Flink 2.3: the values in arrival order
         argument = argument.this
+    if isinstance(argument, (exp.IgnoreNulls, exp.RespectNulls)):     # so parsed before a FILTER clause
+        ignore_nulls, argument = isinstance(argument, exp.IgnoreNulls), argument.this
     distinct = isinstance(argument, exp.Distinct)
     if distinct:
         if len(argument.expressions) != 1:

@@ -1,7 +1,7 @@
 """Built-in aggregates whose accumulator is more than a number: the variance family (VAR_POP, VAR_SAMP / VARIANCE,
 STDDEV_POP, STDDEV_SAMP / STDDEV), LISTAGG, JSON_ARRAYAGG, ARRAY_AGG and JSON_OBJECTAGG. Each is an object with
-``initial`` / ``accumulate`` / ``retract`` / ``merge`` / ``result`` (the aggregate operators call them as they call a Python aggregate function's, but emit
-per row, as Flink's built-in aggregates do).
+``initial`` / ``accumulate`` / ``retract`` / ``merge`` / ``result`` (the aggregate operators call them as they
+call a Python aggregate function's, but emit per row, as Flink's built-in aggregates do).
 
 The variance family is computed as Flink 2.x's planner rewrites it: the sum of squared differences from the mean
 by Welford's online algorithm in double precision (values taken back by its inverse step, accumulators merged by
@@ -256,3 +256,29 @@ class JsonObjectAgg(BuiltinAggregate):
         from pyflink_compat.util.json_strings import quote_in_text
         entries = sorted(accumulator)
         return "{%s}" % ",".join("%s:%s" % (quote_in_text(key), text) for key, text in entries)
+
+
+class Filtered(BuiltinAggregate):
+    """An aggregate of this module with a FILTER clause: given (whether the row is kept, its value), it passes the
+    kept rows' values on (the rows the condition is false or NULL for are not added, nor taken back)."""
+
+    def __init__(self, aggregate: BuiltinAggregate):
+        self.aggregate = aggregate
+        self.order_sensitive = aggregate.order_sensitive
+
+    def initial(self):
+        return self.aggregate.initial()
+
+    def accumulate(self, accumulator, kept_value):
+        kept, value = kept_value
+        return self.aggregate.accumulate(accumulator, value) if kept else accumulator
+
+    def retract(self, accumulator, kept_value):
+        kept, value = kept_value
+        return self.aggregate.retract(accumulator, value) if kept else accumulator
+
+    def merge(self, a, b):
+        return self.aggregate.merge(a, b)
+
+    def result(self, accumulator):
+        return self.aggregate.result(accumulator)

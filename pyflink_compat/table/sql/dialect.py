@@ -377,8 +377,11 @@ def subquery_columns_renamed(node):
 
 # the built-in aggregates, which all leave NULL inputs out (a FILTER clause is then a CASE of their argument)
 _NULL_IGNORING_AGGREGATES = (exp.Count, exp.Sum, exp.Min, exp.Max, exp.Avg, exp.FirstValue, exp.LastValue,
-                             exp.VariancePop, exp.Variance, exp.StddevPop, exp.StddevSamp, exp.Stddev, ListAggCall,
-                             JsonArrayAggCall)
+                             exp.VariancePop, exp.Variance, exp.StddevPop, exp.StddevSamp, exp.Stddev, ListAggCall)
+
+
+# the built-in aggregates that take NULL inputs in (ARRAY_AGG): a FILTER clause stays one
+_NULL_KEEPING_AGGREGATES = (exp.ArrayAgg,)
 
 
 def aggregate_filter_as_case(node):
@@ -388,6 +391,11 @@ def aggregate_filter_as_case(node):
     if not isinstance(node, exp.Filter) or not isinstance(node.expression, exp.Where):
         return node
     aggregate, condition = node.this, node.expression.this
+    if isinstance(aggregate, (exp.JSONObjectAgg, JsonArrayAggCall)):     # Flink's grammar has no FILTER there
+        raise parse_error("Incorrect syntax near the keyword 'FILTER'")
+    if isinstance(aggregate, _NULL_KEEPING_AGGREGATES) or (isinstance(aggregate, (exp.IgnoreNulls, exp.RespectNulls))
+                                                           and isinstance(aggregate.this, exp.ArrayAgg)):
+        return node                  # a NULL is a value to them: the aggregate skips the rows itself
     if not isinstance(aggregate, _NULL_IGNORING_AGGREGATES):
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
         raise UnsupportedFeatureError("A FILTER clause on %s" % aggregate.sql(dialect=Flink), "table-api")

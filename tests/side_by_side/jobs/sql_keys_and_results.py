@@ -15,7 +15,7 @@
 3. an 'upsert-kafka' table read (ChangelogNormalize: +I, -U / +U per update, -D per tombstone, a repeated row
    or a tombstone of an unknown key changes nothing; a filter makes updates insertions or deletions) into print
    and another upsert-kafka table, and as a tableau; a GROUP BY of it (its rows taken back and added again, by
-   SUM, MAX, STDDEV_POP, LISTAGG and JSON_ARRAYAGG);
+   SUM, MAX, STDDEV_POP, LISTAGG, JSON_ARRAYAGG, ARRAY_AGG and JSON_OBJECTAGG);
    ON CONFLICT DO DEDUPLICATE into an upsert-kafka table, and the clause's misuses; INSERT INTO with a column list
    (and its misuses).
 4. the 'csv' format: a key and a value in CSV read with ignore-parse-errors (a bad field is NULL, a row of too
@@ -133,8 +133,9 @@ for kind in ("big", "small"):
     print("union of upserts, %s:" % kind, [change for change in union_changes if change[1][0] == kind])
 # a GROUP BY of it: an update moves the user's row from its old note's group to its new one, a tombstone takes it back
 t_env.execute_sql("SELECT note, COUNT(*) AS users, SUM(total) AS total, MAX(total) AS top, "
-                  "STDDEV_POP(CAST(total AS DOUBLE)) AS sd, LISTAGG(usr) AS usrs, JSON_ARRAYAGG(usr NULL ON NULL) AS j "
-                  "FROM upserts GROUP BY note").print()
+                  "STDDEV_POP(CAST(total AS DOUBLE)) AS sd, LISTAGG(usr) AS usrs, JSON_ARRAYAGG(usr NULL ON NULL) AS j, "
+                  "ARRAY_AGG(total) AS totals, JSON_OBJECTAGG(KEY usr VALUE total) AS o FROM upserts GROUP BY note"
+                  ).print()
 
 # 4. the 'csv' format
 t_env.execute_sql("""

@@ -1,6 +1,6 @@
 """Flink's ARRAY_AGG and JSON_OBJECTAGG in streaming GROUP BYs: their changelogs (DISTINCT, IGNORE / RESPECT NULLS,
-ORDER BY, values taken back by a GROUP BY of a GROUP BY, NULL and ABSENT ON NULL, ROW values, unchanged results),
-their types and errors; run under real PyFlink and under pyflink-compat (``--compat``) and compared by
+ORDER BY, FILTER, values taken back by a GROUP BY of a GROUP BY, NULL and ABSENT ON NULL, ROW values, unchanged
+results), their types and errors; run under real PyFlink and under pyflink-compat (``--compat``) and compared by
 test_collection_aggregates.py."""
 import re
 import sys
@@ -32,6 +32,10 @@ QUERIES = [
     "SELECT k, JSON_OBJECTAGG(KEY s VALUE ROW(n, s)) AS j, JSON_OBJECTAGG(KEY s VALUE ARRAY[n]) AS a FROM "
     "(SELECT k, s, MAX(n) AS n FROM v WHERE s IS NOT NULL GROUP BY k, s) GROUP BY k",
     "SELECT k, JSON_OBJECTAGG(KEY CAST(n AS STRING) VALUE s) AS j FROM v WHERE s IN ('c', 'x', 'y') GROUP BY k",
+    "SELECT k, ARRAY_AGG(s) FILTER (WHERE n > 5) AS a, ARRAY_AGG(n) FILTER (WHERE s <> 'a') AS b, COUNT(*) AS c "
+    "FROM v GROUP BY k",
+    "SELECT k, ARRAY_AGG(s) FILTER (WHERE c < 2) AS a FROM (SELECT k, s, COUNT(*) AS c FROM v GROUP BY k, s) "
+    "GROUP BY k",
 ]
 for query in QUERIES:
     print("==", query)
@@ -40,13 +44,17 @@ for query in QUERIES:
     table.execute().print()
 for bad in ("SELECT JSON_OBJECTAGG(KEY s VALUE n) FROM v WHERE s IS NOT NULL",
             "SELECT JSON_OBJECTAGG(KEY s VALUE n ABSENT ON NULL) FROM v WHERE k = 3",
-            "SELECT JSON_OBJECTAGG(KEY n VALUE s) FROM v"):
+            "SELECT JSON_OBJECTAGG(KEY n VALUE s) FROM v",
+            "SELECT ARRAY_AGG(n IGNORE NULLS) FILTER (WHERE n > 1) FROM v",
+            "SELECT JSON_OBJECTAGG(KEY s VALUE n) FILTER (WHERE n > 1) FROM v"):
     try:
         t_env.execute_sql(bad).print()
         print(bad, "no error")
     except Exception as e:
         # the Flink error's message, without what differs between the engines (a job failure's causes around it,
         # a validation error's position and wrapping)
-        messages = re.findall(r"(?:Table|TableRuntime|Validation|SqlValidator)Exception: (?:SQL validation failed\. )?"
-                              r"(?:From line \d+, column \d+ to line \d+, column \d+: )?(.*)", str(e))
+        messages = re.findall(r"(?:Table|TableRuntime|Validation|SqlValidator|SqlParser)Exception: "
+                              r"(?:SQL validation failed\. |SQL parse failed\. )?"
+                              r"(?:From line \d+, column \d+ to line \d+, column \d+: )?(.*?)"
+                              r"(?: at line \d+, column \d+\.| \(pyflink-compat's SQL parser.*)?$", str(e), re.MULTILINE)
         print(bad, "->", messages[-1] if messages else str(e).splitlines()[0])
