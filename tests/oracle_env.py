@@ -34,12 +34,16 @@ class OracleUnavailable(RuntimeError):
     """The oracle environment could not be built (no network to PyPI, no disk, ...)."""
 
 
+def cache_dir() -> str:
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "pyflink-compat")
+
+
 def default_dir() -> str:
     explicit = os.environ.get("PYFLINK_COMPAT_ORACLE_DIR")
     if explicit:
         return explicit
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(cache, "pyflink-compat", "oracle-apache-flink-%s" % FLINK_VERSION)
+    return os.path.join(cache_dir(), "oracle-apache-flink-%s" % FLINK_VERSION)
 
 
 def oracle_python(build: bool = True) -> str:
@@ -140,15 +144,15 @@ def _java_home_tool(name: str) -> str:
 
 
 def _archive_path(python: str) -> str:
-    """Named after what it depends on: the java binary, the oracle's jars and the JVM options."""
+    """Named after what it depends on: the java binary, the oracle (its interpreter and jars) and the JVM options."""
     lib = subprocess.run([python, "-c", "import os, pyflink; print(os.path.dirname(pyflink.__file__))"],
                          capture_output=True, text=True, timeout=60).stdout.strip()
     digest = hashlib.sha1(os.path.realpath(shutil.which("java") or "").encode())
     digest.update(BASE_JAVA_OPTIONS.encode())
     for jar in sorted(glob.glob(os.path.join(lib, "lib", "*.jar")) + glob.glob(os.path.join(lib, "opt", "*.jar"))):
         digest.update(("%s:%d" % (os.path.basename(jar), os.path.getsize(jar))).encode())
-    root = os.path.dirname(os.path.dirname(os.path.dirname(python)))
-    return os.path.join(root, "oracle-classes-%s.jsa" % digest.hexdigest()[:16])
+    digest.update(os.path.realpath(python).encode())
+    return os.path.join(cache_dir(), "oracle-classes-%s.jsa" % digest.hexdigest()[:16])
 
 
 def oracle_java_options(python: str) -> str:
@@ -163,6 +167,7 @@ def oracle_java_options(python: str) -> str:
     except (OSError, subprocess.SubprocessError):
         return BASE_JAVA_OPTIONS
     if not os.path.isfile(archive):
+        os.makedirs(os.path.dirname(archive), exist_ok=True)
         with open(archive + ".lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not os.path.isfile(archive):
@@ -185,6 +190,9 @@ def _record_archive(python: str, jcmd: str, archive: str):
         result = None
     if result is not None and result.returncode == 0 and os.path.isfile(partial):
         os.replace(partial, archive)
+        for older in glob.glob(os.path.join(os.path.dirname(archive), "oracle-classes-*.jsa")):
+            if older != archive:              # recorded for another java or oracle (a JVM mapping it keeps it)
+                os.remove(older)
     else:
         sys.stderr.write("oracle class archive not recorded (the oracle runs without it):\n%s\n"
                          % ("timed out" if result is None else (result.stdout + result.stderr)[-2000:]))
