@@ -107,6 +107,19 @@ class Variance(BuiltinAggregate):
         return value
 
 
+def _taken_back(values: tuple, value, distinct: bool) -> tuple:
+    """``values`` without ``value`` taken back: its first occurrence (Java's List.remove); for a DISTINCT aggregate
+    its last, so that the value keeps the place it was first seen at (as Flink's distinct view keeps it)."""
+    if value not in values:
+        return values
+    kept = list(values)
+    if distinct:
+        del kept[len(kept) - 1 - kept[::-1].index(value)]
+    else:
+        kept.remove(value)
+    return tuple(kept)
+
+
 class ListAgg(BuiltinAggregate):
     """LISTAGG([DISTINCT] s [, separator]): the non-NULL values joined by the separator (',' by default) in the
     order they came, NULL without any. A value taken back leaves the list (its first occurrence; with DISTINCT its
@@ -123,14 +136,7 @@ class ListAgg(BuiltinAggregate):
         return accumulator if value is None else accumulator + (value,)
 
     def retract(self, accumulator, value):
-        if value is None or value not in accumulator:
-            return accumulator
-        values = list(accumulator)
-        if self.distinct:
-            del values[len(values) - 1 - values[::-1].index(value)]
-        else:
-            values.remove(value)
-        return tuple(values)
+        return accumulator if value is None else _taken_back(accumulator, value, self.distinct)
 
     def merge(self, a, b):
         return a + b
@@ -188,14 +194,9 @@ class ArrayAgg(BuiltinAggregate):
         return accumulator if value is None and self.ignore_nulls else accumulator + (value,)
 
     def retract(self, accumulator, value):
-        if (value is None and self.ignore_nulls) or value not in accumulator:
+        if value is None and self.ignore_nulls:
             return accumulator
-        values = list(accumulator)
-        if self.distinct:
-            del values[len(values) - 1 - values[::-1].index(value)]
-        else:
-            values.remove(value)
-        return tuple(values)
+        return _taken_back(accumulator, value, self.distinct)
 
     def merge(self, a, b):
         return a + b
