@@ -13,5 +13,5 @@ PROBES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probes", "col
 
 def test_collection_aggregates_are_pyflinks(oracle_python):
     theirs, ours = run_probe_script(PROBES, oracle_python)
-    assert len(theirs) == 175
+    assert len(theirs) == 192
     assert ours == theirs

@@ -1,7 +1,7 @@
 """Flink's ARRAY_AGG and JSON_OBJECTAGG in streaming GROUP BYs: their changelogs (DISTINCT, IGNORE / RESPECT NULLS,
 ORDER BY, FILTER, values taken back by a GROUP BY of a GROUP BY, NULL and ABSENT ON NULL, ROW values, unchanged
-results), their types and errors; run under real PyFlink and under pyflink-compat (``--compat``) and compared by
-test_collection_aggregates.py."""
+results), in windows, their types and errors; run under real PyFlink and under pyflink-compat (``--compat``) and
+compared by test_collection_aggregates.py."""
 import re
 import sys
 
@@ -38,6 +38,14 @@ for query in QUERIES:
     table = t_env.sql_query(query)
     print(table.get_schema())
     table.execute().print()
+# in windows: a window table function's aggregation and a group window over a bounded datagen sequence
+t_env.execute_sql("""CREATE TABLE ticks (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 1000, 3), WATERMARK FOR ts AS ts)
+    WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '12')""")
+t_env.execute_sql("""SELECT window_start, ARRAY_AGG(id) AS ids, JSON_OBJECTAGG(KEY CAST(id AS STRING) VALUE id) AS o,
+    ARRAY_AGG(id) FILTER (WHERE MOD(id, 2) = 0) AS evens
+    FROM TABLE(TUMBLE(TABLE ticks, DESCRIPTOR(ts), INTERVAL '5' SECONDS)) GROUP BY window_start, window_end""").print()
+t_env.execute_sql("""SELECT TUMBLE_START(ts, INTERVAL '4' SECOND) AS ws, ARRAY_AGG(id) AS ids
+    FROM ticks GROUP BY TUMBLE(ts, INTERVAL '4' SECOND)""").print()
 for bad in ("SELECT JSON_OBJECTAGG(KEY s VALUE n) FROM v WHERE s IS NOT NULL",
             "SELECT JSON_OBJECTAGG(KEY s VALUE n ABSENT ON NULL) FROM v WHERE k = 3",
             "SELECT JSON_OBJECTAGG(KEY n VALUE s) FROM v",
