@@ -74,6 +74,12 @@ def _run(command, **kwargs):
     return result
 
 
+def _pyflink_dir(python: str) -> str:
+    """The directory of the pyflink package of the interpreter ``python`` (found without importing it)."""
+    return _run([python, "-c", "import importlib.util; "
+                 "print(importlib.util.find_spec('pyflink').submodule_search_locations[0])"]).stdout.strip()
+
+
 def _build(directory: str):
     shutil.rmtree(directory, ignore_errors=True)
     base_python = shutil.which("python3.11") or sys.executable
@@ -81,8 +87,7 @@ def _build(directory: str):
     python = os.path.join(directory, "bin", "python")
     _run([python, "-m", "pip", "install", "-q", "apache-flink==%s" % FLINK_VERSION,
           "kafka-python==%s" % KAFKA_PYTHON_VERSION])
-    lib = _run([python, "-c", "import os, pyflink; print(os.path.join(os.path.dirname(pyflink.__file__), 'lib'))"]
-               ).stdout.strip()
+    lib = os.path.join(_pyflink_dir(python), "lib")
     with tempfile.TemporaryDirectory() as download:
         _run([python, "-m", "pip", "download", "-q", "--no-deps", "-d", download, JARS_WHEEL])
         wheels = glob.glob(os.path.join(download, "*.whl"))
@@ -145,8 +150,7 @@ def _java_home_tool(name: str) -> str:
 
 def _archive_path(python: str) -> str:
     """Named after what it depends on: the java binary, the oracle (its interpreter and jars) and the JVM options."""
-    lib = subprocess.run([python, "-c", "import os, pyflink; print(os.path.dirname(pyflink.__file__))"],
-                         capture_output=True, text=True, timeout=60).stdout.strip()
+    lib = _pyflink_dir(python)
     digest = hashlib.sha1(os.path.realpath(shutil.which("java") or "").encode())
     digest.update(BASE_JAVA_OPTIONS.encode())
     for jar in sorted(glob.glob(os.path.join(lib, "lib", "*.jar")) + glob.glob(os.path.join(lib, "opt", "*.jar"))):
@@ -164,7 +168,7 @@ def oracle_java_options(python: str) -> str:
         return BASE_JAVA_OPTIONS
     try:
         archive = _archive_path(python)
-    except (OSError, subprocess.SubprocessError):
+    except (OSError, subprocess.SubprocessError, OracleUnavailable):
         return BASE_JAVA_OPTIONS
     if not os.path.isfile(archive):
         os.makedirs(os.path.dirname(archive), exist_ok=True)

@@ -48,15 +48,14 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
             sql_type_of(wrapper._result_type)
     if type(node) in _VARIANCES:
         return _variance_call(node, _VARIANCES[type(node)], compiler)
-    from pyflink_compat.table.sql.dialect import JsonArrayAggCall, ListAggCall
+    from pyflink_compat.table.sql.dialect import JsonArrayAggCall, ListAggCall, is_array_agg
     if isinstance(node, ListAggCall):
         return _listagg_call(node, compiler)
     if isinstance(node, JsonArrayAggCall):
         return _json_arrayagg_call(node, compiler)
     if isinstance(node, exp.Filter) and isinstance(node.expression, exp.Where):
         return _filtered_call(node, compiler)
-    if isinstance(node, exp.ArrayAgg) or (isinstance(node, (exp.IgnoreNulls, exp.RespectNulls))
-                                          and isinstance(node.this, exp.ArrayAgg)):
+    if is_array_agg(node):
         return _array_agg_call(node, compiler)
     if isinstance(node, exp.JSONObjectAgg):
         return _json_objectagg_call(node, compiler)
@@ -130,24 +129,28 @@ def _listagg_call(node, compiler):
     return aggregate, compiled, SqlType("STRING", nullable=argument_type.nullable)
 
 
+# the type of JSON_ARRAYAGG and JSON_OBJECTAGG (Calcite's)
+JSON_AGGREGATE_TYPE = SqlType("STRING", nullable=False, length=2000)
+
+
+def _json_writer(sql_type: SqlType):
+    """The JSON writer of a JSON aggregate's values; Flink's code generation error for a type it cannot write."""
+    from pyflink_compat.table.sql import json_functions
+    from pyflink_compat.util.exceptions import JavaStyleError
+    try:
+        return json_functions.writer(sql_type)
+    except json_functions.NotJsonType as e:
+        raise JavaStyleError("org.apache.flink.table.planner.codegen.CodeGenException", str(e), "executeSql")
+
+
 def _json_arrayagg_call(node, compiler):
     """JSON_ARRAYAGG(value [NULL | ABSENT ON NULL]) of a value JSON functions can write."""
-    from pyflink_compat.table.sql import json_functions
     from pyflink_compat.table.sql.dialect import Flink
-    from pyflink_compat.util.exceptions import JavaStyleError
     if isinstance(node.this, exp.Distinct):
         raise UnsupportedFeatureError("%s with DISTINCT" % node.sql(dialect=Flink), SECTION)
     compiled, argument_type = compiler.compile(node.this)
-    try:
-        write = json_functions.writer(argument_type)
-    except json_functions.NotJsonType as e:
-        raise JavaStyleError("org.apache.flink.table.planner.codegen.CodeGenException", str(e), "executeSql")
-    aggregate = JsonArrayAgg(write, node.args.get("null_handling") == "NULL ON NULL")
+    aggregate = JsonArrayAgg(_json_writer(argument_type), node.args.get("null_handling") == "NULL ON NULL")
     return aggregate, compiled, JSON_AGGREGATE_TYPE
-
-
-# the type of JSON_ARRAYAGG and JSON_OBJECTAGG (Calcite's)
-JSON_AGGREGATE_TYPE = SqlType("STRING", nullable=False, length=2000)
 
 
 def _filtered_call(node, compiler):
@@ -190,8 +193,6 @@ def _array_agg_call(node, compiler):
 def _json_objectagg_call(node, compiler):
     """JSON_OBJECTAGG([KEY] key VALUE value [NULL | ABSENT ON NULL]) of a string key and a value JSON functions can
     write: a STRING NOT NULL."""
-    from pyflink_compat.table.sql import json_functions
-    from pyflink_compat.util.exceptions import JavaStyleError
     pairs = node.expressions
     if len(pairs) != 1 or not isinstance(pairs[0], exp.JSONKeyValue):
         raise expressions.validation_error("SQL validation failed. Invalid number of arguments to function "
@@ -205,11 +206,8 @@ def _json_objectagg_call(node, compiler):
             "SQL validation failed. Cannot apply '%s' to arguments of type '%s(<%s>, <%s>)'. Supported form(s): "
             "'%s(<CHARACTER>, <ANY>)'" % (written, written, _calcite_type_name(key_type),
                                           _calcite_type_name(value_type), written))
-    try:
-        write = json_functions.writer(value_type)
-    except json_functions.NotJsonType as e:
-        raise JavaStyleError("org.apache.flink.table.planner.codegen.CodeGenException", str(e), "executeSql")
-    return JsonObjectAgg(write, keep_nulls), lambda values: (key(values), value(values)), JSON_AGGREGATE_TYPE
+    return JsonObjectAgg(_json_writer(value_type), keep_nulls), lambda values: (key(values), value(values)), \
+        JSON_AGGREGATE_TYPE
 
 
 def order_sensitive(names) -> bool:

@@ -380,8 +380,11 @@ _NULL_IGNORING_AGGREGATES = (exp.Count, exp.Sum, exp.Min, exp.Max, exp.Avg, exp.
                              exp.VariancePop, exp.Variance, exp.StddevPop, exp.StddevSamp, exp.Stddev, ListAggCall)
 
 
-# the built-in aggregates that take NULL inputs in (ARRAY_AGG): a FILTER clause stays one
-_NULL_KEEPING_AGGREGATES = (exp.ArrayAgg,)
+def is_array_agg(node) -> bool:
+    """Whether ``node`` is an ARRAY_AGG call, maybe inside its IGNORE / RESPECT NULLS."""
+    if isinstance(node, (exp.IgnoreNulls, exp.RespectNulls)):
+        node = node.this
+    return isinstance(node, exp.ArrayAgg)
 
 
 def aggregate_filter_as_case(node):
@@ -393,9 +396,8 @@ def aggregate_filter_as_case(node):
     aggregate, condition = node.this, node.expression.this
     if isinstance(aggregate, (exp.JSONObjectAgg, JsonArrayAggCall)):     # Flink's grammar has no FILTER there
         raise parse_error("Incorrect syntax near the keyword 'FILTER'")
-    if isinstance(aggregate, _NULL_KEEPING_AGGREGATES) or (isinstance(aggregate, (exp.IgnoreNulls, exp.RespectNulls))
-                                                           and isinstance(aggregate.this, exp.ArrayAgg)):
-        return node                  # a NULL is a value to them: the aggregate skips the rows itself
+    if is_array_agg(aggregate):
+        return node                  # a NULL is a value to it: the aggregate skips the rows itself
     if not isinstance(aggregate, _NULL_IGNORING_AGGREGATES):
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
         raise UnsupportedFeatureError("A FILTER clause on %s" % aggregate.sql(dialect=Flink), "table-api")
