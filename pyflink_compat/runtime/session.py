@@ -209,6 +209,9 @@ def _launch_settings(configuration: dict) -> LaunchSettings:
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
         settings.update({"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"})
     settings.update({k: str(v) for k, v in configuration.items() if k.startswith("spark.") and k != "spark.master"})
+    if master.startswith("local"):
+        from pyflink_compat.third_party_patches import local_checkpoint_settings
+        settings.update(local_checkpoint_settings(settings))
     java_options = settings["spark.driver.extraJavaOptions"]
     if "log4j" not in java_options:
         level = configuration.get("spark.log.level") or options.LOG_LEVEL.get(configuration)

@@ -1,6 +1,7 @@
 """Imported first by every Python process Spark starts for a job (this directory leads their path).
 
-It only acts in the process that plans a transformWithState query (pyspark.sql.streaming
+It acts in Spark's Python daemons, which import our workers' modules before they fork
+(pyflink_compat.runtime.daemon_preload); in the process that plans a transformWithState query (pyspark.sql.streaming
 .transform_with_state_driver_worker), which prints its progress into the job's terminal (stderr): see
 pyflink_compat.third_party_patches.quiet_driver_worker_stdout; and in a query's streaming-source runner, which
 prints tracebacks when the JVM ends before it: quiet_source_runner_at_jvm_exit. Then it runs the sitecustomize it hides, if
@@ -89,6 +90,11 @@ if _STARTED_AS == ("-m", "pyspark.sql.streaming.transform_with_state_driver_work
 elif _STARTED_AS == ("-m", "pyspark.sql.streaming.python_streaming_source_runner"):
     from pyflink_compat.third_party_patches import quiet_source_runner_at_jvm_exit
     quiet_source_runner_at_jvm_exit()
+elif tuple(getattr(sys, "orig_argv", ())[-3:-1]) == ("-m", "pyspark.daemon") \
+        and _STARTED_AS[1].startswith("pyspark."):
+    # one of Spark's Python daemons: import what the workers it forks need once, here
+    from pyflink_compat.runtime.daemon_preload import preload
+    preload(_STARTED_AS[1])
 
 
 def _run_hidden_sitecustomize():
