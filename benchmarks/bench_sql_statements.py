@@ -4,7 +4,8 @@ self join over a small bounded Kafka table, each its own job, ROUNDS times) as a
     /work/venv/bin/python benchmarks/bench_sql_statements.py [--rounds 3] [--records 20]
     PYFLINK_ORACLE_PYTHON=~/.cache/pyflink-compat/oracle-apache-flink-2.3.0/bin/python benchmarks/bench_sql_statements.py
 
-Runs pyflink-compat (default settings), pyflink-compat with ``-D pyflink-compat.python.fork-server=false``, and,
+Runs pyflink-compat (default settings), pyflink-compat with ``-D pyflink-compat.python.fork-server=false``, with
+Spark's own local file system and checkpoint manager (``SPARKS_LOCAL_CHECKPOINTS``), and,
 when PYFLINK_ORACLE_PYTHON is set, real PyFlink, one after the other. For each: the whole run's seconds, each kind
 of statement's median seconds (the job measures them), CPU seconds and peak RSS of the process tree
 (``bench_upper.TreeSampler``). The collected GROUP BY must give the same rows on every engine.
@@ -22,6 +23,12 @@ import bench_upper  # noqa: E402  (the shared measuring machinery)
 
 JOB = os.path.join(bench_upper.HERE, "sql_statements_job.py")
 KINDS = ("filter", "group-by", "collect", "join")
+# Spark's own local file system and checkpoint manager (a chmod / readlink process per checkpoint file) in place of
+# what local mode uses by default (third_party_patches.local_checkpoint_settings)
+SPARKS_LOCAL_CHECKPOINTS = [
+    "-Dspark.hadoop.fs.file.impl=org.apache.hadoop.fs.LocalFileSystem",
+    "-Dspark.sql.streaming.checkpointFileManagerClass="
+    "org.apache.spark.sql.execution.streaming.checkpointing.FileContextBasedCheckpointFileManager"]
 
 
 def run(name, command, env, timeout_s):
@@ -89,6 +96,8 @@ def main(argv=None):
         runs.append(run("pyflink-compat", ours + job_args, env, args.timeout))
         runs.append(run("pyflink-compat, no fork server",
                         ours + ["-Dpyflink-compat.python.fork-server=false"] + job_args, env, args.timeout))
+        runs.append(run("pyflink-compat, Spark's local fs", ours + SPARKS_LOCAL_CHECKPOINTS + job_args, env,
+                        args.timeout))
         oracle = os.environ.get("PYFLINK_ORACLE_PYTHON")
         if oracle:
             oracle_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
