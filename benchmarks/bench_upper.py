@@ -681,7 +681,9 @@ def ensure_jvm_class_archive(env, record: bool) -> str:
     probe = ("import os, sys\n"
              "from pyflink_compat.runtime import jvm_archive, session\n"
              "home = session._spark_home_without_zipped_python()\n"
-             "path = jvm_archive.archive_path(home, session.DEFAULT_DRIVER_JAVA_OPTIONS)\n"
+             "launch = dict(session._launch_settings({}).settings)\n"
+             "path = jvm_archive.archive_path(home, session.DEFAULT_DRIVER_JAVA_OPTIONS,\n"
+             "                                launch.get('spark.driver.extraClassPath', ''))\n"
              "print('present' if path and os.path.isfile(path) else 'missing')\n")
     def probed():
         return subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,

@@ -65,8 +65,22 @@ def _java_binary() -> Optional[str]:
     return os.path.realpath(candidate) if candidate and os.path.exists(candidate) else None
 
 
-def archive_path(spark_home: str, java_options: str) -> Optional[str]:
-    """Where the archive for this java, these Spark jars and these options lives (None: no java found)."""
+def _class_path_key(class_path: str) -> str:
+    """The driver's extra class path entries with their sizes and times: the JVM uses an archive only with the
+    class path it was recorded with, each jar unchanged."""
+    entries = []
+    for entry in filter(None, class_path.split(os.pathsep)):
+        try:
+            stat = os.stat(entry)
+            entries.append("%s:%d:%d" % (os.path.realpath(entry), stat.st_size, int(stat.st_mtime)))
+        except OSError:
+            entries.append(entry)
+    return ",".join(entries)
+
+
+def archive_path(spark_home: str, java_options: str, class_path: str = "") -> Optional[str]:
+    """Where the archive for this java, these Spark jars, these options and this extra class path
+    (``spark.driver.extraClassPath``) lives (None: no java found)."""
     java = _java_binary()
     if java is None:
         return None
@@ -75,21 +89,24 @@ def archive_path(spark_home: str, java_options: str) -> Optional[str]:
     # The log configuration does not change which classes load: every log level shares one archive.
     options = re.sub(r"\s*-Dlog4j2?\.configurationFile=\S+", "", java_options)
     key = "%s|%d|%d|%s|%s|%d" % (java, stat.st_size, int(stat.st_mtime), jars, options, RECORDING_VERSION)
+    if class_path:
+        key += "|" + _class_path_key(class_path)
     return os.path.join(cache_dir(), "jvm-classes-%08x.jsa" % zlib.crc32(key.encode()))
 
 
-def has_archive(spark_home: str, java_options: str) -> bool:
-    """Whether the archive for these Spark jars and JVM options has been recorded."""
-    path = archive_path(spark_home, java_options)
+def has_archive(spark_home: str, java_options: str, class_path: str = "") -> bool:
+    """Whether the archive for these Spark jars, JVM options and extra class path has been recorded."""
+    path = archive_path(spark_home, java_options, class_path)
     return path is not None and os.path.isfile(path)
 
 
-def java_options(spark_home: str, java_options: str) -> Tuple[str, Optional[Callable[[object], None]]]:
+def java_options(spark_home: str, java_options: str,
+                 class_path: str = "") -> Tuple[str, Optional[Callable[[object], None]]]:
     """The JVM options with the archive's, and what to call once the session runs (None: nothing).
 
     Only one process records at a time (a lock file); the others meanwhile start without an archive.
     """
-    path = archive_path(spark_home, java_options)
+    path = archive_path(spark_home, java_options, class_path)
     if path is None:
         return java_options, None
     if os.path.isfile(path):

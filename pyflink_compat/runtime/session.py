@@ -282,11 +282,12 @@ def _with_class_archive(launch: LaunchSettings, configuration: dict, may_record:
     on_started = None
     if launch.class_archive and "SPARK_HOME" in os.environ:
         try:
+            class_path = settings.get("spark.driver.extraClassPath", "")
             if not may_record and not jvm_archive.has_archive(os.environ["SPARK_HOME"],
-                                                              settings["spark.driver.extraJavaOptions"]):
+                                                              settings["spark.driver.extraJavaOptions"], class_path):
                 return None, None
             settings["spark.driver.extraJavaOptions"], on_started = jvm_archive.java_options(
-                os.environ["SPARK_HOME"], settings["spark.driver.extraJavaOptions"])
+                os.environ["SPARK_HOME"], settings["spark.driver.extraJavaOptions"], class_path)
         except OSError as e:         # no writable cache: start without an archive
             log.info("No JVM class archive: %s", e)
     return settings, on_started

@@ -139,3 +139,14 @@ def test_after_sigterm_a_recording_runs_no_typical_job_on_the_stopping_jvm(tmp_p
     finish()
     assert len(typical_jobs) == 1 and len(stops) == 2
     assert other_jvm == []
+
+
+def test_the_archive_depends_on_the_extra_class_path_and_its_jars(cache, tmp_path):
+    jar = tmp_path / "extra.jar"
+    jar.write_bytes(b"one")
+    plain = jvm_archive.archive_path(cache, "-Xss4m")
+    with_jar = jvm_archive.archive_path(cache, "-Xss4m", str(jar))
+    assert with_jar != plain
+    assert jvm_archive.archive_path(cache, "-Xss4m", str(jar)) == with_jar
+    jar.write_bytes(b"changed")          # the JVM would not use an archive recorded with the old jar
+    assert jvm_archive.archive_path(cache, "-Xss4m", str(jar)) != with_jar
