@@ -20,9 +20,9 @@ from transaction_log_reader import read_committed
 
 pytestmark = pytest.mark.integration
 
-# The default run (CI) kills the broadcast connect job 5 times and the plain AT_LEAST_ONCE and EXACTLY_ONCE jobs 3
-# times (their source and sink paths are also killed by the broadcast one); pytest -m crash_full kills the broadcast
-# connect job 10 times; PYFLINK_COMPAT_CRASH_KILLS=20 (or more) sets the kills of all.
+# The default run (CI) kills the broadcast connect job and the plain AT_LEAST_ONCE and EXACTLY_ONCE jobs 3 times each;
+# pytest -m crash_full kills the broadcast connect job 10 times and runs the further keyed crash tests;
+# PYFLINK_COMPAT_CRASH_KILLS=20 (or more) sets the kills of all.
 KILLS_OVERRIDE = os.environ.get("PYFLINK_COMPAT_CRASH_KILLS")
 PLAIN_KILLS = int(KILLS_OVERRIDE or "3")
 SEED = int(os.environ.get("PYFLINK_COMPAT_CRASH_SEED", str(int(time.time()))))
