@@ -114,6 +114,9 @@ class Expression(_StandIns.Expression):
 
     def __init__(self, j_expr_or_property_name):
         self._node = j_expr_or_property_name
+        if isinstance(j_expr_or_property_name, exp.Expr):
+            from pyflink_compat.table.sql.operand_types import TABLE_API
+            j_expr_or_property_name.meta.setdefault(TABLE_API, True)     # its errors are the Table API's
         self._names = None             # alias(name, *more): the names of a table function's columns
 
     def _named(self, names) -> 'Expression':

@@ -94,12 +94,14 @@ def call(f, *args) -> Expression:
     """A call of the function ``f``: a built-in or registered function's name, or a Python user-defined
     function."""
     if isinstance(f, str):
-        from pyflink_compat.table.sql.dialect import WRONG_ARGUMENT_COUNT, Flink
+        from pyflink_compat.table.sql.dialect import CALLED_AS, WRONG_ARGUMENT_COUNT, Flink
         arguments = [to_node(each) for each in args]
         try:
             node = exp.func(f, *arguments, dialect=Flink)       # a built-in by name, as in SQL text
             if isinstance(node, exp.Anonymous):
                 node.meta[CALLED_BY_NAME] = True
+            else:
+                node.meta[CALLED_AS] = f          # the name Flink's errors give the call
         except ValueError:          # a built-in with an argument count it does not take: the planner says so
             node = exp.Anonymous(this=f.upper(), expressions=arguments)
             node.meta[WRONG_ARGUMENT_COUNT] = True

@@ -8,7 +8,7 @@ from pyflink_compat.common.constants import MAX_LONG_VALUE as _END_OF_INPUT   # 
 from pyflink_compat.datastream.functions import AggregateFunction, KeyedProcessFunction, ProcessWindowFunction
 from pyflink_compat.datastream.window import (EventTimeTrigger, ProcessingTimeTrigger, TimeWindow, TimeWindowSerializer,
                                               WindowAssigner)
-from pyflink_compat.table.sql import expressions
+from pyflink_compat.table.sql import expressions, operand_types
 from pyflink_compat.table.sql.builtin_aggregates import (ArrayAgg, BuiltinAggregate, Filtered, JsonArrayAgg,
                                                         JsonObjectAgg, ListAgg, Variance)
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, interval_ms
@@ -72,6 +72,7 @@ def call_of(node: exp.Expr, compiler) -> Optional[Tuple[str, object, SqlType]]:
     if name == "COUNT" and (argument is None or isinstance(argument, exp.Star)):
         return "COUNT(*)", None, SqlType("BIGINT", nullable=False)
     function, argument_type = compiler.compile(argument)
+    operand_types.check_aggregate(node, name, argument_type)
     if name == "COUNT":
         result_type = SqlType("BIGINT", nullable=False)
     elif argument_type.name == "DECIMAL" and name in ("SUM", "AVG"):

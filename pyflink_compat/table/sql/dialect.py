@@ -189,6 +189,19 @@ ARGUMENT_COUNT_CHECKED = frozenset((
     "CONCAT", "LOWER", "ABS", "MOD"))
 
 
+#: The name a call of a function with several names was written with (in its node's meta), for Flink's errors.
+CALLED_AS = "called_as"
+#: Set in the meta of a MOD(a, b) call's node (``a % b`` has the same node): Flink names them apart in errors.
+MOD_FUNCTION = "mod_function"
+
+
+def _mod_function(args, dialect):
+    from sqlglot.parser import build_mod
+    node = build_mod(args, dialect)
+    node.meta[MOD_FUNCTION] = True
+    return node
+
+
 class Flink(Dialect):
     class Tokenizer(Tokenizer):
         # SESSION is Flink's session window function (GROUP BY SESSION(ts, INTERVAL ...)), not a keyword
@@ -206,7 +219,8 @@ class Flink(Dialect):
                             "JSON_VALUE": _json_value, "JSON_ARRAY": _json_array, "JSON_ARRAYAGG": _json_arrayagg}
         # TIMESTAMPDIFF(unit, a, b) is Flink's (sqlglot's reading takes b for a unit): a call of its own
         FUNCTIONS = {**{name: builder for name, builder in Parser.FUNCTIONS.items()
-                        if name not in ("TIMESTAMPDIFF", "TIMESTAMP_DIFF")}, "LISTAGG": _listagg}
+                        if name not in ("TIMESTAMPDIFF", "TIMESTAMP_DIFF")}, "LISTAGG": _listagg,
+                     "MOD": _mod_function}
         SCHEMA_UNNAMED_CONSTRAINTS = {*Parser.SCHEMA_UNNAMED_CONSTRAINTS, "WATERMARK"}
         # Flink 2.3's INSERT ... ON CONFLICT DO DEDUPLICATE | NOTHING | ERROR (no keys, no DO UPDATE)
         CONFLICT_ACTIONS = {"DO": ("DEDUPLICATE", "NOTHING", "ERROR")}
@@ -245,6 +259,8 @@ class Flink(Dialect):
             validator, not in its parser."""
             calls = self.__dict__.get("_flink_calls")
             name = calls[-1] if calls else None
+            if name and isinstance(expression, (exp.Length, exp.Log)):
+                expression.meta[CALLED_AS] = name         # CHAR_LENGTH or CHARACTER_LENGTH, LOG10 or LOG
             if args is not None and name in ARGUMENT_COUNT_CHECKED and isinstance(expression, (exp.Func, exp.Mod)) \
                     and not isinstance(expression, exp.Anonymous):
                 messages = expression.error_messages(args)

@@ -8,7 +8,7 @@ from typing import Callable, Dict, Optional, Tuple
 import attrs
 from sqlglot import exp
 
-from pyflink_compat.table.sql import dialect
+from pyflink_compat.table.sql import dialect, operand_types
 from pyflink_compat.table.sql.catalog import SECTION, SqlType, flink_type_name, sql_type
 from pyflink_compat.table.sql.collection_functions import CollectionFunctions
 from pyflink_compat.table.sql.nulls import null_safe as _null_safe
@@ -337,10 +337,22 @@ class Compiler(TimeFunctions, StringFunctions, CollectionFunctions):
         self.ambiguous = ambiguous           # names both inputs of a join have: only qualified ones resolve
 
     def compile(self, node: exp.Expr) -> Compiled:
+        checked = self.__dict__.setdefault("_checked_operands", {})
+        kept = checked.pop(id(node), None)
+        if kept is not None and kept[0] is node:
+            return kept[1]
         handler = getattr(self, "_" + type(node).__name__.lower(), None)
         if handler is None:
             raise UnsupportedFeatureError("The SQL expression '%s'" % node.sql(), SECTION)
+        operand_types.check(self._compiled_for_check, node)
         return handler(node)
+
+    def _compiled_for_check(self, operand: exp.Expr) -> Compiled:
+        """An operand compiled for operand_types.check, kept for the compilation of the node it belongs to (which
+        compiles it next): each node is compiled once however deep the expression is."""
+        compiled = self.compile(operand)
+        self._checked_operands[id(operand)] = (operand, compiled)
+        return compiled
 
     # leaves ----------------------------------------------------------------------------------------
     def _column(self, node):
@@ -686,7 +698,10 @@ class Compiler(TimeFunctions, StringFunctions, CollectionFunctions):
     # CASE, CAST, functions -------------------------------------------------------------------------
     def _case(self, node):
         subject = self.compile(node.this)[0] if node.this is not None else None
-        conditions = [self.compile(branch.this)[0] for branch in node.args["ifs"]]
+        compiled_conditions = [self.compile(branch.this) for branch in node.args["ifs"]]
+        if subject is None:
+            operand_types.check_case_conditions([t for _, t in compiled_conditions])
+        conditions = [condition for condition, _ in compiled_conditions]
         results = [self.compile(branch.args["true"]) for branch in node.args["ifs"]]
         default = self.compile(node.args["default"]) if node.args.get("default") is not None else None
         result_type = common_type([t for _, t in results] + [(default or (None, SqlType("NULL")))[1]],
@@ -860,7 +875,8 @@ class Compiler(TimeFunctions, StringFunctions, CollectionFunctions):
 
     def _coalesce(self, node):
         compiled = [self.compile(node.this)] + [self.compile(each) for each in node.expressions]
-        result_type = common_type([t for _, t in compiled], _MIXED_TYPES)
+        result_type = common_type([t for _, t in compiled], "SQL validation failed. Invalid function call:\n"
+                                  "COALESCE(%s)" % ", ".join(t.text() for _, t in compiled))
         # NOT NULL when any argument is: that one's value comes out at the latest
         result_type = attrs.evolve(result_type, nullable=all(t.nullable for _, t in compiled))
         parts = [as_common(each, result_type) for each in compiled]
