@@ -266,8 +266,8 @@ class Expression(_StandIns.Expression):
     substr = substring
 
     def replace(self, search=None, replacement=None):
-        return Expression(exp.Anonymous(this="REPLACE", expressions=[self._node, to_node(search),
-                                                                     to_node(replacement)]))
+        return Expression(exp.Replace(this=self._node, expression=to_node(search),
+                                      replacement=to_node(replacement)))
 
     def left(self, length):
         return Expression(exp.Left(this=self._node, expression=to_node(length)))

@@ -13,6 +13,6 @@ PROBES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probes", "ope
 
 def test_operand_type_errors_are_pyflinks(oracle_python):
     theirs, ours = run_probe_script(PROBES, oracle_python)
-    assert len(theirs) == 56 + 27
+    assert len(theirs) == 56 + 28
     assert sum("Cannot apply" in line for line in theirs) == 45
     assert ours == theirs

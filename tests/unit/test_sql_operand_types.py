@@ -94,3 +94,12 @@ def test_each_node_is_compiled_once_however_deep_the_expression(monkeypatch):
     compiled, result = sql_expressions.Compiler({"i": (0, SqlType("INT"))}).compile(node)
     assert compiled([1]) == 1 + depth and result.name == "INT"
     assert len(calls) == depth
+
+
+def test_the_table_apis_replace_replaces_every_occurrence_and_checks_its_operands(t_env):
+    from pyflink_compat.table.sql.catalog import SqlType
+    compiler = sql_expressions.Compiler({"s": (0, SqlType("STRING"))})
+    function, result = compiler.compile(col("s").replace("an", "AN")._node)
+    assert function(["banana"]) == "bANANa" and function([None]) is None and result.name == "STRING"
+    assert "Invalid function call:\nreplace(INT, CHAR(1) NOT NULL, CHAR(1) NOT NULL)" in \
+        _error(lambda: t_env.from_path("t").select(col("i").replace("a", "b")))

@@ -42,7 +42,7 @@ TABLE_API = [("upper_case", lambda: col("i").upper_case), ("lower_case", lambda:
              ("mod", lambda: col("s") % 2), ("and", lambda: col("i") & col("b")), ("or", lambda: col("b") | col("d")),
              ("greater than", lambda: col("ts") > 1), ("less than", lambda: col("i") < col("s")),
              ("call CONCAT", lambda: call("CONCAT", col("s"), col("i"))), ("call UPPER", lambda: call("UPPER", col("i"))),
-             ("call ABS", lambda: call("ABS", col("s")))]
+             ("call ABS", lambda: call("ABS", col("s"))), ("replace", lambda: col("i").replace("a", "b"))]
 for name, expression in TABLE_API:
     try:
         table.select(expression()).get_schema()
