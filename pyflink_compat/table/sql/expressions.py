@@ -335,10 +335,10 @@ class Compiler(TimeFunctions, StringFunctions, CollectionFunctions):
     def __init__(self, columns: Dict[str, Tuple[int, SqlType]], ambiguous=frozenset()):
         self.columns = columns               # by name, and by "table.name" where a join has two inputs
         self.ambiguous = ambiguous           # names both inputs of a join have: only qualified ones resolve
+        self._checked_operands = {}          # id(node) -> (node, compiled): see _compiled_for_check
 
     def compile(self, node: exp.Expr) -> Compiled:
-        checked = self.__dict__.setdefault("_checked_operands", {})
-        kept = checked.pop(id(node), None)
+        kept = self._checked_operands.pop(id(node), None)
         if kept is not None and kept[0] is node:
             return kept[1]
         handler = getattr(self, "_" + type(node).__name__.lower(), None)

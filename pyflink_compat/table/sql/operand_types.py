@@ -13,6 +13,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 from sqlglot import exp
 
 from pyflink_compat.table.sql.catalog import SqlType
+from pyflink_compat.table.sql.dialect import CALLED_AS, MOD_FUNCTION
 
 _INTEGERS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 _FAMILIES: Dict[str, Callable[[SqlType], bool]] = {
@@ -140,7 +141,6 @@ _INCOMPARABLE = ({"NUMERIC", "DATETIME"}, {"NUMERIC", "BOOLEAN"}, {"DATETIME", "
 
 def _operands(node) -> Optional[Tuple[_Signature, List]]:
     """The signature checked for ``node`` and its operand nodes, or None (nothing checked)."""
-    from pyflink_compat.table.sql.dialect import CALLED_AS
     kind = type(node)
     if kind is exp.Like and node.args.get("negate"):
         return _NOT_LIKE, [node.this, node.expression]
@@ -154,7 +154,6 @@ def _operands(node) -> Optional[Tuple[_Signature, List]]:
     if kind is exp.DPipe:
         return _CONCATENATION, [node.this, node.expression]
     if kind is exp.Mod:
-        from pyflink_compat.table.sql.dialect import MOD_FUNCTION
         return (_MOD if node.meta.get(MOD_FUNCTION) else _PERCENT), [node.this, node.expression]
     if kind is exp.Concat:
         operands = list(node.expressions)
@@ -197,7 +196,6 @@ def _table_api_call(node) -> Optional[str]:
     """The name Flink's Table API gives ``node``'s function in its errors (None: not a Table API call checked)."""
     if not node.meta.get(TABLE_API):
         return None
-    from pyflink_compat.table.sql.dialect import CALLED_AS
     if node.meta.get(CALLED_AS):
         return node.meta[CALLED_AS]               # call("UPPER", ...): the name as the job wrote it
     if isinstance(node, exp.Pad):
@@ -205,6 +203,12 @@ def _table_api_call(node) -> Optional[str]:
     if isinstance(node, exp.Log) and not (isinstance(node.this, exp.Literal) and node.this.this == "10"):
         return None
     return _TABLE_API_NAMES.get(type(node))
+
+
+def _cannot_apply(signature: _Signature, types: List[SqlType]):
+    from pyflink_compat.table.sql.expressions import validation_error
+    return validation_error("SQL validation failed. Cannot apply '%s' to arguments of type '%s'. Supported "
+                            "form(s): %s" % (signature.name, signature.written(types), signature.forms_text))
 
 
 def _invalid_table_api_call(name: str, types: Sequence[SqlType]):
@@ -215,7 +219,6 @@ def _invalid_table_api_call(name: str, types: Sequence[SqlType]):
 def check(compile_operand: Callable, node) -> None:
     """Raise Flink's validation error when ``node``'s operands (compiled by ``compile_operand``) have types no
     form of its function takes."""
-    from pyflink_compat.table.sql.expressions import validation_error
     if type(node) in _COMPARISONS:
         _check_comparison(compile_operand, node)
         return
@@ -234,8 +237,7 @@ def check(compile_operand: Callable, node) -> None:
         if table_api == "plus" and any(t.name == "STRING" for t in types):
             return                      # the Table API's plus of a string concatenates
         raise _invalid_table_api_call(table_api, types)
-    raise validation_error("SQL validation failed. Cannot apply '%s' to arguments of type '%s'. Supported form(s): "
-                           "%s" % (signature.name, signature.written(types), signature.forms_text))
+    raise _cannot_apply(signature, types)
 
 
 def _family(t: SqlType) -> Optional[str]:
@@ -277,6 +279,4 @@ def check_aggregate(node, name: str, argument_type: SqlType) -> None:
     table_api = _table_api_call(node)
     if table_api is not None:
         raise _invalid_table_api_call(table_api, [argument_type])
-    from pyflink_compat.table.sql.expressions import validation_error
-    raise validation_error("SQL validation failed. Cannot apply '%s' to arguments of type '%s'. Supported form(s): "
-                           "%s" % (signature.name, signature.written([argument_type]), signature.forms_text))
+    raise _cannot_apply(signature, [argument_type])
