@@ -40,6 +40,61 @@ class JsonQueryOnEmptyOrError(Enum):
     ERROR = 3
 
 
+class TimeIntervalUnit(Enum):
+    """The units of ``extract``, ``floor`` and ``ceil`` of a time point."""
+    YEAR = 0,
+    YEAR_TO_MONTH = 1,
+    QUARTER = 2,
+    MONTH = 3,
+    WEEK = 4,
+    DAY = 5,
+    DAY_TO_HOUR = 6,
+    DAY_TO_MINUTE = 7,
+    DAY_TO_SECOND = 8,
+    HOUR = 9,
+    SECOND = 10,
+    HOUR_TO_MINUTE = 11,
+    HOUR_TO_SECOND = 12,
+    MINUTE = 13,
+    MINUTE_TO_SECOND = 14
+
+
+class TimePointUnit(Enum):
+    """The units of ``timestamp_diff``."""
+    YEAR = 0,
+    MONTH = 1,
+    DAY = 2,
+    HOUR = 3,
+    MINUTE = 4,
+    SECOND = 5,
+    QUARTER = 6,
+    WEEK = 7,
+    MILLISECOND = 8,
+    MICROSECOND = 9
+
+
+class JsonType(Enum):
+    """What ``is_json`` tests for."""
+    VALUE = 0,
+    SCALAR = 1,
+    ARRAY = 2,
+    OBJECT = 3
+
+
+class JsonExistsOnError(Enum):
+    """What json_exists gives on an error."""
+    TRUE = 0,
+    FALSE = 1,
+    UNKNOWN = 2,
+    ERROR = 3
+
+
+class JsonOnNull(Enum):
+    """What json_object / json_array do with a NULL value: write a JSON null, or leave the entry out."""
+    NULL = 0,
+    ABSENT = 1
+
+
 class WindowProperty(exp.Expression, exp.Func):
     """``w.start`` / ``w.end`` / ``w.rowtime`` of a group window aliased ``w`` (``this``: the alias column,
     ``kind``: a Var START, END or ROWTIME)."""
@@ -79,9 +134,10 @@ def _paren(node):
     return exp.Paren(this=node) if isinstance(node, (exp.Binary, exp.Not)) else node
 
 
-def _interval(unit: str):
+def _interval(unit: str, times: int = 1):
     def make(self):
-        return Expression(exp.Interval(this=exp.Literal.string(str(_literal_value(self))), unit=exp.Var(this=unit)))
+        count = _literal_value(self) * times
+        return Expression(exp.Interval(this=exp.Literal.string(str(count)), unit=exp.Var(this=unit)))
     return property(make)
 
 
@@ -95,6 +151,79 @@ def _literal_value(expression):
 
 def _aggregate(node_class):
     return property(lambda self: Expression(node_class(this=self._node)))
+
+
+_OPERAND = "pyflink_compat_operand_%d"
+
+
+def sql_call(template: str, name, *operands, result=None) -> 'Expression':
+    """A Table API call as the Flink SQL it is equivalent to: ``template`` with ``{0}``, ``{1}``... standing for
+    the operands (expressions or Python values); ``name`` is the function's name in the Table API's errors;
+    ``result(SQL's result type, operand types)``, where given, is the Table API's result type."""
+    import sqlglot
+    from pyflink_compat.table.sql.dialect import CALLED_AS, Flink
+    nodes = [to_node(each) for each in operands]
+    parsed = sqlglot.parse_one(template.format(*[_OPERAND % n for n in range(len(nodes))]), read=Flink)
+
+    def substitute(node):
+        if isinstance(node, exp.Column) and not node.table and node.name.startswith(_OPERAND[:-2]):
+            return nodes[int(node.name[len(_OPERAND) - 2:])].copy()
+        return node
+    call = parsed.transform(substitute)
+    if name is not None:
+        call.meta[CALLED_AS] = name
+    if result is not None:
+        from pyflink_compat.table.sql.expressions import RESULT_TYPE
+        call.meta[RESULT_TYPE] = (result, [each.copy() for each in nodes])
+    return Expression(call)
+
+
+def not_null_of_not_null_operands(result_type, operand_types):
+    """The Table API's type of a function SQL types nullable: NOT NULL where no operand is nullable."""
+    import attrs
+    return attrs.evolve(result_type, nullable=any(each.nullable for each in operand_types))
+
+
+def _retyped(name: str, **more):
+    """A Table API result type of the type name ``name`` (SQL's ASCII is an INT, the Table API's a TINYINT)."""
+    def adjust(result_type, operand_types):
+        import attrs
+        return attrs.evolve(result_type, name=name, **more)
+    return adjust
+
+
+def _nullable(result_type, operand_types):
+    """A Table API result type that is nullable whatever the operands (ARRAY_APPEND's, unlike SQL's)."""
+    import attrs
+    return attrs.evolve(result_type, nullable=True)
+
+
+def _row_fields_named_f(result_type, operand_types):
+    """The Table API's ``row(...)`` names its fields f0, f1, ... (SQL's ROW(...) EXPR$0, ...)."""
+    import attrs
+    return attrs.evolve(result_type, fields=tuple(("f%d" % n, t) for n, (_, t) in enumerate(result_type.fields)))
+
+
+def _placeholders(count: int, first: int = 0) -> str:
+    return ", ".join("{%d}" % n for n in range(first, first + count))
+
+
+def _sql_property(template: str, name: str):
+    return property(lambda self: sql_call(template, name, self))
+
+
+def _optional(method_name: str, without: str, with_one: str):
+    """A method of one optional argument: ``without`` it, or ``with_one`` it (templates of {0}=self, {1})."""
+    def method(self, argument=None):
+        if argument is None:
+            return sql_call(without, method_name, self)
+        return sql_call(with_one, method_name, self, argument)
+    return method
+
+
+def _time_unit(unit) -> str:
+    name = getattr(unit, "name", str(unit))
+    return name.replace("_TO_", " TO ")
 
 
 def _unary(make):
@@ -189,9 +318,8 @@ class Expression(_StandIns.Expression):
 
     def _floor_or_ceil(self, node_class, time_interval_unit):
         if time_interval_unit is not None:
-            from pyflink_compat.util.exceptions import UnsupportedFeatureError
-            raise UnsupportedFeatureError("Expression.%s(time_interval_unit)" % node_class.__name__.lower(),
-                                          "table-api")
+            return sql_call("%s({0} TO %s)" % (node_class.__name__.upper(), _time_unit(time_interval_unit)),
+                            node_class.__name__.lower(), self)
         return Expression(node_class(this=self._node))
 
     def log(self, base=None) -> 'Expression':
@@ -350,6 +478,245 @@ class Expression(_StandIns.Expression):
                                           "table-api")
         return Expression(exp.Anonymous(this="JSON_EXISTS", expressions=[self._node, exp.Literal.string(path)]))
 
+    # aggregates
+    sum0 = _sql_property("COALESCE(SUM({0}), 0)", "sum0")
+    first_value = _sql_property("FIRST_VALUE({0})", "firstValue")
+    last_value = _sql_property("LAST_VALUE({0})", "lastValue")
+    stddev_pop = _sql_property("STDDEV_POP({0})", "stddevPop")
+    stddev_samp = _sql_property("STDDEV_SAMP({0})", "stddevSamp")
+    var_pop = _sql_property("VAR_POP({0})", "varPop")
+    var_samp = _sql_property("VAR_SAMP({0})", "varSamp")
+    collect = _sql_property("COLLECT({0})", "collect")
+    array_agg = _sql_property("ARRAY_AGG({0})", "arrayAgg")
+    list_agg = _optional("listAgg", "LISTAGG({0})", "LISTAGG({0}, {1})")
+
+    def percentile(self, percentage, frequency=None):
+        from pyflink_compat.util.exceptions import UnsupportedFeatureError
+        raise UnsupportedFeatureError("The aggregate function PERCENTILE", "table-api")
+
+    # numbers
+    bin = _sql_property("BIN({0})", "bin")
+    hex = _sql_property("HEX({0})", "hex")
+    unhex = _sql_property("UNHEX({0})", "unhex")
+
+    # strings
+    init_cap = _sql_property("INITCAP({0})", "initCap")
+    from_base64 = _sql_property("FROM_BASE64({0})", "fromBase64")
+    to_base64 = _sql_property("TO_BASE64({0})", "toBase64")
+    ascii = property(lambda self: sql_call("ASCII({0})", "ascii", self, result=_retyped("TINYINT")))
+    chr = property(lambda self: sql_call("CHR({0})", "chr", self,
+                                         result=_retyped("STRING", length=1, fixed_length=True)))
+    reverse = _sql_property("REVERSE({0})", "reverse")
+    md5 = _sql_property("MD5({0})", "md5")
+    sha1 = _sql_property("SHA1({0})", "sha1")
+    sha224 = _sql_property("SHA224({0})", "sha224")
+    sha256 = _sql_property("SHA256({0})", "sha256")
+    sha384 = _sql_property("SHA384({0})", "sha384")
+    sha512 = _sql_property("SHA512({0})", "sha512")
+
+    def sha2(self, hash_length):
+        return sql_call("SHA2({0}, {1})", "sha2", self, hash_length)
+
+    def concat(self, other):
+        return sql_call("CONCAT({0}, {1})", "concat", self, other)
+
+    def starts_with(self, start_expr):
+        return sql_call("STARTSWITH({0}, {1})", "startsWith", self, start_expr)
+
+    def ends_with(self, end_expr):
+        return sql_call("ENDSWITH({0}, {1})", "endsWith", self, end_expr)
+
+    trim_leading = _optional("trimLeading", "TRIM(LEADING FROM {0})", "TRIM(LEADING {1} FROM {0})")
+    trim_trailing = _optional("trimTrailing", "TRIM(TRAILING FROM {0})", "TRIM(TRAILING {1} FROM {0})")
+    ltrim = _optional("ltrim", "LTRIM({0})", "LTRIM({0}, {1})")
+    rtrim = _optional("rtrim", "RTRIM({0})", "RTRIM({0}, {1})")
+    btrim = _optional("btrim", "BTRIM({0})", "BTRIM({0}, {1})")
+
+    def translate(self, from_str, to_str):
+        return sql_call("TRANSLATE({0}, {1}, {2})", "translate", self, from_str, to_str)
+
+    def similar(self, pattern=None):
+        return sql_call("{0} SIMILAR TO {1}", "similar", self, pattern)
+
+    def position(self, haystack=None):
+        return sql_call("POSITION({0} IN {1})", "position", self, haystack)
+
+    def lpad(self, length, pad):
+        return sql_call("LPAD({0}, {1}, {2})", "lpad", self, length, pad)
+
+    def rpad(self, length, pad):
+        return sql_call("RPAD({0}, {1}, {2})", "rpad", self, length, pad)
+
+    def overlay(self, new_string, starting, length=None):
+        if length is None:
+            return sql_call("OVERLAY({0} PLACING {1} FROM {2})", "overlay", self, new_string, starting)
+        return sql_call("OVERLAY({0} PLACING {1} FROM {2} FOR {3})", "overlay", self, new_string, starting, length)
+
+    def regexp(self, regex):
+        return sql_call("REGEXP({0}, {1})", "regexp", self, regex)
+
+    def regexp_count(self, regex):
+        return sql_call("REGEXP_COUNT({0}, {1})", "regexpCount", self, regex)
+
+    def regexp_replace(self, regex, replacement):
+        return sql_call("REGEXP_REPLACE({0}, {1}, {2})", "regexpReplace", self, regex, replacement)
+
+    def regexp_extract(self, regex, extract_index=None):
+        if extract_index is None:
+            return sql_call("REGEXP_EXTRACT({0}, {1})", "regexpExtract", self, regex)
+        return sql_call("REGEXP_EXTRACT({0}, {1}, {2})", "regexpExtract", self, regex, extract_index)
+
+    def regexp_extract_all(self, regex, extract_index=None):
+        if extract_index is None:
+            return sql_call("REGEXP_EXTRACT_ALL({0}, {1})", "regexpExtractAll", self, regex)
+        return sql_call("REGEXP_EXTRACT_ALL({0}, {1}, {2})", "regexpExtractAll", self, regex, extract_index)
+
+    def regexp_instr(self, regex):
+        return sql_call("REGEXP_INSTR({0}, {1})", "regexpInstr", self, regex)
+
+    def regexp_substr(self, regex):
+        return sql_call("REGEXP_SUBSTR({0}, {1})", "regexpSubstr", self, regex)
+
+    def decode(self, charset):
+        return sql_call("DECODE({0}, {1})", "decode", self, charset)
+
+    def encode(self, charset):
+        return sql_call("ENCODE({0}, {1})", "encode", self, charset)
+
+    def instr(self, s):
+        return sql_call("INSTR({0}, {1})", "instr", self, s)
+
+    def locate(self, s, pos=None):
+        if pos is None:
+            return sql_call("LOCATE({0}, {1})", "locate", self, s)
+        return sql_call("LOCATE({0}, {1}, {2})", "locate", self, s, pos)
+
+    def url_decode(self):
+        return sql_call("URL_DECODE({0})", "urlDecode", self)
+
+    def url_encode(self):
+        return sql_call("URL_ENCODE({0})", "urlEncode", self)
+
+    def inet_aton(self):
+        return sql_call("INET_ATON({0})", "inetAton", self)
+
+    def inet_ntoa(self):
+        return sql_call("INET_NTOA({0})", "inetNtoa", self)
+
+    def parse_url(self, part_to_extract, key=None):
+        if key is None:
+            return sql_call("PARSE_URL({0}, {1})", "parseUrl", self, part_to_extract)
+        return sql_call("PARSE_URL({0}, {1}, {2})", "parseUrl", self, part_to_extract, key)
+
+    def printf(self, *obj):
+        return sql_call("PRINTF(%s)" % _placeholders(len(obj) + 1), "printf", self, *obj)
+
+    def repeat(self, n):
+        return sql_call("REPEAT({0}, {1})", "repeat", self, n)
+
+    def str_to_map(self, list_delimiter=None, key_value_delimiter=None):
+        if list_delimiter is None and key_value_delimiter is None:
+            return sql_call("STR_TO_MAP({0})", "strToMap", self)
+        return sql_call("STR_TO_MAP({0}, {1}, {2})", "strToMap", self, list_delimiter, key_value_delimiter)
+
+    def elt(self, expr, *exprs):
+        return sql_call("ELT(%s)" % _placeholders(len(exprs) + 2), "elt", self, expr, *exprs)
+
+    def split(self, delimiter):
+        return sql_call("SPLIT({0}, {1})", "split", self, delimiter)
+
+    # time points
+    to_date = _sql_property("CAST({0} AS DATE)", "toDate")
+    to_time = _sql_property("CAST({0} AS TIME)", "toTime")
+    to_timestamp = _sql_property("CAST({0} AS TIMESTAMP(3))", "toTimestamp")
+
+    def extract(self, time_interval_unit):
+        return sql_call("EXTRACT(%s FROM {0})" % _time_unit(time_interval_unit), "extract", self)
+
+    # values of arrays, maps and rows
+    def get(self, name_or_index):
+        if isinstance(name_or_index, int):           # a row's field by position from 0; ROW[i] counts from 1
+            return Expression(exp.Bracket(this=self._node, expressions=[exp.Literal.number(name_or_index + 1)]))
+        return Expression(exp.Dot(this=_paren(self._node), expression=exp.to_identifier(name_or_index)))
+
+    def at(self, index):
+        return Expression(exp.Bracket(this=self._node, expressions=[to_node(index)]))
+
+    cardinality = _sql_property("CARDINALITY({0})", "cardinality")
+    element = _sql_property("ELEMENT({0})", "element")
+
+    def array_append(self, addition):
+        return sql_call("ARRAY_APPEND({0}, {1})", "arrayAppend", self, addition, result=_nullable)
+
+    def array_contains(self, needle):
+        return sql_call("ARRAY_CONTAINS({0}, {1})", "arrayContains", self, needle)
+
+    def array_distinct(self):
+        return sql_call("ARRAY_DISTINCT({0})", "arrayDistinct", self)
+
+    def array_position(self, needle):
+        return sql_call("ARRAY_POSITION({0}, {1})", "arrayPosition", self, needle, result=_nullable)
+
+    def array_prepend(self, addition):
+        return sql_call("ARRAY_PREPEND({0}, {1})", "arrayPrepend", self, addition, result=_nullable)
+
+    def array_remove(self, needle):
+        return sql_call("ARRAY_REMOVE({0}, {1})", "arrayRemove", self, needle)
+
+    def array_reverse(self):
+        return sql_call("ARRAY_REVERSE({0})", "arrayReverse", self)
+
+    def array_slice(self, start_offset, end_offset=None):
+        if end_offset is None:
+            return sql_call("ARRAY_SLICE({0}, {1})", "arraySlice", self, start_offset)
+        return sql_call("ARRAY_SLICE({0}, {1}, {2})", "arraySlice", self, start_offset, end_offset)
+
+    def array_sort(self, ascending_order=None, null_first=None):
+        given = [each for each in (ascending_order, null_first) if each is not None]
+        return sql_call("ARRAY_SORT(%s)" % _placeholders(len(given) + 1), "arraySort", self, *given)
+
+    def array_union(self, array):
+        return sql_call("ARRAY_UNION({0}, {1})", "arrayUnion", self, array)
+
+    def array_concat(self, *arrays):
+        return sql_call("ARRAY_CONCAT(%s)" % _placeholders(len(arrays) + 1), "arrayConcat", self, *arrays)
+
+    def array_max(self):
+        return sql_call("ARRAY_MAX({0})", "arrayMax", self)
+
+    def array_min(self):
+        return sql_call("ARRAY_MIN({0})", "arrayMin", self)
+
+    def array_join(self, delimiter, null_replacement=None):
+        if null_replacement is None:
+            return sql_call("ARRAY_JOIN({0}, {1})", "arrayJoin", self, delimiter)
+        return sql_call("ARRAY_JOIN({0}, {1}, {2})", "arrayJoin", self, delimiter, null_replacement)
+
+    def array_except(self, array):
+        return sql_call("ARRAY_EXCEPT({0}, {1})", "arrayExcept", self, array)
+
+    def array_intersect(self, array):
+        return sql_call("ARRAY_INTERSECT({0}, {1})", "arrayIntersect", self, array)
+
+    map_keys = _sql_property("MAP_KEYS({0})", "mapKeys")
+    map_values = _sql_property("MAP_VALUES({0})", "mapValues")
+    map_entries = _sql_property("MAP_ENTRIES({0})", "mapEntries")
+
+    def map_union(self, *maps):
+        return sql_call("MAP_UNION(%s)" % _placeholders(len(maps) + 1), "mapUnion", self, *maps)
+
+    # JSON texts
+    def is_json(self, json_type=None):
+        if json_type is None:
+            return sql_call("{0} IS JSON", "isJson", self)
+        return sql_call("{0} IS JSON %s" % json_type.name, "isJson", self)
+
+    def json_quote(self):
+        return sql_call("JSON_QUOTE({0})", "jsonQuote", self)
+
+    def json_unquote(self):
+        return sql_call("JSON_UNQUOTE({0})", "jsonUnquote", self)
+
     # group windows
     start = _unary(lambda node: WindowProperty(this=node, kind=exp.Var(this="START")))
     end = _unary(lambda node: WindowProperty(this=node, kind=exp.Var(this="END")))
@@ -361,6 +728,10 @@ class Expression(_StandIns.Expression):
     minute = minutes = _interval("MINUTE")
     hour = hours = _interval("HOUR")
     day = days = _interval("DAY")
+    week = weeks = _interval("DAY", 7)
+    month = months = _interval("MONTH")
+    quarter = quarters = _interval("MONTH", 3)
+    year = years = _interval("YEAR")
 
 
 # set after the class body, where the name ``exp`` is the sqlglot module the body uses

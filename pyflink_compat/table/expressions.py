@@ -5,7 +5,8 @@ import sys
 from sqlglot import exp
 
 from pyflink_compat import missing
-from pyflink_compat.table.expression import Expression, to_node
+from pyflink_compat.table.expression import (Expression, JsonOnNull, _row_fields_named_f, not_null_of_not_null_operands,
+                                              sql_call, to_node)
 
 _StandIns = missing.stand_ins(__name__)
 __all__ = list(_StandIns.__all__)
@@ -84,6 +85,197 @@ def log(v, base=None) -> Expression:
 
 def atan2(y, x) -> Expression:
     return Expression(exp.Atan2(this=to_node(y), expression=to_node(x)))
+
+
+def _placeholders(count: int) -> str:
+    return ", ".join("{%d}" % n for n in range(count))
+
+
+def row(head, *tail) -> Expression:
+    return sql_call("ROW(%s)" % _placeholders(len(tail) + 1), "row", head, *tail, result=_row_fields_named_f)
+
+
+def array(head, *tail) -> Expression:
+    return sql_call("ARRAY[%s]" % _placeholders(len(tail) + 1), "array", head, *tail)
+
+
+def map_(key, value, *tail) -> Expression:
+    return sql_call("MAP[%s]" % _placeholders(len(tail) + 2), "map", key, value, *tail)
+
+
+def map_from_arrays(key, value) -> Expression:
+    return sql_call("MAP_FROM_ARRAYS({0}, {1})", "mapFromArrays", key, value)
+
+
+def null_of(data_type) -> Expression:
+    return lit(None, data_type)
+
+
+def call_sql(sql_expression: str) -> Expression:
+    """A SQL expression's text, resolved against the table it is used in."""
+    import sqlglot
+    from pyflink_compat.table.sql.dialect import Flink
+    return Expression(sqlglot.parse_one(sql_expression, read=Flink))
+
+
+def current_database() -> Expression:
+    return sql_call("CURRENT_DATABASE()", "currentDatabase")
+
+
+def current_date() -> Expression:
+    return sql_call("CURRENT_DATE", "currentDate")
+
+
+def current_time() -> Expression:
+    return sql_call("CURRENT_TIME", "currentTime")
+
+
+def current_timestamp() -> Expression:
+    return sql_call("CURRENT_TIMESTAMP", "currentTimestamp")
+
+
+def local_time() -> Expression:
+    return sql_call("LOCALTIME", "localTime")
+
+
+def local_timestamp() -> Expression:
+    return sql_call("LOCALTIMESTAMP", "localTimestamp")
+
+
+def current_watermark(rowtimeAttribute) -> Expression:
+    return sql_call("CURRENT_WATERMARK({0})", "currentWatermark", rowtimeAttribute)
+
+
+def date_format(timestamp, format) -> Expression:
+    return sql_call("DATE_FORMAT({0}, {1})", "dateFormat", timestamp, format)
+
+
+def from_unixtime(unixtime, format=None) -> Expression:
+    given = [each for each in (unixtime, format) if each is not None]
+    return sql_call("FROM_UNIXTIME(%s)" % _placeholders(len(given)), "fromUnixtime", *given,
+                    result=not_null_of_not_null_operands)
+
+
+def unix_timestamp(date_str=None, format=None) -> Expression:
+    given = [each for each in (date_str, format) if each is not None]
+    return sql_call("UNIX_TIMESTAMP(%s)" % _placeholders(len(given)), "unixTimestamp", *given)
+
+
+def to_date(date_str, format=None) -> Expression:
+    given = [each for each in (date_str, format) if each is not None]
+    return sql_call("TO_DATE(%s)" % _placeholders(len(given)), "toDate", *given, result=not_null_of_not_null_operands)
+
+
+def to_timestamp(timestamp_str, format=None) -> Expression:
+    given = [each for each in (timestamp_str, format) if each is not None]
+    return sql_call("TO_TIMESTAMP(%s)" % _placeholders(len(given)), "toTimestamp", *given,
+                    result=not_null_of_not_null_operands)
+
+
+def to_timestamp_ltz(*args) -> Expression:
+    return sql_call("TO_TIMESTAMP_LTZ(%s)" % _placeholders(len(args)), "toTimestampLtz", *args)
+
+
+def convert_tz(date_str, tz_from, tz_to) -> Expression:
+    return sql_call("CONVERT_TZ({0}, {1}, {2})", "convertTz", date_str, tz_from, tz_to)
+
+
+def timestamp_diff(time_point_unit, time_point1, time_point2) -> Expression:
+    return sql_call("TIMESTAMPDIFF(%s, {0}, {1})" % time_point_unit.name, "timestampDiff", time_point1, time_point2)
+
+
+def temporal_overlaps(left_time_point, left_temporal, right_time_point, right_temporal) -> Expression:
+    """Whether two anchored time ranges overlap: each a time point and a second time point or an interval."""
+    given = [left_time_point, left_temporal, right_time_point, right_temporal]
+
+    def end(point: int) -> str:
+        if isinstance(to_node(given[point + 1]), exp.Interval):
+            return "{%d} + {%d}" % (point, point + 1)
+        return "{%d}" % (point + 1)
+    left_end, right_end = end(0), end(2)
+    template = ("GREATEST({0}, %s) >= LEAST({2}, %s) AND GREATEST({2}, %s) >= LEAST({0}, %s)"
+                % (left_end, right_end, right_end, left_end))
+    return sql_call(template, "temporalOverlaps", *given)
+
+
+def rand(seed=None) -> Expression:
+    return sql_call("RAND()", "rand") if seed is None else sql_call("RAND({0})", "rand", seed)
+
+
+def rand_integer(bound, seed=None) -> Expression:
+    if seed is None:
+        return sql_call("RAND_INTEGER({0})", "randInteger", bound)
+    return sql_call("RAND_INTEGER({0}, {1})", "randInteger", seed, bound)
+
+
+def uuid() -> Expression:
+    return sql_call("UUID()", "uuid")
+
+
+def json_string(value) -> Expression:
+    return sql_call("JSON_STRING({0})", "jsonString", value)
+
+
+def json_object(on_null=JsonOnNull.NULL, *args) -> Expression:
+    pairs = ", ".join("KEY {%d} VALUE {%d}" % (n, n + 1) for n in range(0, len(args), 2))
+    return sql_call("JSON_OBJECT(%s %s ON NULL)" % (pairs, on_null.name), "jsonObject", *args)
+
+
+def json_array(on_null=JsonOnNull.ABSENT, *args) -> Expression:
+    return sql_call("JSON_ARRAY(%s %s ON NULL)" % (_placeholders(len(args)), on_null.name), "jsonArray", *args)
+
+
+class ColumnSelection(exp.Expression):
+    """``with_columns(...)`` / ``without_columns(...)`` / ``with_all_columns()``: columns of the table the
+    expression is used in, chosen by name, by position (from 1) or by ``range_``; expanded by the table."""
+    arg_types = {"expressions": False, "without": False, "all": False}
+
+
+def range_(start, end) -> Expression:
+    return Expression(exp.Tuple(expressions=[exp.Literal.number(start) if isinstance(start, int) else
+                                             exp.column(start, quoted=True),
+                                             exp.Literal.number(end) if isinstance(end, int) else
+                                             exp.column(end, quoted=True)]))
+
+
+def with_columns(head, *tails) -> Expression:
+    return Expression(ColumnSelection(expressions=[to_node(each) for each in (head,) + tails]))
+
+
+def without_columns(head, *tails) -> Expression:
+    return Expression(ColumnSelection(expressions=[to_node(each) for each in (head,) + tails], without=True))
+
+
+def with_all_columns() -> Expression:
+    return Expression(ColumnSelection(all=True))
+
+
+def selected_columns(selection: ColumnSelection, names) -> list:
+    """The column names ``selection`` stands for in a table of the columns ``names``."""
+    if selection.args.get("all"):
+        return list(names)
+    chosen = []
+
+    def position(node):
+        if isinstance(node, exp.Literal) and not node.is_string:
+            return int(node.this) - 1
+        return names.index(node.name) if node.name in names else None
+    for each in selection.expressions:
+        if isinstance(each, exp.Tuple):
+            first, last = (position(bound) for bound in each.expressions)
+            if first is not None and last is not None:
+                chosen.extend(names[first:last + 1])
+        elif isinstance(each, exp.Literal) and not each.is_string:
+            chosen.append(names[int(each.this) - 1])
+        elif isinstance(each, exp.Column):
+            chosen.append(each.name)
+        else:
+            from pyflink_compat.table.sql.expressions import validation_error
+            raise validation_error("The parameters of withColumns() or withoutColumns() only accept column names or "
+                                   "column indices.")
+    if selection.args.get("without"):
+        return [name for name in names if name not in chosen]
+    return chosen
 
 
 #: marks a call made by ``call(name, ...)``: a name no function has fails when a table uses it (Table._bound)

@@ -38,9 +38,21 @@ def _check_fields(nodes, names, method: str):
     """Flink's Table API resolves each field an expression names against the input's columns."""
     for node in nodes:
         for column in node.find_all(exp.Column):
-            if column.name not in names:
+            if column.name not in names and not _is_keyword(column):
                 raise _validation_error("Cannot resolve field [%s], input field list:[%s]."
                                         % (column.name, ", ".join(names)), method)
+
+
+def _is_keyword(column) -> bool:
+    """A word the SQL parser keeps as a column that is syntax: ``MAP`` of ``MAP[k, v]``, the unit of
+    ``TIMESTAMPDIFF(DAY, a, b)``."""
+    if column.this.quoted or column.table:
+        return False
+    parent = column.parent
+    if isinstance(parent, exp.Bracket) and parent.this is column and column.name.upper() == "MAP":
+        return True
+    return isinstance(parent, exp.Anonymous) and parent.name.upper() in ("TIMESTAMPDIFF", "TIMESTAMPADD") \
+        and parent.expressions and parent.expressions[0] is column
 
 
 def _subquery(select) -> exp.Expr:
@@ -119,6 +131,19 @@ def _bound(field, t_env) -> exp.Expr:
                 and not hasattr(Compiler, "_function_" + each.name.lower()):
             raise _validation_error("Undefined function: %s" % each.name)
     return node
+
+
+def _expanded(fields, names) -> list:
+    """The fields with each ``with_columns(...)`` / ``without_columns(...)`` replaced by the columns it selects."""
+    from pyflink_compat.table.expressions import ColumnSelection, selected_columns
+    result = []
+    for field in fields:
+        node = to_node(field) if isinstance(field, Expression) else None
+        if isinstance(node, ColumnSelection):
+            result.extend(Expression(_column(name)) for name in selected_columns(node, names))
+        else:
+            result.append(field)
+    return result
 
 
 def _item(field, position: int, generated: str, t_env):
@@ -250,6 +275,7 @@ class Table(object):
 
     def select(self, *fields: Expression) -> 'Table':
         from pyflink_compat.table.sql.planner import global_aggregation
+        fields = _expanded(fields, self._names())
         items = [_item(field, position, "_c%d", self._t_env) for position, field in enumerate(fields)]
         probe = _select_from([item.copy() for item in items], self._select)
         if global_aggregation(probe) is not probe:       # aggregates of all rows: Flink's names for them
@@ -320,6 +346,7 @@ class Table(object):
 
     def add_columns(self, *fields: Expression) -> 'Table':
         names = self._names()
+        fields = _expanded(fields, names)
         items = [_item(field, len(names) + position, "_c%d", self._t_env) for position, field in enumerate(fields)]
         _check_fields(items, names, "addColumns")
         for item in items:
@@ -349,6 +376,7 @@ class Table(object):
         return self._made(_select_from(items, self._select))
 
     def drop_columns(self, *fields: Expression) -> 'Table':
+        fields = _expanded(fields, self._names())
         dropped = set()
         for field in fields:
             node = to_node(field)
@@ -369,6 +397,7 @@ class Table(object):
         return self._made(exp.Union(this=self._select.copy(), expression=right._select.copy(), distinct=False))
 
     def group_by(self, *fields: Expression) -> 'GroupedTable':
+        fields = _expanded(fields, self._names())
         return GroupedTable((self, [_bound(field, self._t_env) for field in fields], None), self._t_env)
 
     def window(self, window) -> 'GroupWindowedTable':
@@ -616,7 +645,7 @@ class GroupedTable(object):
         self._t_env = t_env
 
     def select(self, *fields: Expression) -> Table:
-        return _grouped_select(self._table, self._keys, self._window, fields)
+        return _grouped_select(self._table, self._keys, self._window, _expanded(fields, self._table._names()))
 
 
     def aggregate(self, func) -> 'AggregatedTable':

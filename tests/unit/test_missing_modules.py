@@ -27,8 +27,8 @@ def test_using_a_name_raises_naming_the_porting_guide_section():
     from pyflink.table.expressions import col
     with pytest.raises(UnsupportedFeatureError, match=r"TableEnvironment.explain_sql is not supported .*#table-api"):
         TableEnvironment.create(EnvironmentSettings.in_streaming_mode()).explain_sql("SELECT 1")
-    with pytest.raises(UnsupportedFeatureError, match=r"Expression.md5 is not supported .*#table-api"):
-        col("x").md5
+    with pytest.raises(UnsupportedFeatureError, match=r"Expression.bitmap_cardinality is not supported .*#table-api"):
+        col("x").bitmap_cardinality()
     from pyflink.datastream.connectors.file_system import FileSource
     with pytest.raises(UnsupportedFeatureError, match="#connectors"):
         FileSource.for_record_stream_format(None, "/tmp")

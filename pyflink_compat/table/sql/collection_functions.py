@@ -199,12 +199,18 @@ class CollectionFunctions:
     def _arrayappend(self, node):
         array, array_type = self._collection(node.this, "ARRAY_APPEND")
         element = self._element_of(node.expression, array_type.element)
-        return (lambda values: None if array(values) is None else array(values) + [element(values)]), array_type
+        return (lambda values: None if array(values) is None else array(values) + [element(values)]), \
+            self._grown(array_type, node.expression)
 
     def _arrayprepend(self, node):
         array, array_type = self._collection(node.this, "ARRAY_PREPEND")
         element = self._element_of(node.expression, array_type.element)
-        return (lambda values: None if array(values) is None else [element(values)] + array(values)), array_type
+        return (lambda values: None if array(values) is None else [element(values)] + array(values)), \
+            self._grown(array_type, node.expression)
+
+    def _grown(self, array_type: SqlType, element_node) -> SqlType:
+        """ARRAY_APPEND's / ARRAY_PREPEND's type: the array's, nullable where the array or the element is."""
+        return attrs.evolve(array_type, nullable=array_type.nullable or self.compile(element_node)[1].nullable)
 
     def _function_element(self, arguments):
         array, array_type = self._collection(arguments[0], "ELEMENT")

@@ -82,6 +82,15 @@ def common_type(types, incompatible: str) -> SqlType:
     if first.name in ("TIMESTAMP", "TIMESTAMP_LTZ"):
         precisions = [6 if t.precision is None else t.precision for t in known]
         return attrs.evolve(first, nullable=nullable, precision=max(precisions))
+    # containers: of the common type of their elements (keys, fields)
+    if first.name in ("ARRAY", "MAP") and all(t.element is not None for t in known):
+        element = common_type([t.element for t in known], incompatible)
+        key = common_type([t.key for t in known], incompatible) if first.name == "MAP" else None
+        return attrs.evolve(first, nullable=nullable, element=element, key=key)
+    if first.name == "ROW" and all(t.fields is not None and len(t.fields) == len(first.fields) for t in known):
+        fields = tuple((name, common_type([t.fields[n][1] for t in known], incompatible))
+                       for n, (name, _) in enumerate(first.fields))
+        return attrs.evolve(first, nullable=nullable, fields=fields)
     return attrs.evolve(first, nullable=nullable)
 
 
@@ -329,6 +338,10 @@ def cast_to(compiled: Compiled, target: SqlType) -> Callable:
     return lambda values: cast_value(function(values), target, own)
 
 
+#: node meta: (adjust, operand nodes), the result type of a Table API call is ``adjust(SQL's type, operand types)``
+RESULT_TYPE = "pyflink_compat_result_type"
+
+
 class Compiler(TimeFunctions, StringFunctions, CollectionFunctions):
     """Compiles expressions over the columns of one input (name -> (position, type))."""
 
@@ -345,7 +358,12 @@ class Compiler(TimeFunctions, StringFunctions, CollectionFunctions):
         if handler is None:
             raise UnsupportedFeatureError("The SQL expression '%s'" % node.sql(), SECTION)
         operand_types.check(self._compiled_for_check, node)
-        return handler(node)
+        compiled = handler(node)
+        typed = node.meta.get(RESULT_TYPE)
+        if typed is not None:          # the Table API's type of a call that SQL types otherwise
+            adjust, operands = typed
+            compiled = compiled[0], adjust(compiled[1], [self.compile(each)[1] for each in operands])
+        return compiled
 
     def _compiled_for_check(self, operand: exp.Expr) -> Compiled:
         """An operand compiled for operand_types.check, kept for the compilation of the node it belongs to (which
@@ -507,6 +525,17 @@ class Compiler(TimeFunctions, StringFunctions, CollectionFunctions):
         if len(node.expressions) != 1:
             raise UnsupportedFeatureError("The SQL expression '%s'" % node.sql(), SECTION)
         index_node = node.expressions[0]
+        if container_type.name == "ROW" and isinstance(index_node, exp.Literal):
+            if index_node.is_string:                  # row['name']
+                return self._row_field(node, (container, container_type), index_node.this)
+            position = int(index_node.this)           # row[i], from 1
+            if not 1 <= position <= len(container_type.fields):
+                from pyflink_compat.table.sql.operand_types import calcite_type
+                from pyflink_compat.util.exceptions import JavaStyleError
+                fields = ", ".join("%s %s" % (calcite_type(t), name) for name, t in container_type.fields)
+                raise JavaStyleError("java.lang.AssertionError", "Cannot infer type of field at position %d within "
+                                     "ROW type: RecordType:peek_no_expand(%s)" % (position, fields), "sqlQuery")
+            return self._row_field(node, (container, container_type), container_type.fields[position - 1][0])
         index, _ = self.compile(index_node)
         if container_type.name == "MAP":
             return _null_safe(lambda mapping, key: mapping.get(key), container, index), \
@@ -890,10 +919,16 @@ class Compiler(TimeFunctions, StringFunctions, CollectionFunctions):
         return first, result_type
 
     def _trim(self, node):
-        operand, _ = self.compile(node.this)
+        """TRIM / LTRIM / RTRIM: of the operand's type as a VARCHAR (CHAR(n) gives VARCHAR(n)), nullable where an
+        operand is."""
+        operand, operand_type = self.compile(node.this)
         characters = node.args.get("expression")
+        nullable = operand_type.nullable
         if characters is not None:
-            characters = self.compile(characters)[0]
+            characters, characters_type = self.compile(characters)
+            nullable = nullable or characters_type.nullable
+        result_type = attrs.evolve(operand_type, nullable=nullable, fixed_length=False, origin=None) \
+            if operand_type.name == "STRING" else SqlType("STRING")
         position = (node.args.get("position") or "BOTH").upper()
         strip = {"LEADING": str.lstrip, "TRAILING": str.rstrip}.get(position, str.strip)
 
@@ -901,7 +936,7 @@ class Compiler(TimeFunctions, StringFunctions, CollectionFunctions):
             text = operand(values)
             removed = characters(values) if characters is not None else " "
             return None if text is None or removed is None else strip(text, removed)
-        return trimmed, SqlType("STRING")
+        return trimmed, result_type
 
     def _substring(self, node):
         if node.args.get("start") is None or node.args.get("zero_start") is not None:
