@@ -91,3 +91,14 @@ def test_aggregates_pyflink_compat_lacks_are_refused_by_name(table):
     from pyflink_compat.table.expressions import col
     with pytest.raises(UnsupportedFeatureError, match="PERCENTILE"):
         col("n").percentile(0.5)
+
+
+def test_a_year_month_interval_moves_by_the_calendar_keeping_the_day_within_the_month():
+    import datetime
+    from pyflink_compat.table.sql.time_functions import MonthInterval
+    leap_day = datetime.datetime(2024, 2, 29, 13, 14, 15, 123000)
+    assert leap_day + MonthInterval(12) == datetime.datetime(2025, 2, 28, 13, 14, 15, 123000)
+    assert leap_day - MonthInterval(13) == datetime.datetime(2023, 1, 29, 13, 14, 15, 123000)
+    assert datetime.date(2024, 1, 31) + MonthInterval(1) == datetime.date(2024, 2, 29)
+    assert datetime.date(2024, 1, 31) + MonthInterval(2) * 3 == datetime.date(2024, 7, 31)
+    assert MonthInterval(3) + MonthInterval(-1) == MonthInterval(2)

@@ -3,6 +3,7 @@ NULL is NULL; AND, OR and NOT use three-valued logic) and Flink's typing of the 
 truncated toward zero, a comparison is BOOLEAN)."""
 import datetime
 import math
+import re
 from typing import Callable, Dict, Optional, Tuple
 
 import attrs
@@ -596,10 +597,16 @@ class Compiler(TimeFunctions, StringFunctions, CollectionFunctions):
         return _null_safe(operation, left, right), _wider(left_type, right_type)
 
     def _interval(self, node):
-        """INTERVAL 'n' UNIT: a day-time interval (a timedelta), added to or taken from a timestamp."""
+        """INTERVAL 'n' UNIT: a day-time interval (a timedelta) or a year-month one (a number of months), added to
+        or taken from a date or a timestamp."""
         import datetime
         from pyflink_compat.table.sql.catalog import interval_ms
-        value = datetime.timedelta(milliseconds=interval_ms(node))
+        from pyflink_compat.table.sql.time_functions import MonthInterval
+        unit = node.args["unit"].name.upper().rstrip("S") if node.args.get("unit") is not None else ""
+        if unit in ("YEAR", "MONTH") and re.fullmatch(r"[+-]?\d+", node.this.name.strip()):
+            value = MonthInterval(int(node.this.name) * (12 if unit == "YEAR" else 1))
+        else:
+            value = datetime.timedelta(milliseconds=interval_ms(node))
         return (lambda values: value), SqlType("INTERVAL", nullable=False)
 
     def _add(self, node):

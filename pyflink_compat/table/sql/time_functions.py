@@ -22,6 +22,57 @@ _UNIT_NAMES = {"DOW": "DOW", "DOY": "DOY", "SQL_TSI_YEAR": "YEAR", "SQL_TSI_QUAR
                "SQL_TSI_MINUTE": "MINUTE", "SQL_TSI_SECOND": "SECOND", "FRAC_SECOND": "MICROSECOND"}
 
 
+class MonthInterval:
+    """A year-month interval's value (INTERVAL 'n' YEAR / MONTH): a number of months. Added to or taken from a
+    DATE or a TIMESTAMP by the calendar, the day kept within the month (2024-02-29 + 1 YEAR = 2025-02-28)."""
+    __slots__ = ("months",)
+
+    def __init__(self, months: int):
+        self.months = months
+
+    def __radd__(self, point):
+        if isinstance(point, datetime.date):
+            return add_months(point, self.months)
+        return NotImplemented
+
+    def __rsub__(self, point):
+        if isinstance(point, datetime.date):
+            return add_months(point, -self.months)
+        return NotImplemented
+
+    def __add__(self, other):
+        if isinstance(other, MonthInterval):
+            return MonthInterval(self.months + other.months)
+        return self.__radd__(other)
+
+    def __sub__(self, other):
+        if isinstance(other, MonthInterval):
+            return MonthInterval(self.months - other.months)
+        return NotImplemented
+
+    def __mul__(self, factor):
+        if isinstance(factor, int):
+            return MonthInterval(self.months * factor)
+        return NotImplemented
+
+    __rmul__ = __mul__
+
+    def __neg__(self):
+        return MonthInterval(-self.months)
+
+    def __eq__(self, other):
+        return isinstance(other, MonthInterval) and other.months == self.months
+
+    def __hash__(self):
+        return hash(("months", self.months))
+
+    def __lt__(self, other):
+        return self.months < other.months
+
+    def __repr__(self):
+        return "MonthInterval(%d)" % self.months
+
+
 def _date_time(value) -> datetime.datetime:
     return value if isinstance(value, datetime.datetime) else datetime.datetime(value.year, value.month, value.day)
 
