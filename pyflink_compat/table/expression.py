@@ -212,13 +212,11 @@ def _sql_property(template: str, name: str):
     return property(lambda self: sql_call(template, name, self))
 
 
-def _optional(method_name: str, without: str, with_one: str):
-    """A method of one optional argument: ``without`` it, or ``with_one`` it (templates of {0}=self, {1})."""
-    def method(self, argument=None):
-        if argument is None:
-            return sql_call(without, method_name, self)
-        return sql_call(with_one, method_name, self, argument)
-    return method
+def _one_optional(self, name: str, without: str, with_one: str, argument) -> 'Expression':
+    """A call of one optional argument: ``without`` it, or ``with_one`` it (templates of {0}: self, {1})."""
+    if argument is None:
+        return sql_call(without, name, self)
+    return sql_call(with_one, name, self, argument)
 
 
 def _time_unit(unit) -> str:
@@ -488,7 +486,8 @@ class Expression(_StandIns.Expression):
     var_samp = _sql_property("VAR_SAMP({0})", "varSamp")
     collect = _sql_property("COLLECT({0})", "collect")
     array_agg = _sql_property("ARRAY_AGG({0})", "arrayAgg")
-    list_agg = _optional("listAgg", "LISTAGG({0})", "LISTAGG({0}, {1})")
+    def list_agg(self, separator=None):
+        return _one_optional(self, "listAgg", "LISTAGG({0})", "LISTAGG({0}, {1})", separator)
 
     def percentile(self, percentage, frequency=None):
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
@@ -526,11 +525,21 @@ class Expression(_StandIns.Expression):
     def ends_with(self, end_expr):
         return sql_call("ENDSWITH({0}, {1})", "endsWith", self, end_expr)
 
-    trim_leading = _optional("trimLeading", "TRIM(LEADING FROM {0})", "TRIM(LEADING {1} FROM {0})")
-    trim_trailing = _optional("trimTrailing", "TRIM(TRAILING FROM {0})", "TRIM(TRAILING {1} FROM {0})")
-    ltrim = _optional("ltrim", "LTRIM({0})", "LTRIM({0}, {1})")
-    rtrim = _optional("rtrim", "RTRIM({0})", "RTRIM({0}, {1})")
-    btrim = _optional("btrim", "BTRIM({0})", "BTRIM({0}, {1})")
+    def trim_leading(self, character=None):
+        return _one_optional(self, "trimLeading", "TRIM(LEADING FROM {0})", "TRIM(LEADING {1} FROM {0})", character)
+
+    def trim_trailing(self, character=None):
+        return _one_optional(self, "trimTrailing", "TRIM(TRAILING FROM {0})", "TRIM(TRAILING {1} FROM {0})",
+                             character)
+
+    def ltrim(self, trim_str=None):
+        return _one_optional(self, "ltrim", "LTRIM({0})", "LTRIM({0}, {1})", trim_str)
+
+    def rtrim(self, trim_str=None):
+        return _one_optional(self, "rtrim", "RTRIM({0})", "RTRIM({0}, {1})", trim_str)
+
+    def btrim(self, trim_str=None):
+        return _one_optional(self, "btrim", "BTRIM({0})", "BTRIM({0}, {1})", trim_str)
 
     def translate(self, from_str, to_str):
         return sql_call("TRANSLATE({0}, {1}, {2})", "translate", self, from_str, to_str)

@@ -126,24 +126,18 @@ def current_date() -> Expression:
     return sql_call("CURRENT_DATE", "currentDate")
 
 
-def current_time() -> Expression:
-    return sql_call("CURRENT_TIME", "currentTime")
 
 
 def current_timestamp() -> Expression:
     return sql_call("CURRENT_TIMESTAMP", "currentTimestamp")
 
 
-def local_time() -> Expression:
-    return sql_call("LOCALTIME", "localTime")
 
 
 def local_timestamp() -> Expression:
     return sql_call("LOCALTIMESTAMP", "localTimestamp")
 
 
-def current_watermark(rowtimeAttribute) -> Expression:
-    return sql_call("CURRENT_WATERMARK({0})", "currentWatermark", rowtimeAttribute)
 
 
 def date_format(timestamp, format) -> Expression:
@@ -198,14 +192,8 @@ def temporal_overlaps(left_time_point, left_temporal, right_time_point, right_te
     return sql_call(template, "temporalOverlaps", *given)
 
 
-def rand(seed=None) -> Expression:
-    return sql_call("RAND()", "rand") if seed is None else sql_call("RAND({0})", "rand", seed)
 
 
-def rand_integer(bound, seed=None) -> Expression:
-    if seed is None:
-        return sql_call("RAND_INTEGER({0})", "randInteger", bound)
-    return sql_call("RAND_INTEGER({0}, {1})", "randInteger", seed, bound)
 
 
 def uuid() -> Expression:

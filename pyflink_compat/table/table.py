@@ -45,9 +45,11 @@ def _check_fields(nodes, names, method: str):
 
 def _is_keyword(column) -> bool:
     """A word the SQL parser keeps as a column that is syntax: ``MAP`` of ``MAP[k, v]``, the unit of
-    ``TIMESTAMPDIFF(DAY, a, b)``."""
+    ``TIMESTAMPDIFF(DAY, a, b)``, ``LOCALTIMESTAMP``."""
     if column.this.quoted or column.table:
         return False
+    if column.name.upper() == "LOCALTIMESTAMP":
+        return True
     parent = column.parent
     if isinstance(parent, exp.Bracket) and parent.this is column and column.name.upper() == "MAP":
         return True
