@@ -9,8 +9,8 @@ the node's own compilation) and raises that error when no form takes their types
 functions take a typed operand is "Illegal use of 'NULL'" (LIKE names it <NULL>; comparisons, BETWEEN and IN
 take it). Comparisons, BETWEEN and IN need comparable operands (a string compares with a number, a boolean or a
 date, not with a binary string or an array; a DATE not with a TIMESTAMP), CAST refuses the conversions of
-``_REFUSED_CASTS``, and SPLIT, GREATEST, LEAST and COALESCE are typed by Flink's own inference ("Invalid function
-call:"). Functions and operand types not listed here are left to the function.
+``_REFUSED_CASTS``, and SPLIT is typed by Flink's own inference ("Invalid function call:", as the compiler's
+GREATEST, LEAST and COALESCE are). Functions and operand types not listed here are left to the function.
 """
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
