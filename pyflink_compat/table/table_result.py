@@ -42,6 +42,13 @@ class CloseableIterator(_StandIns.CloseableIterator):
                                               if getattr(sql_type, "name", None) == "FLOAT"]
         if floats:
             values = _with_float_texts(values, floats)
+        binaries = getattr(self, "_bytes_positions", None)
+        if binaries is None:
+            binaries = self._bytes_positions = [i for i, sql_type in enumerate(self._field_data_types or ())
+                                                if getattr(sql_type, "name", None) == "BYTES"]
+        if binaries:                 # PyFlink gives a BYTES value as a bytearray
+            values = [bytearray(value) if i in binaries and value is not None else value
+                      for i, value in enumerate(values)]
         row = Row(*values)
         row.set_row_kind(RowKind[_ROW_KINDS[kind]])
         return row

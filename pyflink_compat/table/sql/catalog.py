@@ -34,6 +34,8 @@ class SqlType:
         root = self.name
         if self.name == "STRING" and self.length is not None:
             root = "%s(%d)" % ("CHAR" if self.fixed_length else "VARCHAR", self.length)
+        elif self.name == "BYTES" and self.length is not None:        # BYTES: VARBINARY(2147483647)
+            root = "%s(%d)" % ("BINARY" if self.fixed_length else "VARBINARY", self.length)
         elif self.name == "DECIMAL":
             root = "DECIMAL(%d, %d)" % (self.precision, self.scale)
         elif self.precision is not None:
@@ -58,7 +60,8 @@ class SqlType:
         return {"DECIMAL": Types.BIG_DEC, "DATE": Types.SQL_DATE,"INT": Types.INT, "BIGINT": Types.LONG, "SMALLINT": Types.SHORT, "TINYINT": Types.BYTE,
                 "STRING": Types.STRING, "BOOLEAN": Types.BOOLEAN, "DOUBLE": Types.DOUBLE,
                 "FLOAT": Types.FLOAT, "TIMESTAMP": Types.SQL_TIMESTAMP,
-                "TIMESTAMP_LTZ": Types.SQL_TIMESTAMP}[self.name]()
+                "TIMESTAMP_LTZ": Types.SQL_TIMESTAMP,
+                "BYTES": lambda: Types.PRIMITIVE_ARRAY(Types.BYTE())}[self.name]()
 
     def data_type(self):
         """The PyFlink DataType of the type (what a schema's get_field_data_types() gives)."""
@@ -72,6 +75,8 @@ class SqlType:
         elif self.name == "STRING":
             made = DataTypes.STRING() if self.length is None else \
                 (DataTypes.CHAR if self.fixed_length else DataTypes.VARCHAR)(self.length)
+        elif self.name == "BYTES" and self.length is not None:
+            made = (DataTypes.BINARY if self.fixed_length else DataTypes.VARBINARY)(self.length)
         elif self.name == "DECIMAL":
             made = DataTypes.DECIMAL(self.precision, self.scale)
         elif self.name == "TIMESTAMP":

@@ -33,8 +33,10 @@ def column_widths(names: Sequence[str], sql_types: Sequence, row_kind: bool) -> 
 
 
 def display_width(text: str) -> int:
-    """Columns the text takes on a terminal: two for East Asian wide and full-width characters."""
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+    """Columns the text takes as Flink's tableau counts them: two for East Asian wide and full-width characters;
+    Flink walks Java's characters, so a character beyond the BMP takes one more (for its low surrogate): an
+    emoji takes three."""
+    return sum((2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1) + (ord(ch) > 0xFFFF) for ch in text)
 
 
 def _fitted(text: str, width: int) -> str:
@@ -75,6 +77,8 @@ def cell_text(value, sql_type) -> str:
     if sql_type.name == "TIMESTAMP_LTZ":           # in the session time zone
         from pyflink_compat.table.sql.values import local_of_utc
         return timestamp_cast_text(local_of_utc(value), 6 if sql_type.precision is None else sql_type.precision)
+    if sql_type.name == "BYTES":                   # x'0aff'
+        return "x'%s'" % bytes(value).hex()
     if sql_type.name in ("ROW", "ARRAY", "MAP", "DECIMAL"):
         from pyflink_compat.table.sql.values import cast_text
         return cast_text(value, sql_type)
