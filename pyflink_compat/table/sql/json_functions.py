@@ -283,3 +283,104 @@ def _iso_local_date_time(value) -> str:
     if value.microsecond:
         text += ("." + "%06d" % value.microsecond).rstrip("0")
     return text
+
+
+# JSON_QUOTE and JSON_UNQUOTE ----------------------------------------------------------------------------
+_QUOTE_ESCAPES = {'"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+                  "\t": "\\t"}
+_UNQUOTE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def json_quote(text: str) -> str:
+    """JSON_QUOTE: the text in double quotes, '"', '\\', '/' and \\b \\f \\n \\r \\t escaped, every character
+    beyond ASCII as \\u and the lower-case hex of its code point (at least four digits); other control characters
+    as they are. As Flink's, it walks Java's characters: a character beyond the BMP is written as its code point
+    ('\\u1f600') followed by its low surrogate ('\\ude00')."""
+    from pyflink_compat.table.sql.string_functions import utf16_units
+    units = utf16_units(text)
+    out = ['"']
+    for i, c in enumerate(units):
+        if c in _QUOTE_ESCAPES:
+            out.append(_QUOTE_ESCAPES[c])
+        elif ord(c) > 0x7F:
+            code = ord(c)
+            if 0xD800 <= code <= 0xDBFF and i + 1 < len(units) and 0xDC00 <= ord(units[i + 1]) <= 0xDFFF:
+                code = 0x10000 + ((code - 0xD800) << 10) + ord(units[i + 1]) - 0xDC00
+            out.append("\\u%04x" % code)
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+def _first_string_token_valid(text: str) -> bool:
+    """Whether ``text`` (which starts with '"') starts with a JSON string Jackson reads: closed, no raw control
+    character, only JSON's escapes (what follows it is not read)."""
+    i = 1
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            return True
+        if c < " ":
+            return False
+        if c == "\\":
+            escaped = text[i + 1:i + 2]
+            if escaped == "u":
+                digits = text[i + 2:i + 6]
+                if len(digits) < 4 or not all(d in "0123456789abcdefABCDEF" for d in digits):
+                    return False
+                i += 6
+                continue
+            if escaped not in _UNQUOTE_ESCAPES:
+                return False
+            i += 2
+            continue
+        i += 1
+    return False
+
+
+class _NotUnquoted(Exception):
+    pass
+
+
+def _java_hex(digits: str) -> int:
+    """Java's Integer.parseInt(digits, 16) of \\u's four characters (a sign allowed)."""
+    body = digits[1:] if digits[:1] in "+-" else digits
+    if not body or not all(d in "0123456789abcdefABCDEF" for d in body):
+        raise _NotUnquoted()
+    return int(digits, 16) & 0xFFFF
+
+
+def json_unquote(text: str) -> str:
+    """JSON_UNQUOTE: a text in double quotes that starts with a valid JSON string (what follows that string is not
+    checked: '"a" "b"' is one) without its outer quotes, the JSON escapes in between read (a lone backslash at
+    the end stays); any other text as it is, and so is one with another backslash escape or \\u with no hex number.
+    A \\u with fewer than four characters left fails the job, as Flink's (StringIndexOutOfBoundsException)."""
+    from pyflink_compat.table.sql.string_functions import from_utf16_units, utf16_units
+    from pyflink_compat.util.exceptions import JavaStyleError
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"' or not _first_string_token_valid(text):
+        return text
+    inner = utf16_units(text[1:-1])
+    out, i = [], 0
+    try:
+        while i < len(inner):
+            c = inner[i]
+            if c != "\\" or i + 1 == len(inner):
+                out.append(c)
+                i += 1
+                continue
+            escaped = inner[i + 1]
+            if escaped == "u":
+                if i + 6 > len(inner):
+                    raise JavaStyleError("java.lang.StringIndexOutOfBoundsException", "begin %d, end %d, length %d"
+                                         % (i + 2, i + 6, len(inner)), "executeSql")
+                out.append(chr(_java_hex(inner[i + 2:i + 6])))
+                i += 6
+                continue
+            if escaped not in _UNQUOTE_ESCAPES:
+                raise _NotUnquoted()
+            out.append(_UNQUOTE_ESCAPES[escaped])
+            i += 2
+    except _NotUnquoted:
+        return text
+    return from_utf16_units("".join(out))
