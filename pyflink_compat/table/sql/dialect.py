@@ -189,6 +189,11 @@ ARGUMENT_COUNT_CHECKED = frozenset((
     "CONCAT", "LOWER", "ABS", "MOD"))
 
 
+# functions whose calls with an argument count sqlglot does not take stay an exp.Anonymous of their name that the
+# compiler's handler of the function (``_function_<name>``) checks as Flink does
+OWN_ARGUMENT_COUNT = frozenset(("ENCODE", "DECODE", "UNHEX", "PARSE_URL", "STR_TO_MAP", "CURRENT_DATABASE"))
+
+
 #: The name a call of a function with several names was written with (in its node's meta), for Flink's errors.
 CALLED_AS = "called_as"
 #: Set in the meta of a MOD(a, b) call's node (``a % b`` has the same node): Flink names them apart in errors.
@@ -211,6 +216,7 @@ class Flink(Dialect):
         IDENTIFIERS = ["`"]
         QUOTES = ["'"]
         STRING_ESCAPES = ["'"]
+        HEX_STRINGS = [("x'", "'"), ("X'", "'")]        # a BINARY(n) literal
 
     class Parser(Parser):
         CONSTRAINT_PARSERS = {**Parser.CONSTRAINT_PARSERS, "WATERMARK": _watermark, "METADATA": _metadata}
@@ -233,6 +239,12 @@ class Flink(Dialect):
                 self.raise_error("ON CONFLICT takes DO DEDUPLICATE, DO NOTHING or DO ERROR", start)
             return conflict
         TYPE_LITERAL_PARSERS = {**Parser.TYPE_LITERAL_PARSERS, exp.DType.TIMESTAMP: _timestamp_literal}
+
+        def _parse_escape(self, this):
+            # Flink's ESCAPE takes any character expression (a column, a CAST), not only a literal
+            if not self._match(TokenType.ESCAPE):
+                return this
+            return self.expression(exp.Escape(this=this, expression=self._parse_bitwise()))
 
         def _parse_trim(self):
             # Flink's grammar has TRIM([[BOTH | LEADING | TRAILING] [chars] FROM] s) only: no TRIM(s, chars)
@@ -261,14 +273,14 @@ class Flink(Dialect):
             name = calls[-1] if calls else None
             if name and isinstance(expression, (exp.Length, exp.Log)):
                 expression.meta[CALLED_AS] = name         # CHAR_LENGTH or CHARACTER_LENGTH, LOG10 or LOG
-            if args is not None and name in ARGUMENT_COUNT_CHECKED and isinstance(expression, (exp.Func, exp.Mod)) \
-                    and not isinstance(expression, exp.Anonymous):
+            if args is not None and (name in ARGUMENT_COUNT_CHECKED or name in OWN_ARGUMENT_COUNT) \
+                    and isinstance(expression, (exp.Func, exp.Mod)) and not isinstance(expression, exp.Anonymous):
                 messages = expression.error_messages(args)
                 if messages and all(message.startswith(("Required keyword", "The number of provided arguments"))
                                     for message in messages) \
                         and all(isinstance(each, exp.Expr) and not isinstance(each, exp.PropertyEQ) for each in args):
                     call = exp.Anonymous(this=name, expressions=list(args))
-                    call.meta[WRONG_ARGUMENT_COUNT] = True
+                    call.meta[WRONG_ARGUMENT_COUNT] = name not in OWN_ARGUMENT_COUNT
                     return call
             return super().validate_expression(expression, args)
 

@@ -463,6 +463,76 @@ def java_string_hash(text: str) -> int:
     return _int32(h)
 
 
+def java_hash_map_order(keys, initial_capacity: int) -> list:
+    """The distinct ``keys`` (given in insertion order) as a Java HashMap(initial_capacity) of Strings iterates
+    them: by bucket (the String hash code, its high half folded into the low one, modulo the table's size: the
+    power of two the capacity rounds up to, doubled whenever the map grows beyond three quarters of it), a bucket's
+    keys in insertion order."""
+    distinct = list(dict.fromkeys(keys))
+    size = 1
+    while size < initial_capacity:
+        size *= 2
+    threshold, count = int(size * 0.75), 0
+    for _ in distinct:
+        count += 1
+        if count > threshold:
+            size *= 2
+            threshold = int(size * 0.75)
+
+    def bucket(key):
+        h = java_string_hash(key) & 0xFFFFFFFF
+        return (h ^ (h >> 16)) & (size - 1)
+    order = {key: position for position, key in enumerate(distinct)}
+    return sorted(distinct, key=lambda key: (bucket(key), order[key]))
+
+
+def unhex(text: str):
+    """UNHEX: the bytes of a text of hex digits (either case); NULL for any other character. A text of an odd
+    length gives a zero byte first, its first digit only checked, as Flink 2.3's does ('123' is 00 23)."""
+    if any(c not in "0123456789abcdefABCDEF" for c in text):
+        return None
+    if len(text) % 2:
+        return b"\0" + bytes.fromhex(text[1:])
+    return bytes.fromhex(text)
+
+
+def java_split(text: str, regex, limit: int = 0) -> list:
+    """Java's String.split(regex, limit) with a compiled regex: no leading empty piece for an empty match at the
+    start; at most ``limit`` pieces when it is positive, else the trailing empty pieces dropped; the text itself
+    when nothing matches."""
+    pieces, index = [], 0
+    for found in regex.finditer(text):
+        if 0 < limit <= len(pieces) + 1:
+            break
+        if index == 0 and found.start() == 0 and found.end() == 0:
+            continue
+        pieces.append(text[index:found.start()])
+        index = found.end()
+    if not pieces:
+        return [text]
+    pieces.append(text[index:])
+    if limit == 0:
+        while pieces and pieces[-1] == "":
+            pieces.pop()
+    return pieces
+
+
+def str_to_map(text: str, entry_delimiter: str = ",", key_value_delimiter: str = "="):
+    """STR_TO_MAP: the text split into entries at the entry delimiter, each into key and value at the first
+    key-value delimiter (both Java regexes; an entry without one has a NULL value; a later entry of a key
+    replaces its value); {} for an empty text. The entries come in Flink's HashMap order (sized by the number of
+    entries); a delimiter Java cannot compile fails the job with Java's PatternSyntaxException."""
+    from pyflink_compat.table.sql.similar_to import java_compiled
+    if text == "":
+        return {}
+    entries = java_split(text, java_compiled(entry_delimiter))
+    mapping = {}
+    for entry in entries:
+        key_value = java_split(entry, java_compiled(key_value_delimiter), 2)
+        mapping[key_value[0]] = key_value[1] if len(key_value) > 1 else None
+    return {key: mapping[key] for key in java_hash_map_order(list(mapping), len(entries))}
+
+
 def _long_hash(value: int) -> int:
     value &= 0xFFFFFFFFFFFFFFFF
     return _int32(value ^ (value >> 32))
@@ -855,6 +925,13 @@ def _offset(node) -> int:
     return -1
 
 
+def _binary_named(calcite: str, t: SqlType) -> str:
+    """Calcite's name of a type, BINARY(n) / VARBINARY(n) for binary strings of a length."""
+    if t.name == "BYTES" and t.length is not None:
+        return "%s(%d)" % ("BINARY" if t.fixed_length else "VARBINARY", t.length)
+    return calcite
+
+
 def _calcite_name(t: SqlType) -> str:
     if t.name == _TEXT:
         return "CHAR" if t.fixed_length else "VARCHAR"
@@ -1213,3 +1290,199 @@ class StringFunctions:
             raise UnsupportedFeatureError("HASH_CODE of a %s" % operand_type.text(), SECTION)
         return _null_safe(lambda value: java_hash_code(value, operand_type), operand), \
             SqlType("INT", nullable=operand_type.nullable)
+
+    # binary strings, URLs, IP addresses, maps of text, JSON quoting, SIMILAR TO
+    def _calcite_operands(self, name: str, nodes, forms, forms_text: str):
+        """The compiled operands of a Calcite-checked function: Illegal use of 'NULL' for a NULL literal, "Cannot
+        apply" when no form (a tuple of kinds: CHARACTER, BINARY) takes their types."""
+        from pyflink_compat.table.sql.operand_types import calcite_type
+        compiled = self._arguments(*nodes)
+        types = [t for _, t in compiled]
+        if any(t.name == "NULL" for t in types):
+            raise _illegal_null()
+        kinds = {"CHARACTER": _TEXT, "BINARY": "BYTES"}
+        if not any(len(form) == len(types) and all(kinds[kind] == t.name for kind, t in zip(form, types))
+                   for form in forms):
+            from pyflink_compat.table.sql.expressions import validation_error
+            raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column 1: Cannot apply "
+                                   "'%s' to arguments of type '%s(%s)'. Supported form(s): %s"
+                                   % (name, name, ", ".join("<%s>" % _binary_named(calcite_type(t), t)
+                                                            for t in types), forms_text))
+        return compiled
+
+    def _signature_mismatch(self, name: str, arguments, supported: str):
+        """Flink's type inference's error for a call of a function of its own with an argument count it has no
+        signature of."""
+        from pyflink_compat.table.sql.expressions import _type_family, validation_error
+        families = ", ".join("<%s>" % _type_family(self.compile(each)[1]) for each in arguments)
+        return validation_error("SQL validation failed. From line 1, column 1 to line 1, column 1: No match found "
+                                "for function signature %s(%s).\nSupported signatures are:\n%s"
+                                % (name, families, supported))
+
+    def _character_string_operand(self, name: str, arguments, supported: str):
+        """The one operand of a function taking a CHARACTER_STRING (or NULL)."""
+        if len(arguments) != 1:
+            raise self._signature_mismatch(name, arguments, supported)
+        operand, operand_type = self.compile(arguments[0])
+        if operand_type.name not in (_TEXT, "NULL"):
+            raise self._invalid_call(name, [operand_type])
+        return operand, operand_type
+
+    def _unhex(self, node):
+        return self._function_unhex([node.this] + ([node.expression] if node.expression is not None else []))
+
+    def _function_unhex(self, arguments):
+        operand, _ = self._character_string_operand("UNHEX", arguments, "UNHEX(expr <CHARACTER_STRING>)")
+        return _null_safe(unhex, operand), SqlType("BYTES")
+
+    def _hexstring(self, node):
+        """X'0aff': a BINARY(n) literal."""
+        digits = node.this
+        if len(digits) % 2:
+            from pyflink_compat.table.sql.expressions import validation_error
+            raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column %d: Binary "
+                                   "literal string must contain an even number of hexits" % (len(digits) + 3))
+        value = bytes.fromhex(digits)
+        return (lambda values: value), SqlType("BYTES", nullable=False, length=len(value), fixed_length=True)
+
+    def _encode(self, node):
+        return self._function_encode([node.this, node.args.get("charset")])
+
+    def _function_encode(self, arguments):
+        """ENCODE(text, charset): the text's bytes in the charset, as Java's String.getBytes (charsets)."""
+        from pyflink_compat.table.sql import charsets
+        if len(arguments) != 2 or None in arguments:
+            raise self._wrong_arguments("ENCODE", None, "2")
+        compiled = self._calcite_operands("ENCODE", arguments, [("CHARACTER", "CHARACTER")],
+                                          "'ENCODE(<CHARACTER>, <CHARACTER>)'")
+        self._charset_checked(arguments[1])
+        return _null_safe(charsets.encode, *(f for f, _ in compiled)), \
+            SqlType("BYTES", nullable=_nullable(*(t for _, t in compiled)))
+
+    def _decode(self, node):
+        return self._function_decode([node.this, node.args.get("charset")])
+
+    def _decodecase(self, node):              # DECODE(x, search, result, ...): not Flink's
+        raise self._wrong_arguments("DECODE", None, "2")
+
+    def _function_decode(self, arguments):
+        """DECODE(bytes, charset): the text of the bytes in the charset, as Java's new String(bytes, charset)."""
+        from pyflink_compat.table.sql import charsets
+        if len(arguments) != 2 or None in arguments:
+            raise self._wrong_arguments("DECODE", None, "2")
+        compiled = self._calcite_operands("DECODE", arguments, [("BINARY", "CHARACTER")],
+                                          "'DECODE(<BINARY>, <CHARACTER>)'")
+        self._charset_checked(arguments[1])
+        return _null_safe(charsets.decode, *(f for f, _ in compiled)), \
+            SqlType(_TEXT, nullable=_nullable(*(t for _, t in compiled)))
+
+    def _charset_checked(self, node):
+        """A charset given as a literal that Java has and pyflink-compat has not is refused before the job runs
+        (a name Java does not know fails the job when a row comes, as Flink's)."""
+        from pyflink_compat.table.sql import charsets
+        if isinstance(node, exp.Literal) and node.is_string:
+            try:
+                charsets.charset(node.this)
+            except JavaStyleError:
+                pass
+
+    def _parseurl(self, node):
+        extra = [node.args[key] for key in node.args if key not in ("this", "part_to_extract", "key")
+                 and node.args[key] is not None]
+        arguments = [node.this, node.args.get("part_to_extract"), node.args.get("key")] + extra
+        while arguments and arguments[-1] is None:
+            arguments.pop()
+        return self._function_parse_url(arguments)
+
+    def _function_parse_url(self, arguments):
+        """PARSE_URL(url, part [, key]) (url_functions): NULL where the URL, the part or the key gives none."""
+        from pyflink_compat.table.sql.url_functions import parse_url
+        if len(arguments) not in (2, 3) or None in arguments:
+            raise self._wrong_arguments("PARSE_URL", None, "2")
+        compiled = self._calcite_operands("PARSE_URL", arguments, [("CHARACTER",) * 2, ("CHARACTER",) * 3],
+                                          "'PARSE_URL(<CHARACTER>, <CHARACTER>)'\n"
+                                          "'PARSE_URL(<CHARACTER>, <CHARACTER>, <CHARACTER>)'")
+        return _null_safe(parse_url, *(f for f, _ in compiled)), SqlType(_TEXT)
+
+    def _function_inet_aton(self, arguments):
+        from pyflink_compat.table.sql.url_functions import inet_aton
+        operand, _ = self._character_string_operand("INET_ATON", arguments, "INET_ATON(<CHARACTER_STRING>)")
+        return _null_safe(inet_aton, operand), SqlType("BIGINT")
+
+    def _function_inet_ntoa(self, arguments):
+        from pyflink_compat.table.sql.url_functions import inet_ntoa
+        if len(arguments) != 1:
+            raise self._signature_mismatch("INET_NTOA", arguments, "INET_NTOA(<INTEGER_NUMERIC>)")
+        operand, operand_type = self.compile(arguments[0])
+        if operand_type.name not in _INTEGERS + ("NULL",):
+            raise self._invalid_call("INET_NTOA", [operand_type])
+        return _null_safe(inet_ntoa, operand), SqlType(_TEXT)
+
+    def _strtomap(self, node):
+        extra = [node.args[key] for key in node.args if key not in ("this", "pair_delim", "key_value_delim")
+                 and node.args[key] is not None]
+        arguments = [node.this, node.args.get("pair_delim"), node.args.get("key_value_delim")] + extra
+        while arguments and arguments[-1] is None:
+            arguments.pop()
+        return self._function_str_to_map(arguments)
+
+    def _function_str_to_map(self, arguments):
+        """STR_TO_MAP(text [, entry delimiter, key-value delimiter]): a MAP<STRING, STRING>, NULL when an
+        argument is NULL."""
+        if len(arguments) not in (1, 3) or None in arguments:
+            raise self._wrong_arguments("STR_TO_MAP", None, "1")
+        compiled = self._calcite_operands("STR_TO_MAP", arguments, [("CHARACTER",), ("CHARACTER",) * 3],
+                                          "'STR_TO_MAP(<CHARACTER>)'\n"
+                                          "'STR_TO_MAP(<CHARACTER>, <CHARACTER>, <CHARACTER>)'")
+        return _null_safe(str_to_map, *(f for f, _ in compiled)), \
+            SqlType("MAP", key=SqlType(_TEXT), element=SqlType(_TEXT))
+
+    def _function_json_quote(self, arguments):
+        from pyflink_compat.table.sql.json_functions import json_quote
+        operand, operand_type = self._character_string_operand("JSON_QUOTE", arguments,
+                                                               "JSON_QUOTE(<CHARACTER_STRING>)")
+        return _null_safe(json_quote, operand), SqlType(_TEXT, nullable=operand_type.nullable)
+
+    def _function_json_unquote(self, arguments):
+        from pyflink_compat.table.sql.json_functions import json_unquote
+        operand, operand_type = self._character_string_operand("JSON_UNQUOTE", arguments,
+                                                               "JSON_UNQUOTE(<CHARACTER_STRING>)")
+        return _null_safe(json_unquote, operand), SqlType(_TEXT, nullable=operand_type.nullable)
+
+    def _currentdatabase(self, node):
+        return self._function_current_database([])
+
+    def _function_current_database(self, arguments):
+        """CURRENT_DATABASE(): the table environment's database (it has one: default_database)."""
+        from pyflink_compat.table.catalog import DEFAULT_DATABASE
+        if arguments:
+            raise self._wrong_arguments("CURRENT_DATABASE", None, "0")
+        return (lambda values: DEFAULT_DATABASE), SqlType(_TEXT, nullable=False)
+
+    def _similarto(self, node):
+        return self._similar_to(node, None)
+
+    def _escape(self, node):
+        if not isinstance(node.this, exp.SimilarTo):          # LIKE ... ESCAPE: not run here
+            raise UnsupportedFeatureError("The SQL expression '%s'" % node.sql(), SECTION)
+        return self._similar_to(node.this, node.expression)
+
+    def _similar_to(self, node, escape_node):
+        """value SIMILAR TO pattern [ESCAPE c] (similar_to); NULL when any of them is NULL."""
+        from pyflink_compat.table.sql.operand_types import calcite_type
+        from pyflink_compat.table.sql.similar_to import similar_to
+        nodes = [node.this, node.expression] + ([escape_node] if escape_node is not None else [])
+        compiled = self._arguments(*nodes)
+        types = [t for _, t in compiled]
+        if any(t.name not in (_TEXT, "BYTES") for t in types):
+            # a NULL after the value is named by the value's type, as Calcite infers it
+            shown = [_binary_named(calcite_type(t), t) if t.name != "NULL" else
+                     ("NULL" if i == 0 or types[0].name == "NULL" else _binary_named(calcite_type(types[0]), types[0]))
+                     for i, t in enumerate(types)]
+            name = "NOT SIMILAR TO" if isinstance(node.parent, exp.Not) or isinstance(
+                getattr(node.parent, "parent", None), exp.Not) and escape_node is not None else "SIMILAR TO"
+            from pyflink_compat.table.sql.expressions import validation_error
+            raise validation_error("SQL validation failed. From line 1, column 1 to line 1, column 1: Cannot apply "
+                                   "'%s' to arguments of type '%s(%s)'. Supported form(s): '%s(<STRING>, <STRING>, "
+                                   "<STRING>)'" % (name, name, ", ".join("<%s>" % each for each in shown), name))
+        return _null_safe(similar_to, *(f for f, _ in compiled)), SqlType("BOOLEAN", nullable=_nullable(*types))
