@@ -624,9 +624,11 @@ class Expression(_StandIns.Expression):
         return sql_call("REPEAT({0}, {1})", "repeat", self, n)
 
     def str_to_map(self, list_delimiter=None, key_value_delimiter=None):
+        # the Table API's STR_TO_MAP is NOT NULL of NOT NULL operands (SQL's is always nullable)
         if list_delimiter is None and key_value_delimiter is None:
-            return sql_call("STR_TO_MAP({0})", "strToMap", self)
-        return sql_call("STR_TO_MAP({0}, {1}, {2})", "strToMap", self, list_delimiter, key_value_delimiter)
+            return sql_call("STR_TO_MAP({0})", "strToMap", self, result=not_null_of_not_null_operands)
+        return sql_call("STR_TO_MAP({0}, {1}, {2})", "strToMap", self, list_delimiter, key_value_delimiter,
+                        result=not_null_of_not_null_operands)
 
     def elt(self, expr, *exprs):
         return sql_call("ELT(%s)" % _placeholders(len(exprs) + 2), "elt", self, expr, *exprs)
