@@ -204,12 +204,22 @@ def _row_fields_named_f(result_type, operand_types):
     return attrs.evolve(result_type, fields=tuple(("f%d" % n, t) for n, (_, t) in enumerate(result_type.fields)))
 
 
-def _placeholders(count: int, first: int = 0) -> str:
-    return ", ".join("{%d}" % n for n in range(first, first + count))
+def placeholders(count: int) -> str:
+    """``{0}, {1}, ...``: the operands of a ``sql_call`` template of ``count`` operands."""
+    return ", ".join("{%d}" % n for n in range(count))
 
 
-def _sql_property(template: str, name: str):
-    return property(lambda self: sql_call(template, name, self))
+def function_call(function: str, name, *operands, result=None) -> 'Expression':
+    """``function(operands...)`` as a ``sql_call``, the trailing operands left out that are None (optional
+    arguments not given)."""
+    given = list(operands)
+    while given and given[-1] is None:
+        given.pop()
+    return sql_call("%s(%s)" % (function, placeholders(len(given))), name, *given, result=result)
+
+
+def _sql_property(template: str, name: str, result=None):
+    return property(lambda self: sql_call(template, name, self, result=result))
 
 
 def _one_optional(self, name: str, without: str, with_one: str, argument) -> 'Expression':
@@ -487,7 +497,7 @@ class Expression(_StandIns.Expression):
     collect = _sql_property("COLLECT({0})", "collect")
     array_agg = _sql_property("ARRAY_AGG({0})", "arrayAgg")
     def list_agg(self, separator=None):
-        return _one_optional(self, "listAgg", "LISTAGG({0})", "LISTAGG({0}, {1})", separator)
+        return function_call("LISTAGG", "listAgg", self, separator)
 
     def percentile(self, percentage, frequency=None):
         from pyflink_compat.util.exceptions import UnsupportedFeatureError
@@ -502,9 +512,8 @@ class Expression(_StandIns.Expression):
     init_cap = _sql_property("INITCAP({0})", "initCap")
     from_base64 = _sql_property("FROM_BASE64({0})", "fromBase64")
     to_base64 = _sql_property("TO_BASE64({0})", "toBase64")
-    ascii = property(lambda self: sql_call("ASCII({0})", "ascii", self, result=_retyped("TINYINT")))
-    chr = property(lambda self: sql_call("CHR({0})", "chr", self,
-                                         result=_retyped("STRING", length=1, fixed_length=True)))
+    ascii = _sql_property("ASCII({0})", "ascii", result=_retyped("TINYINT"))
+    chr = _sql_property("CHR({0})", "chr", result=_retyped("STRING", length=1, fixed_length=True))
     reverse = _sql_property("REVERSE({0})", "reverse")
     md5 = _sql_property("MD5({0})", "md5")
     sha1 = _sql_property("SHA1({0})", "sha1")
@@ -533,13 +542,13 @@ class Expression(_StandIns.Expression):
                              character)
 
     def ltrim(self, trim_str=None):
-        return _one_optional(self, "ltrim", "LTRIM({0})", "LTRIM({0}, {1})", trim_str)
+        return function_call("LTRIM", "ltrim", self, trim_str)
 
     def rtrim(self, trim_str=None):
-        return _one_optional(self, "rtrim", "RTRIM({0})", "RTRIM({0}, {1})", trim_str)
+        return function_call("RTRIM", "rtrim", self, trim_str)
 
     def btrim(self, trim_str=None):
-        return _one_optional(self, "btrim", "BTRIM({0})", "BTRIM({0}, {1})", trim_str)
+        return function_call("BTRIM", "btrim", self, trim_str)
 
     def translate(self, from_str, to_str):
         return sql_call("TRANSLATE({0}, {1}, {2})", "translate", self, from_str, to_str)
@@ -571,14 +580,10 @@ class Expression(_StandIns.Expression):
         return sql_call("REGEXP_REPLACE({0}, {1}, {2})", "regexpReplace", self, regex, replacement)
 
     def regexp_extract(self, regex, extract_index=None):
-        if extract_index is None:
-            return sql_call("REGEXP_EXTRACT({0}, {1})", "regexpExtract", self, regex)
-        return sql_call("REGEXP_EXTRACT({0}, {1}, {2})", "regexpExtract", self, regex, extract_index)
+        return function_call("REGEXP_EXTRACT", "regexpExtract", self, regex, extract_index)
 
     def regexp_extract_all(self, regex, extract_index=None):
-        if extract_index is None:
-            return sql_call("REGEXP_EXTRACT_ALL({0}, {1})", "regexpExtractAll", self, regex)
-        return sql_call("REGEXP_EXTRACT_ALL({0}, {1}, {2})", "regexpExtractAll", self, regex, extract_index)
+        return function_call("REGEXP_EXTRACT_ALL", "regexpExtractAll", self, regex, extract_index)
 
     def regexp_instr(self, regex):
         return sql_call("REGEXP_INSTR({0}, {1})", "regexpInstr", self, regex)
@@ -596,9 +601,7 @@ class Expression(_StandIns.Expression):
         return sql_call("INSTR({0}, {1})", "instr", self, s)
 
     def locate(self, s, pos=None):
-        if pos is None:
-            return sql_call("LOCATE({0}, {1})", "locate", self, s)
-        return sql_call("LOCATE({0}, {1}, {2})", "locate", self, s, pos)
+        return function_call("LOCATE", "locate", self, s, pos)
 
     def url_decode(self):
         return sql_call("URL_DECODE({0})", "urlDecode", self)
@@ -613,12 +616,10 @@ class Expression(_StandIns.Expression):
         return sql_call("INET_NTOA({0})", "inetNtoa", self)
 
     def parse_url(self, part_to_extract, key=None):
-        if key is None:
-            return sql_call("PARSE_URL({0}, {1})", "parseUrl", self, part_to_extract)
-        return sql_call("PARSE_URL({0}, {1}, {2})", "parseUrl", self, part_to_extract, key)
+        return function_call("PARSE_URL", "parseUrl", self, part_to_extract, key)
 
     def printf(self, *obj):
-        return sql_call("PRINTF(%s)" % _placeholders(len(obj) + 1), "printf", self, *obj)
+        return sql_call("PRINTF(%s)" % placeholders(len(obj) + 1), "printf", self, *obj)
 
     def repeat(self, n):
         return sql_call("REPEAT({0}, {1})", "repeat", self, n)
@@ -631,7 +632,7 @@ class Expression(_StandIns.Expression):
                         result=not_null_of_not_null_operands)
 
     def elt(self, expr, *exprs):
-        return sql_call("ELT(%s)" % _placeholders(len(exprs) + 2), "elt", self, expr, *exprs)
+        return sql_call("ELT(%s)" % placeholders(len(exprs) + 2), "elt", self, expr, *exprs)
 
     def split(self, delimiter):
         return sql_call("SPLIT({0}, {1})", "split", self, delimiter)
@@ -678,19 +679,17 @@ class Expression(_StandIns.Expression):
         return sql_call("ARRAY_REVERSE({0})", "arrayReverse", self)
 
     def array_slice(self, start_offset, end_offset=None):
-        if end_offset is None:
-            return sql_call("ARRAY_SLICE({0}, {1})", "arraySlice", self, start_offset)
-        return sql_call("ARRAY_SLICE({0}, {1}, {2})", "arraySlice", self, start_offset, end_offset)
+        return function_call("ARRAY_SLICE", "arraySlice", self, start_offset, end_offset)
 
     def array_sort(self, ascending_order=None, null_first=None):
         given = [each for each in (ascending_order, null_first) if each is not None]
-        return sql_call("ARRAY_SORT(%s)" % _placeholders(len(given) + 1), "arraySort", self, *given)
+        return sql_call("ARRAY_SORT(%s)" % placeholders(len(given) + 1), "arraySort", self, *given)
 
     def array_union(self, array):
         return sql_call("ARRAY_UNION({0}, {1})", "arrayUnion", self, array)
 
     def array_concat(self, *arrays):
-        return sql_call("ARRAY_CONCAT(%s)" % _placeholders(len(arrays) + 1), "arrayConcat", self, *arrays)
+        return sql_call("ARRAY_CONCAT(%s)" % placeholders(len(arrays) + 1), "arrayConcat", self, *arrays)
 
     def array_max(self):
         return sql_call("ARRAY_MAX({0})", "arrayMax", self)
@@ -699,9 +698,7 @@ class Expression(_StandIns.Expression):
         return sql_call("ARRAY_MIN({0})", "arrayMin", self)
 
     def array_join(self, delimiter, null_replacement=None):
-        if null_replacement is None:
-            return sql_call("ARRAY_JOIN({0}, {1})", "arrayJoin", self, delimiter)
-        return sql_call("ARRAY_JOIN({0}, {1}, {2})", "arrayJoin", self, delimiter, null_replacement)
+        return function_call("ARRAY_JOIN", "arrayJoin", self, delimiter, null_replacement)
 
     def array_except(self, array):
         return sql_call("ARRAY_EXCEPT({0}, {1})", "arrayExcept", self, array)
@@ -714,7 +711,7 @@ class Expression(_StandIns.Expression):
     map_entries = _sql_property("MAP_ENTRIES({0})", "mapEntries")
 
     def map_union(self, *maps):
-        return sql_call("MAP_UNION(%s)" % _placeholders(len(maps) + 1), "mapUnion", self, *maps)
+        return sql_call("MAP_UNION(%s)" % placeholders(len(maps) + 1), "mapUnion", self, *maps)
 
     # JSON texts
     def is_json(self, json_type=None):

@@ -6,7 +6,7 @@ from sqlglot import exp
 
 from pyflink_compat import missing
 from pyflink_compat.table.expression import (Expression, JsonOnNull, _row_fields_named_f, not_null_of_not_null_operands,
-                                              sql_call, to_node)
+                                              function_call, placeholders, sql_call, to_node)
 
 _StandIns = missing.stand_ins(__name__)
 __all__ = list(_StandIns.__all__)
@@ -87,20 +87,16 @@ def atan2(y, x) -> Expression:
     return Expression(exp.Atan2(this=to_node(y), expression=to_node(x)))
 
 
-def _placeholders(count: int) -> str:
-    return ", ".join("{%d}" % n for n in range(count))
-
-
 def row(head, *tail) -> Expression:
-    return sql_call("ROW(%s)" % _placeholders(len(tail) + 1), "row", head, *tail, result=_row_fields_named_f)
+    return sql_call("ROW(%s)" % placeholders(len(tail) + 1), "row", head, *tail, result=_row_fields_named_f)
 
 
 def array(head, *tail) -> Expression:
-    return sql_call("ARRAY[%s]" % _placeholders(len(tail) + 1), "array", head, *tail)
+    return sql_call("ARRAY[%s]" % placeholders(len(tail) + 1), "array", head, *tail)
 
 
 def map_(key, value, *tail) -> Expression:
-    return sql_call("MAP[%s]" % _placeholders(len(tail) + 2), "map", key, value, *tail)
+    return sql_call("MAP[%s]" % placeholders(len(tail) + 2), "map", key, value, *tail)
 
 
 def map_from_arrays(key, value) -> Expression:
@@ -145,29 +141,23 @@ def date_format(timestamp, format) -> Expression:
 
 
 def from_unixtime(unixtime, format=None) -> Expression:
-    given = [each for each in (unixtime, format) if each is not None]
-    return sql_call("FROM_UNIXTIME(%s)" % _placeholders(len(given)), "fromUnixtime", *given,
-                    result=not_null_of_not_null_operands)
+    return function_call("FROM_UNIXTIME", "fromUnixtime", unixtime, format, result=not_null_of_not_null_operands)
 
 
 def unix_timestamp(date_str=None, format=None) -> Expression:
-    given = [each for each in (date_str, format) if each is not None]
-    return sql_call("UNIX_TIMESTAMP(%s)" % _placeholders(len(given)), "unixTimestamp", *given)
+    return function_call("UNIX_TIMESTAMP", "unixTimestamp", date_str, format)
 
 
 def to_date(date_str, format=None) -> Expression:
-    given = [each for each in (date_str, format) if each is not None]
-    return sql_call("TO_DATE(%s)" % _placeholders(len(given)), "toDate", *given, result=not_null_of_not_null_operands)
+    return function_call("TO_DATE", "toDate", date_str, format, result=not_null_of_not_null_operands)
 
 
 def to_timestamp(timestamp_str, format=None) -> Expression:
-    given = [each for each in (timestamp_str, format) if each is not None]
-    return sql_call("TO_TIMESTAMP(%s)" % _placeholders(len(given)), "toTimestamp", *given,
-                    result=not_null_of_not_null_operands)
+    return function_call("TO_TIMESTAMP", "toTimestamp", timestamp_str, format, result=not_null_of_not_null_operands)
 
 
 def to_timestamp_ltz(*args) -> Expression:
-    return sql_call("TO_TIMESTAMP_LTZ(%s)" % _placeholders(len(args)), "toTimestampLtz", *args)
+    return sql_call("TO_TIMESTAMP_LTZ(%s)" % placeholders(len(args)), "toTimestampLtz", *args)
 
 
 def convert_tz(date_str, tz_from, tz_to) -> Expression:
@@ -210,7 +200,7 @@ def json_object(on_null=JsonOnNull.NULL, *args) -> Expression:
 
 
 def json_array(on_null=JsonOnNull.ABSENT, *args) -> Expression:
-    return sql_call("JSON_ARRAY(%s %s ON NULL)" % (_placeholders(len(args)), on_null.name), "jsonArray", *args)
+    return sql_call("JSON_ARRAY(%s %s ON NULL)" % (placeholders(len(args)), on_null.name), "jsonArray", *args)
 
 
 class ColumnSelection(exp.Expression):
