@@ -9,7 +9,9 @@ them exactly as it does batches it built itself; success and failure arrive per 
 
 Partitioning is Kafka's default, as for a Flink ``KafkaSink`` without a partitioner: a record with
 a key goes to ``murmur2(key) % partitions``; records without a key fill one batch for one
-partition, then the next batch goes to the next partition (uniform sticky partitioning).
+partition, then the next batch goes to the next partition (uniform sticky partitioning). As in Kafka's
+producer, the rotation belongs to the producer, not to one task's sends, and starts at a random partition:
+tasks that each write less than a batch per micro-batch then still spread over all partitions.
 
 This reaches into the producer's internals (kafka-python 3.0: ``_accumulator``, ``_sender``,
 ``_transaction_manager``, ``ProducerBatch``). ``supports()`` checks the version and that they are
@@ -36,8 +38,10 @@ computes the CRC as usual. The bytes are the same as record-by-record ``append()
 with ``append()`` instead.
 """
 import logging
+import random
 import threading
 import time
+import weakref
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -162,6 +166,17 @@ def watch(batch, tracker: "FailureTracker", count: int):
     batch.produce_future.add_errback(lambda error: tracker.record_failed(error, count, tp))
 
 
+_STICKY_TURNS = weakref.WeakKeyDictionary()              # producer -> {topic: index of its next partition}
+
+
+def _sticky_turns(producer) -> dict:
+    """The unkeyed-partition rotation of ``producer``, shared by every sender on it (a worker's tasks)."""
+    try:
+        return _STICKY_TURNS.setdefault(producer, {})
+    except TypeError:                                     # not weakly referable: a rotation of this sender's own
+        return {}
+
+
 class FailureTracker:
     """Counts records whose batch failed, and keeps the first error and its partition (callbacks run on
     the producer's sender thread)."""
@@ -202,7 +217,7 @@ class BatchSender:
         self.compression_attrs = config["compression_attrs"]
         self.batch_size = config["batch_size"]
         self.max_request_size = producer.config["max_request_size"]
-        self.sticky = {}                                  # topic -> index of the next unkeyed partition
+        self.sticky = _sticky_turns(producer)             # topic -> index of the next unkeyed partition
         self.queued = []                                  # (produce future, partition, records) of every batch
 
     def send(self, topic: str, keys: Optional[Sequence[Optional[bytes]]], values: Sequence[Optional[bytes]],
@@ -300,7 +315,9 @@ class BatchSender:
         """Batches of ``total`` records, each to the next partition; ``fill(tp, position)`` builds one."""
         position = 0
         while position < total:
-            turn = self.sticky.get(topic, 0)
+            turn = self.sticky.get(topic)
+            if turn is None:
+                turn = random.randrange(len(partitions))
             self.sticky[topic] = turn + 1
             tp = TopicPartition(topic, partitions[turn % len(partitions)])
             position = fill(tp, position)

@@ -94,7 +94,9 @@ def _both_ways(keys, values, timestamps, partition=None, **producer_config):
     for columnar in (False, True):
         producer = FakeProducer(**producer_config)
         sender = batch_send.BatchSender(producer, batch_send.FailureTracker())
-        with _fixed_clock(), mock.patch.object(batch_send, "append_each", wraps=batch_send.append_each) as appended:
+        # both rotations start at partition 0 (a producer's own start is random)
+        with _fixed_clock(), mock.patch.object(batch_send.random, "randrange", lambda n: 0), \
+                mock.patch.object(batch_send, "append_each", wraps=batch_send.append_each) as appended:
             if columnar:
                 sender.send_arrow("t", None if keys is None else pa.array(keys, pa.binary()),
                                   pa.array(values, pa.binary()), pa.array(timestamps, pa.int64()), partition)
@@ -261,8 +263,26 @@ def test_sticky_rotation_continues_across_send_and_send_arrow():
     sender.send_arrow("t", pa.array([None] * 10, pa.binary()), pa.array(values), None)
     partitions = [b.topic_partition.partition for b in producer._accumulator.queued]
     assert [b.record_count for b in producer._accumulator.queued] == [2] * 15
-    assert partitions == [i % 3 for i in range(15)]
-    assert sender.sticky == {"t": 15}
+    start = partitions[0]
+    assert partitions == [(start + i) % 3 for i in range(15)]
+    assert sender.sticky == {"t": start + 15}
+
+
+def test_the_sticky_rotation_belongs_to_the_producer_and_starts_anywhere():
+    # Tasks writing less than a batch each must not all land on partition 0: the next task's sender on the
+    # same producer goes on where the last one stopped, and producers start at a random partition.
+    producer = FakeProducer(partitions=3, batch_size=200)
+    first = batch_send.BatchSender(producer, batch_send.FailureTracker())
+    first.send("t", None, [b"x"], [1])
+    batch_send.BatchSender(producer, batch_send.FailureTracker()).send("t", None, [b"y"], [1])
+    partitions = [b.topic_partition.partition for b in producer._accumulator.queued]
+    assert partitions[1] == (partitions[0] + 1) % 3
+    starts = set()
+    for _ in range(60):
+        other = FakeProducer(partitions=3, batch_size=200)
+        batch_send.BatchSender(other, batch_send.FailureTracker()).send("t", None, [b"z"], [1])
+        starts.add(other._accumulator.queued[0].topic_partition.partition)
+    assert starts == {0, 1, 2}
 
 
 def test_a_fixed_partition_takes_every_record():
@@ -321,8 +341,9 @@ def test_arrow_input_forms():
     ]
     for arrow_keys, arrow_values in forms:
         producer = FakeProducer(partitions=2)
-        batch_send.BatchSender(producer, batch_send.FailureTracker()).send_arrow(
-            "t", arrow_keys, arrow_values, pa.chunked_array([[1, 2], [3, 4]], pa.int64()))
+        with mock.patch.object(batch_send.random, "randrange", lambda n: 0):
+            batch_send.BatchSender(producer, batch_send.FailureTracker()).send_arrow(
+                "t", arrow_keys, arrow_values, pa.chunked_array([[1, 2], [3, 4]], pa.int64()))
         assert _built(producer) == expected
     with pytest.raises(TypeError):
         batch_send.BatchSender(FakeProducer(), batch_send.FailureTracker()).send_arrow(
