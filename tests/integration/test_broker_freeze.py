@@ -113,12 +113,31 @@ def _assert_nothing_lost(bootstrap, topic_out, inputs):
     # read all the topic holds: a batch replayed after the freeze adds duplicates, and stopping at the input's
     # count would then leave records unread
     written = output_size(bootstrap, topic_out)
-    output = values(consume(bootstrap, topic_out, max(len(inputs), written), timeout_s=120, settle_s=2))
+    records = consume(bootstrap, topic_out, max(len(inputs), written), timeout_s=120, settle_s=2)
+    output = values(records)
     expected = set(v.upper() for v in inputs)
     missing = expected - set(output)
-    assert not missing, "%d records lost, e.g. %s" % (len(missing), sorted(missing)[:5])
+    if missing:
+        # Tell a record never stored from one not read: the offsets the topic holds, and a second reading.
+        again = values(consume(bootstrap, topic_out, len(inputs), timeout_s=60, settle_s=2))
+        pytest.fail("%d records lost, e.g. %s; output read: %s; a second reading found %d of them" % (
+            len(missing), sorted(missing)[:5], _offsets_held(records), len(missing & set(again))))
     assert set(output) <= expected
     return output
+
+
+def _offsets_held(records):
+    """Per partition: how many records, their first and last offset and any gaps between offsets."""
+    by_partition = {}
+    for record in records:
+        by_partition.setdefault(record.partition, []).append(record.offset)
+    parts = []
+    for partition, offsets in sorted(by_partition.items()):
+        offsets.sort()
+        gaps = [(a + 1, b - 1) for a, b in zip(offsets, offsets[1:]) if b > a + 1]
+        parts.append("partition %d: %d records, offsets %d..%d, gaps %s" % (
+            partition, len(offsets), offsets[0], offsets[-1], gaps[:5]))
+    return "; ".join(parts) or "nothing"
 
 
 def test_a_short_freeze_is_waited_out_and_nothing_is_lost(own_broker, tmp_path):
