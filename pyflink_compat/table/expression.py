@@ -97,7 +97,7 @@ class JsonOnNull(Enum):
 
 class WindowProperty(exp.Expression, exp.Func):
     """``w.start`` / ``w.end`` / ``w.rowtime`` of a group window aliased ``w`` (``this``: the alias column,
-    ``kind``: a Var START, END or ROWTIME)."""
+    ``kind``: a Var START, END or ROWTIME); in from_data_stream, ``col('t').rowtime`` / ``col('p').proctime``."""
     arg_types = {"this": True, "kind": True}
 
 
@@ -729,6 +729,8 @@ class Expression(_StandIns.Expression):
     start = _unary(lambda node: WindowProperty(this=node, kind=exp.Var(this="START")))
     end = _unary(lambda node: WindowProperty(this=node, kind=exp.Var(this="END")))
     rowtime = _unary(lambda node: WindowProperty(this=node, kind=exp.Var(this="ROWTIME")))
+    # a processing-time attribute of from_data_stream (col('pt').proctime)
+    proctime = _unary(lambda node: WindowProperty(this=node, kind=exp.Var(this="PROCTIME")))
 
     # time intervals of literals: lit(10).seconds
     milli = millis = _interval("MILLISECOND")

@@ -420,12 +420,24 @@ class TableEnvironment(_StandIns.TableEnvironment):
                                        "exists" % view_path)
             select = self._register_stream(view_path, table_or_data_stream, fields_or_schema)
             if select is not None:
-                self._register_view(view_path, select)
+                self._register_stream_view(view_path, select)
             return
         if fields_or_schema:
             raise UnsupportedFeatureError("TableEnvironment.create_temporary_view with fields or a schema",
                                           "table-api")
         self._register_view(view_path, table_or_data_stream._select)
+
+    def _register_stream_view(self, name: str, select):
+        """The view showing a DataStream table's columns; the columns its SELECT lists in its meta "nullable"
+        typed nullable (a proctime attribute of from_data_stream's expressions: Flink's legacy field mapping)."""
+        self._register_view(name, select)
+        nullable = select.meta.get("nullable") if select.meta else None
+        if nullable:
+            import attrs
+            view = self._catalog()[name]
+            self._catalog()[name] = attrs.evolve(view, columns=tuple(
+                attrs.evolve(column, type=attrs.evolve(column.type, nullable=True)) if column.name in nullable
+                else column for column in view.columns))
 
     def _register_stream(self, name: str, data_stream, fields_or_schema):
         """Register the table of a DataStream under ``name``; when a schema shows some of its columns only, the
@@ -433,7 +445,9 @@ class TableEnvironment(_StandIns.TableEnvironment):
         otherwise)."""
         from sqlglot import exp
         from pyflink_compat.table.schema import Schema
-        from pyflink_compat.table.sql.bridge import table_of_stream_with_schema
+        from pyflink_compat.table.expression import Expression, to_node
+        from pyflink_compat.table.sql.bridge import (table_of_stream, table_of_stream_with_fields,
+                                                     table_of_stream_with_schema)
         if len(fields_or_schema) == 1 and isinstance(fields_or_schema[0], Schema):
             source_name = "%s$source" % name
             table, shown = table_of_stream_with_schema(source_name, data_stream, fields_or_schema[0])
@@ -444,22 +458,20 @@ class TableEnvironment(_StandIns.TableEnvironment):
             import attrs
             self._catalog()[name] = attrs.evolve(table, name=name)
             return None
-        self._catalog()[name] = self._table_of_stream(name, data_stream, fields_or_schema)
+        if not fields_or_schema:
+            self._catalog()[name] = table_of_stream(name, data_stream)
+            return None
+        if not all(isinstance(field, Expression) for field in fields_or_schema):
+            raise ValueError("Invalid arguments for 'fields': %r" % (fields_or_schema,))
+        source_name = "%s$source" % name
+        table, shown = table_of_stream_with_fields(source_name, data_stream,
+                                                   [to_node(field) for field in fields_or_schema])
+        if shown is not None:
+            self._catalog()[source_name] = table
+            return shown
+        import attrs
+        self._catalog()[name] = attrs.evolve(table, name=name)
         return None
-
-    def _table_of_stream(self, name: str, data_stream, fields_or_schema):
-        from sqlglot import exp
-        from pyflink_compat.table.expression import Expression
-        from pyflink_compat.table.sql.bridge import table_of_stream
-        from pyflink_compat.util.exceptions import UnsupportedFeatureError
-        names = []
-        for field in fields_or_schema:
-            node = field._node if isinstance(field, Expression) else None
-            if not isinstance(node, exp.Column):
-                raise UnsupportedFeatureError("A table of a DataStream with a schema or field expressions",
-                                              "table-api", "name the columns by col('name') in order")
-            names.append(node.name)
-        return table_of_stream(name, data_stream, names)
 
     def _flat_aggregate_name(self) -> str:
         self._flat_aggregate_count = getattr(self, "_flat_aggregate_count", -1) + 1
@@ -578,7 +590,7 @@ class StreamTableEnvironment(TableEnvironment, _StandIns.StreamTableEnvironment)
         name = self._unnamed()
         select = self._register_stream(name, data_stream, fields_or_schema)
         if select is not None:
-            self._register_view(name, select)
+            self._register_stream_view(name, select)
         table = Table(exp.select("*").from_(exp.to_table(name)), self)
         table._name = name
         if select is None:

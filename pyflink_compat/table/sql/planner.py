@@ -785,7 +785,8 @@ class JobBuilder:
         read = attrs.evolve(table, columns=tuple(table.reader_columns))
         to_row = rows_of(relation.shape, relation.instants, relation.floats, relation.insert_only)
         if table.metadata_columns:
-            rows = relation.stream.process(_WithRecordTimestamp(to_row), output_type=_row_type(read))
+            rows = relation.stream.process(_WithRecordTimestamp(to_row, relation.rowtime_required),
+                                           output_type=_row_type(read))
         else:
             rows = relation.stream.map(to_row, output_type=_row_type(read))
         rows = rows.name("SourceConversion[%s]" % table.name)
@@ -2552,17 +2553,26 @@ class _SliceOf:
         return 0 if rowtime is None else (epoch_ms_of(rowtime) - self.offset_ms) // self.slice_ms
 
 
+_NO_RECORD_TIMESTAMP = -2 ** 63          # what a process function's ctx.timestamp() gives a record without one
+
+
 class _WithRecordTimestamp(ProcessFunction):
     """A DataStream element as a row, followed by its record timestamp (a 'rowtime' metadata column,
     TIMESTAMP_LTZ(3); NULL without one)."""
 
-    def __init__(self, to_row):
+    def __init__(self, to_row, required: bool = False):
         self.to_row = to_row
+        self.required = required          # from_data_stream(..., col('t').rowtime): Flink fails without one
 
     def process_element(self, value, ctx):
         from pyflink_compat.common.types import Row
         from pyflink_compat.table.sql.values import utc_of_epoch_ms
         timestamp = ctx.timestamp()
+        if timestamp == _NO_RECORD_TIMESTAMP:
+            timestamp = None
+        if timestamp is None and self.required:
+            from pyflink_compat.table.sql.bridge import ROWTIME_NOT_DEFINED
+            raise RuntimeError(ROWTIME_NOT_DEFINED)
         yield Row(*self.to_row(value), None if timestamp is None else utc_of_epoch_ms(timestamp))
 
 
