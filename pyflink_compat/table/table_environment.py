@@ -417,7 +417,7 @@ class TableEnvironment(_StandIns.TableEnvironment):
             from pyflink_compat.table.sql.expressions import validation_error
             if view_path in self._catalog():
                 raise validation_error("Temporary table '`default_catalog`.`default_database`.`%s`' already "
-                                       "exists" % view_path)
+                                       "exists" % view_path, "createTemporaryView")
             select = self._register_stream(view_path, table_or_data_stream, fields_or_schema)
             if select is not None:
                 self._register_stream_view(view_path, select)
