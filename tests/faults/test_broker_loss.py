@@ -114,8 +114,11 @@ def test_a_sink_broker_that_comes_back_empty_loses_nothing_sent_after_it(guarant
     """What the broker lost is lost; what the job sent after the restart is acknowledged or the job fails.
     EXACTLY_ONCE: no transaction is left open and no record is committed twice."""
     sink = memory_broker.bootstrap_servers
+    # A run that cannot write to the new broker fails only once its records' delivery timeout has passed (two
+    # minutes by default; such a run took 141 s): a shorter one bounds it, the outcomes stay acknowledged or failed.
     run = run_through_fault("empty-sink", bootstrap, sink, guarantee, _restart_empty(memory_broker), tmp_path,
-                            RECORDS, deadline_s=FAILURE_WAIT_S)
+                            RECORDS, deadline_s=FAILURE_WAIT_S,
+                            sink_properties=[("delivery.timeout.ms", 30000), ("request.timeout.ms", 10000)])
     assert run.exit_code is not None, "the job neither failed nor finished:\n" + tail(run.log_path)
     if run.exit_code != 0:
         print("sink broker came back empty: the job failed: %s" % job_error(run.log_path)[:300])
