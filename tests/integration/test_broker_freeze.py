@@ -109,7 +109,7 @@ def _input(bootstrap, prefix):
     return topic_in, topic_out, inputs
 
 
-def _assert_nothing_lost(bootstrap, topic_out, inputs):
+def _assert_nothing_lost(bootstrap, topic_out, inputs, log_path):
     # read all the topic holds: a batch replayed after the freeze adds duplicates, and stopping at the input's
     # count would then leave records unread
     written = output_size(bootstrap, topic_out)
@@ -120,8 +120,11 @@ def _assert_nothing_lost(bootstrap, topic_out, inputs):
     if missing:
         # Tell a record never stored from one not read: the offsets the topic holds, and a second reading.
         again = values(consume(bootstrap, topic_out, len(inputs), timeout_s=60, settle_s=2))
-        pytest.fail("%d records lost, e.g. %s; output read: %s; a second reading found %d of them" % (
-            len(missing), sorted(missing)[:5], _offsets_held(records), len(missing & set(again))))
+        # and where the job started and stopped reading (its source logs the offsets at INFO)
+        offsets = [line for line in _tail(log_path, lines=None).splitlines() if "start offsets" in line]
+        pytest.fail("%d records lost, e.g. %s; output read: %s; a second reading found %d of them; the job's "
+                    "source: %s" % (len(missing), sorted(missing)[:5], _offsets_held(records),
+                                    len(missing & set(again)), offsets))
     assert set(output) <= expected
     return output
 
@@ -156,7 +159,7 @@ def test_a_short_freeze_is_waited_out_and_nothing_is_lost(own_broker, tmp_path):
         _resume(own_broker)
         if process.poll() is None:
             kill_job(process)
-    output = _assert_nothing_lost(bootstrap, topic_out, inputs)
+    output = _assert_nothing_lost(bootstrap, topic_out, inputs, log_path)
     print("short freeze: %d output records for %d inputs" % (len(output), len(inputs)))
 
 
@@ -197,5 +200,5 @@ def test_a_freeze_beyond_the_timeouts_fails_naming_the_broker_and_a_restart_lose
     finally:
         if process.poll() is None:
             kill_job(process)
-    output = _assert_nothing_lost(bootstrap, topic_out, inputs)
+    output = _assert_nothing_lost(bootstrap, topic_out, inputs, log_path)
     print("long freeze, restored: %d output records for %d inputs" % (len(output), len(inputs)))
