@@ -7,7 +7,7 @@ from kafka.errors import IncompatibleBrokerVersion
 from job_progress import wait_for_completed_batches
 from kafka_helpers import (add_partitions, by_partition, commit_group_offsets, consume, create_topic, produce,
                            unique_topic, values)
-from pyflink_compat.common import JobStatus, SimpleStringSchema, Types, WatermarkStrategy
+from pyflink_compat.common import Configuration, JobStatus, SimpleStringSchema, Types, WatermarkStrategy
 from pyflink_compat.datastream import StreamExecutionEnvironment
 from pyflink_compat.datastream.connectors.base import DeliveryGuarantee
 from pyflink_compat.datastream.connectors.kafka import (KafkaOffsetResetStrategy, KafkaOffsetsInitializer,
@@ -71,6 +71,24 @@ def test_several_partitions_keep_per_partition_order(spark, bootstrap):
         for p in range(3):
             indexes = [int(v.split("-")[1]) for v in written if v.startswith("P%d-" % p)]
             assert indexes == sorted(indexes)
+
+
+def test_unkeyed_records_of_small_micro_batches_spread_over_every_partition(spark, bootstrap):
+    # Each task writes far less than a record batch per micro-batch: Kafka's sticky partitioning still goes round
+    # the partitions (its rotation is the producer's, not the task's), so no partition is left empty.
+    src, out = create_topic(bootstrap, unique_topic("in"), 2), create_topic(bootstrap, unique_topic("out"), 3)
+    for p in range(2):
+        produce(bootstrap, src, ["p%d-%d" % (p, i) for i in range(60)], partition=p)
+    configuration = Configuration()
+    configuration.set_string("pyflink-compat.source.max-records-per-batch", "10")
+    env = StreamExecutionEnvironment.get_execution_environment(configuration)
+    source = source_builder(bootstrap).set_topics(src).set_bounded(KafkaOffsetsInitializer.latest()).build()
+    env.from_source(source, WatermarkStrategy.no_watermarks(), "Kafka Source") \
+        .map(str.upper, output_type=Types.STRING()).sink_to(kafka_sink(bootstrap, out))
+    env.execute("small batches")
+    records = consume(bootstrap, out, 120)
+    assert sorted(values(records)) == sorted("P%d-%d" % (p, i) for p in range(2) for i in range(60))
+    assert sorted(by_partition(records)) == [0, 1, 2]
 
 
 @pytest.mark.parametrize("mode", ["topics", "pattern", "partitions"])
