@@ -325,6 +325,12 @@ ROWTIME_NOT_DEFINED = ("Rowtime timestamp is not defined. Please make sure that 
                        "defined and the stream environment uses the EventTime time characteristic.")
 
 
+def _refused(message: str):
+    """Flink's ValidationException of fromDataStream(stream, expressions...)."""
+    from pyflink_compat.table.sql.expressions import validation_error
+    return validation_error(message, "fromDataStream")
+
+
 class _Field:
     """One field expression of from_data_stream: ``kind`` "ref", "rowtime" or "proctime"; ``name`` the field it
     names; ``alias`` its new name (``col('a').alias('b')``); ``text``: how Flink prints the call."""
@@ -359,7 +365,6 @@ def _field_of(node) -> _Field:
     """What one from_data_stream expression asks for, or Flink's ValidationException."""
     from sqlglot import exp
     from pyflink_compat.table.expression import WindowProperty
-    from pyflink_compat.table.sql.expressions import validation_error
 
     def reference(node):
         if isinstance(node, exp.Star) or (isinstance(node, exp.Column) and isinstance(node.this, exp.Star)):
@@ -370,7 +375,7 @@ def _field_of(node) -> _Field:
         kind = node.args["kind"].name.lower()
         name = reference(node.this)
         if name is None:
-            raise validation_error("Field reference expression expected.", "fromDataStream")
+            raise _refused("Field reference expression expected.")
         return _Field(kind, name, alias, "%s(%s)" % (kind, name))
 
     alias = None
@@ -380,77 +385,70 @@ def _field_of(node) -> _Field:
         return time_attribute(node, alias)
     name = reference(node)
     if name is None:
-        raise validation_error("Field reference expression or alias on field expression expected.", "fromDataStream")
+        raise _refused("Field reference expression or alias on field expression expected.")
     return _Field("ref", name, alias)
 
 
 def _rowtime_may_replace(type_info) -> None:
     from pyflink_compat.common.typeinfo import (BasicType, BasicTypeInfo, DateTypeInfo, TimestampTypeInfo,
                                                 TimeTypeInfo)
-    from pyflink_compat.table.sql.expressions import validation_error
     if isinstance(type_info, (DateTypeInfo, TimeTypeInfo, TimestampTypeInfo)) or (
             isinstance(type_info, BasicTypeInfo) and type_info._basic_type == BasicType.LONG):
         return
-    raise validation_error("The rowtime attribute can only replace a field with a valid time type, such as "
-                           "Timestamp or Long. But was: %s" % _java_type_text(type_info), "fromDataStream")
+    raise _refused("The rowtime attribute can only replace a field with a valid time type, such as "
+                           "Timestamp or Long. But was: %s" % _java_type_text(type_info))
 
 
 def _fields_by_position(fields, names, types):
     """(result name, input position or the time attribute's kind) per field, input fields renamed in order."""
-    from pyflink_compat.table.sql.expressions import validation_error
     mapped = []
     for index, field in enumerate(fields):
         if field.kind == "ref" or (field.kind == "rowtime" and index < len(names)):
             if index >= len(names):
-                raise validation_error("Number of expressions does not match number of input fields.\nAvailable "
-                                       "fields: [%s]\nCould not map: %s" % (", ".join(names), field.name),
-                                       "fromDataStream")
+                raise _refused("Number of expressions does not match number of input fields.\nAvailable "
+                                       "fields: [%s]\nCould not map: %s" % (", ".join(names), field.name))
             if field.kind == "rowtime":
                 _rowtime_may_replace(types[index])
         if field.kind == "proctime" and index < len(names):
-            raise validation_error("The proctime attribute can only be appended to the table schema and not replace "
-                                   "an existing field. Please move '%s' to the end of the schema." % field.text,
-                                   "fromDataStream")
+            raise _refused("The proctime attribute can only be appended to the table schema and not replace "
+                                   "an existing field. Please move '%s' to the end of the schema." % field.text)
         if field.alias is not None and field.kind != "proctime":
-            raise validation_error("Alias '%s' is not allowed if other fields are referenced by position."
-                                   % field.alias, "fromDataStream")
+            raise _refused("Alias '%s' is not allowed if other fields are referenced by position."
+                                   % field.alias)
         mapped.append((field.result_name, index if field.kind == "ref" else field.kind))
     return mapped
 
 
 def _fields_by_name(fields, names, types, type_info):
     """(result name, input position or the time attribute's kind) per field, input fields named."""
-    from pyflink_compat.table.sql.expressions import validation_error
     mapped = []
     for field in fields:
         known = field.name in names
         if field.kind == "ref":
             if not known:
-                raise validation_error("%s is not a field of type %s. Expected: %s}" % (
-                    field.name, _java_type_text(type_info), ", ".join(names)), "fromDataStream")
+                raise _refused("%s is not a field of type %s. Expected: %s}" % (
+                    field.name, _java_type_text(type_info), ", ".join(names)))
             mapped.append((field.result_name, names.index(field.name)))
             continue
         if field.kind == "proctime" and known:
-            raise validation_error("The proctime attribute '%s' must not replace an existing field." % field.name,
-                                   "fromDataStream")
+            raise _refused("The proctime attribute '%s' must not replace an existing field." % field.name)
         if field.kind == "rowtime":
             if known:
                 _rowtime_may_replace(types[names.index(field.name)])
             elif field.alias is not None:
-                raise validation_error("Alias '%s' must reference an existing field." % field.alias, "fromDataStream")
+                raise _refused("Alias '%s' must reference an existing field." % field.alias)
         mapped.append((field.result_name, field.kind))
     return mapped
 
 
-def _fields_of_atomic(fields, type_info):
-    from pyflink_compat.table.sql.expressions import validation_error
+def _fields_of_atomic(fields):
     mapped, referenced = [], False
     for field in fields:
         if field.kind == "ref":
             if field.alias is not None:
-                raise validation_error("Field reference expression expected.", "fromDataStream")
+                raise _refused("Field reference expression expected.")
             if referenced:
-                raise validation_error("Too many fields referenced from an atomic type.", "fromDataStream")
+                raise _refused("Too many fields referenced from an atomic type.")
             referenced = True
             mapped.append((field.name, 0))
         else:
@@ -459,13 +457,12 @@ def _fields_of_atomic(fields, type_info):
 
 
 def _duplicated(kind: str, mapped) -> None:
-    from pyflink_compat.table.sql.expressions import validation_error
     found = [name for name, source in mapped if source == kind]
     if len(found) > 1:
-        raise validation_error("The %s attribute can only be defined once in a table schema. Duplicated %s "
+        raise _refused("The %s attribute can only be defined once in a table schema. Duplicated %s "
                                "attributes: [%s]" % (kind, kind, ", ".join(
                                    "org.apache.flink.table.typeutils.FieldInfoUtils$FieldInfo@%x" % (id(name) & 0xFFFFFFF)
-                                   for name in found)), "fromDataStream")
+                                   for name in found)))
 
 
 def table_of_stream_with_fields(name: str, stream, nodes) -> tuple:
@@ -477,52 +474,46 @@ def table_of_stream_with_fields(name: str, stream, nodes) -> tuple:
     timestamp as TIMESTAMP(3) *ROWTIME* with the stream's watermarks, replacing the field it names (a BIGINT or a
     date-time) or added; ``col('p').proctime`` a processing-time attribute added at the end (by position) or
     anywhere (by name)."""
+    import attrs
     from sqlglot import exp
     from pyflink_compat.common.typeinfo import RowTypeInfo, TupleTypeInfo
     from pyflink_compat.table.sql import catalog, dialect
-    from pyflink_compat.table.sql.expressions import validation_error
     fields = [_field_of(node) for node in nodes]
     derived = table_of_stream(name, stream)
     type_info = stream.get_type()
     names = [column.name for column in derived.columns]
-    if isinstance(type_info, RowTypeInfo):
-        types = list(type_info.get_field_types())
-    elif isinstance(type_info, TupleTypeInfo):
-        types = list(type_info.get_field_types())
-    else:
-        types = [type_info]
     if isinstance(type_info, (RowTypeInfo, TupleTypeInfo)):
+        types = list(type_info.get_field_types())
         by_position = all(field.kind != "ref" or (field.alias is None and field.name not in names) for field in fields)
         mapped = (_fields_by_position(fields, names, types) if by_position
                   else _fields_by_name(fields, names, types, type_info))
     else:
-        mapped = _fields_of_atomic(fields, type_info)
+        mapped = _fields_of_atomic(fields)
     if any(result == "*" for result, _ in mapped):
-        raise validation_error("Field name can not be '*'.", "fromDataStream")
+        raise _refused("Field name can not be '*'.")
     _duplicated("rowtime", mapped)
     _duplicated("proctime", mapped)
     results = [result for result, _ in mapped]
     duplicates = sorted({result for result in results if results.count(result) > 1}, key=results.index)
     if duplicates:
-        raise validation_error("Field names must be unique.\nList of duplicate fields: [%s].\nList of all fields: "
-                               "[%s]." % (", ".join(duplicates), ", ".join(results)), "fromDataStream")
+        raise _refused("Field names must be unique.\nList of duplicate fields: [%s].\nList of all fields: "
+                               "[%s]." % (", ".join(duplicates), ", ".join(results)))
     if all(source == index for index, (_, source) in enumerate(mapped)):    # renamed in order, maybe fewer
         renamed = _nullable_columns(table_of_stream(name, stream, results))
         if len(mapped) == len(names):
             return renamed, None
         return renamed, exp.select(*[exp.column(result, quoted=True) for result in results]).from_(
             exp.to_table(name))
-    sources = dict((source, result) for result, source in mapped)
+    kinds = {source for _, source in mapped}
     derived = _nullable_columns(derived)
     columns = ["`%s` %s" % (column.name, column.type.text()) for column in derived.columns]
-    if "rowtime" in sources:
+    if "rowtime" in kinds:
         columns += ["`$rowtime` TIMESTAMP(3) METADATA FROM 'rowtime'", "WATERMARK FOR `$rowtime` AS SOURCE_WATERMARK()"]
-    if "proctime" in sources:
+    if "proctime" in kinds:
         columns.append("`$proctime` AS PROCTIME()")
     table = catalog.table_of(dialect.parse("CREATE TABLE `%s` (%s)" % (name, ", ".join(columns)))[0])
-    import attrs
     relation = derived.query
-    relation.rowtime_required = "rowtime" in sources
+    relation.rowtime_required = "rowtime" in kinds
     table = attrs.evolve(table, query=relation)
     shown = [exp.alias_(exp.column(names[source] if isinstance(source, int) else "$" + source, quoted=True),
                         result, quoted=True) for result, source in mapped]
